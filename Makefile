@@ -1,0 +1,51 @@
+# Thin wrapper so a fresh Debian machine needs only two commands:
+#   make run    - install build dependencies, build, run the quick default suite
+#   make check  - install dependencies, build, run every test (also under ASan+UBSan)
+# The real build is Meson; build/ is the normal tree, build-san/ the sanitized one.
+
+BUILD ?= build
+SAN_BUILD ?= build-san
+MESON_FLAGS ?=
+RUN_ARGS ?=
+
+.PHONY: all bootstrap build run check test test-san format format-check bench clean
+
+all: build
+
+bootstrap:
+	@scripts/bootstrap
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) $(MESON_FLAGS)
+
+build: bootstrap $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+run: build
+	$(BUILD)/contend run --quick $(RUN_ARGS)
+
+test: build
+	meson test -C $(BUILD) --print-errorlogs
+
+$(SAN_BUILD)/build.ninja:
+	CC=clang meson setup $(SAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false \
+		-Dbuildtype=debug $(MESON_FLAGS)
+
+test-san: bootstrap $(SAN_BUILD)/build.ninja
+	ninja -C $(SAN_BUILD)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		meson test -C $(SAN_BUILD) --print-errorlogs
+
+format-check:
+	@scripts/format-check
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+check: bootstrap format-check test test-san
+
+bench: build
+	bench/overhead.sh && bench/loads.sh
+
+clean:
+	rm -rf $(BUILD) $(SAN_BUILD)

@@ -1,0 +1,34 @@
+/*
+ * Conventions shared by every part of libcontend: the error-buffer idiom,
+ * warn_unused_result, and the exit codes of DESIGN.md section 8, which the
+ * CLI picks from the library's negative errno return values.
+ */
+#ifndef CONTEND_COMMON_H
+#define CONTEND_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define CT_WUR	  __attribute__((warn_unused_result))
+#define CT_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define CT_ERRLEN 256
+#define CT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+enum ct_exit {
+	CT_EXIT_OK = 0,
+	CT_EXIT_REGRESSION = 1,
+	CT_EXIT_USAGE = 2,
+	CT_EXIT_ENV = 3,
+	CT_EXIT_INTERRUPTED = 4,
+};
+
+/* Formats into err (if non-NULL) and returns rc, so callers write
+ * "return ct_err(err, len, -EINVAL, "bad size '%s'", s);". */
+int ct_err(char *err, size_t len, int rc, const char *fmt, ...) CT_PRINTF(4, 5);
+
+/* Maps a library return code to an exit code: input errors (-EINVAL,
+ * -ENOENT, -ENOTDIR, -ERANGE) are 2, -EINTR is 4, everything else 3. */
+int ct_exit_code(int rc);
+
+#endif

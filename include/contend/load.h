@@ -1,0 +1,122 @@
+/*
+ * Background loads: the competitors a workload is timed against. Each load
+ * is one file in src/loads/ ending in a const ct_load_ops; src/loads/loads.h
+ * is the X-macro list that registers them.
+ *
+ * The harness (src/loads/load.c) owns the process side, so every load gets
+ * the same guarantees: a leader process in its own process group (and its
+ * own cgroup v2 where one can be made), PR_SET_PDEATHSIG so nothing outlives
+ * contend, N worker processes running ops->work(), a shared counter of work
+ * done, and a stop that kills, reaps and accounts every worker. A load's
+ * file only says how to size itself, what one worker does, and how to clean
+ * up.
+ */
+#ifndef CONTEND_LOAD_H
+#define CONTEND_LOAD_H
+
+#include "contend/common.h"
+#include "contend/env.h"
+#include <limits.h>
+#include <stdatomic.h>
+#include <sys/types.h>
+
+struct ct_load;
+
+/* Shared between contend and the load's processes (MAP_SHARED). */
+struct ct_load_shm {
+	_Atomic uint64_t work;	    /* in the load's raw unit (bytes, records, ...) */
+	_Atomic int failed;	    /* a worker hit an error */
+	char error[CT_ERRLEN];	    /* first worker error, NUL-terminated */
+};
+
+enum {
+	CT_LOAD_HIDDEN = 1 << 0,    /* not in listings or defaults (null) */
+	CT_LOAD_OOM_FIRST = 1 << 1, /* workers get oom_score_adj=1000 */
+};
+
+struct ct_load_ops {
+	const char *name;
+	const char *summary;
+	const char *work_unit;	/* what the Loads column counts: "MB written" */
+	double unit_scale;	/* raw counter / unit_scale = displayed value */
+	unsigned flags;
+	/* 0, or -ENOTSUP with the reason (e.g. io_other without --other-dir) */
+	int (*supported)(const struct ct_env *env, char *why, size_t len);
+	/* In contend, before any run: size the load (fill l->params, l->nworkers)
+	 * and create its files in l->dir. Untimed. May be NULL. */
+	int (*prepare)(struct ct_load *l, char *err, size_t len);
+	/* In worker process i (0..nworkers-1): do work forever, adding to
+	 * l->shm->work. Returns only on error, after ct_load_fail(). */
+	int (*work)(struct ct_load *l, unsigned i);
+	/* In contend, once at the end: remove what prepare made (l->dir itself
+	 * is removed by the harness unless keep_files). May be NULL. */
+	void (*cleanup)(struct ct_load *l);
+};
+
+struct ct_load_result {
+	uint64_t work;		/* raw units done between mark and stop */
+	int64_t user_us, sys_us; /* CPU of all its processes between mark and stop */
+	int64_t wall_ns;	/* time between mark and stop */
+	bool failed;
+	char reason[CT_ERRLEN];
+};
+
+struct ct_load {
+	const struct ct_load_ops *ops;
+	const struct ct_env *env;
+	char dir[PATH_MAX];	/* own directory under env->dir, made by init */
+	unsigned nworkers;	/* set by prepare (default 1) */
+	uint64_t size;		/* main size, set by prepare (bytes or count) */
+	char params[256];	/* sizes used, "file=1.0GiB", stored per run */
+	void *priv;		/* owned by the load's file */
+
+	/* harness state */
+	struct ct_load_shm *shm;
+	pid_t leader;
+	int pidfd;		/* of the leader, -1 if none */
+	char cgroup[PATH_MAX];	/* cgroup v2 dir, "" when not used */
+	int64_t start_ns, mark_ns;
+	uint64_t mark_work;
+	int64_t mark_cpu_us;	/* cgroup usage at mark, -1 when no cgroup */
+	uint64_t last_work;
+	int64_t last_progress_ns;
+};
+
+/* Registry. */
+const struct ct_load_ops *ct_load_find(const char *name);
+size_t ct_load_count(void);
+const struct ct_load_ops *ct_load_at(size_t i);
+
+/* Makes l->dir and calls supported() and prepare(). On failure nothing is
+ * left on disk. */
+int ct_load_init(struct ct_load *l, const struct ct_load_ops *ops, const struct ct_env *env,
+		 char *err, size_t len) CT_WUR;
+/* Forks the leader and its workers. cgroup_parent: a cgroup v2 directory to
+ * create the load's cgroup in, or NULL. */
+int ct_load_start(struct ct_load *l, const char *cgroup_parent, char *err, size_t len) CT_WUR;
+/* Waits up to delay_ns for the load to produce work; -EIO with the reason
+ * when it died or produced nothing. */
+int ct_load_wait_ready(struct ct_load *l, int64_t delay_ns, char *err, size_t len) CT_WUR;
+/* Marks the start of the measured interval (foreground start). */
+void ct_load_mark(struct ct_load *l);
+/* Cheap check during the run: -EIO with the reason if the leader died, a
+ * worker failed, or no work was done for stall_ns. */
+int ct_load_check(struct ct_load *l, int64_t stall_ns, char *err, size_t len);
+/* Stops the load: SIGTERM to the leader (which SIGKILLs and reaps its
+ * workers), SIGKILL to the group after a grace period, reap. Fills res for
+ * the interval since ct_load_mark(). Always leaves no process behind. */
+void ct_load_stop(struct ct_load *l, struct ct_load_result *res);
+/* Kill without accounting (signal path). Async-signal-unsafe; call from the
+ * main loop only. */
+void ct_load_kill(struct ct_load *l);
+/* Calls cleanup and removes l->dir unless keep_files. */
+void ct_load_release(struct ct_load *l);
+
+/* For workers: record the first error and mark the load failed. Returns -1. */
+int ct_load_fail(struct ct_load *l, const char *fmt, ...) CT_PRINTF(2, 3);
+static inline void ct_load_add(struct ct_load *l, uint64_t n)
+{
+	atomic_fetch_add_explicit(&l->shm->work, n, memory_order_relaxed);
+}
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * Per-run monitors (DESIGN.md section 4): snapshots of cumulative system
+ * counters taken when the foreground starts and ends, and their deltas -
+ * the evidence that a slow run was disturbed by something else.
+ */
+#ifndef CONTEND_MONITOR_H
+#define CONTEND_MONITOR_H
+
+#include "contend/common.h"
+
+struct ct_snapshot {
+	bool have_psi;
+	uint64_t psi_us[3][2];	/* [cpu, io, memory][some, full] total= in us */
+	uint64_t cpu_busy_ticks; /* /proc/stat cpu: user+nice+system+irq+softirq+steal */
+	uint64_t cpu_total_ticks;
+	uint64_t steal_ticks;
+	uint64_t pgmajfault, pswpin; /* /proc/vmstat */
+	uint64_t sectors_read, sectors_written; /* /proc/diskstats for the device */
+	int64_t self_cpu_us;	/* contend's own CPU (RUSAGE_SELF) */
+};
+
+struct ct_monitors {
+	bool have_psi;
+	int64_t psi_us[3][2];
+	int64_t steal_us;
+	int64_t foreign_cpu_us;	/* busy CPU not used by contend, the foreground or loads */
+	int64_t majflt;
+	int64_t pswpin;
+	int64_t sectors_read, sectors_written;
+};
+
+/* root: "" or a fixture dir; dev: block device name for diskstats or "". */
+int ct_monitor_snap(struct ct_snapshot *s, const char *root, const char *dev) CT_WUR;
+/* Deltas b - a; ours_us is the CPU of the foreground plus loads during the
+ * interval, subtracted (with contend's own) to give foreign CPU. */
+void ct_monitor_delta(const struct ct_snapshot *a, const struct ct_snapshot *b, int64_t ours_us,
+		      struct ct_monitors *out);
+/* Samples the machine for interval_ns and returns the busy CPU not used by
+ * this process, as a fraction of one CPU (quietness check). */
+int ct_monitor_foreign(const char *root, int64_t interval_ns, double *cpus) CT_WUR;
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * Process control shared by the foreground and the loads: children in
+ * their own process groups that die with contend (PR_SET_PDEATHSIG),
+ * cgroup v2 groups for exact CPU accounting and whole-tree kill where the
+ * kernel offers them, pidfds to wait with a timeout, and kill-and-reap.
+ */
+#ifndef CONTEND_PROC_H
+#define CONTEND_PROC_H
+
+#include "contend/common.h"
+#include <sys/resource.h>
+#include <sys/types.h>
+
+/* In a freshly forked child: own process group, die with the parent
+ * (parent_pid is the pid before fork; exits at once if it is already gone),
+ * default signal dispositions and an empty signal mask. */
+void ct_proc_child_setup(pid_t parent_pid);
+
+/* pidfd_open(2), or -errno. */
+int ct_pidfd_open(pid_t pid);
+/* Waits up to timeout_ns (-1 = forever) for the pidfd to become readable
+ * (process exited) or for extra_fd (if >= 0) to become readable.
+ * Returns 1 when the process exited, 2 when extra_fd is readable, 0 on
+ * timeout, -errno on error. EINTR is returned as -EINTR. */
+int ct_pidfd_wait(int pidfd, int extra_fd, int64_t timeout_ns);
+
+/* Reaps pid with wait4, retrying EINTR; fills status and rusage. */
+int ct_proc_reap(pid_t pid, int *status, struct rusage *ru);
+/* Exit status as a shell shows it: code, or 128+signal. */
+int ct_proc_exit_code(int status);
+
+/* cgroup v2: mount point of the unified hierarchy ("" when none). */
+int ct_cgroup_v2_root(char *buf, size_t len);
+/* mkdir parent/name; path returned in out. */
+int ct_cgroup_create(const char *parent, const char *name, char *out, size_t len) CT_WUR;
+/* Moves pid into the cgroup. */
+int ct_cgroup_attach(const char *cg, pid_t pid) CT_WUR;
+/* Kills every process in the cgroup (cgroup.kill, else SIGKILL to each pid
+ * in cgroup.procs) and waits until it is empty, up to timeout_ns. */
+int ct_cgroup_kill(const char *cg, int64_t timeout_ns);
+/* usage_usec from cpu.stat, or -errno. */
+int64_t ct_cgroup_cpu_us(const char *cg);
+/* Kills and removes the cgroup (retrying while it drains). */
+int ct_cgroup_destroy(const char *cg);
+
+static inline int64_t ct_tv_us(struct timeval tv)
+{
+	return (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+}
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * Everything one run measures lands in struct ct_run: raw times, the load's
+ * work and CPU, the monitors and the status. The store keeps it verbatim;
+ * printers derive CPU%, Loads, LCPU% and Ratio from it (ct_run_derive), so
+ * no output format ever measures anything.
+ */
+#ifndef CONTEND_RUN_H
+#define CONTEND_RUN_H
+
+#include "contend/common.h"
+#include "contend/monitor.h"
+
+enum ct_run_status {
+	CT_RUN_OK = 0,
+	CT_RUN_FAILED = 1,	/* foreground exited non-zero, load died, ... */
+	CT_RUN_INTERRUPTED = 2,
+};
+
+struct ct_run {
+	int64_t id;
+	int64_t session_id;
+	int64_t config_id;
+	char label[128];	/* config label, filled on read */
+	char workload[32];
+	char load[32];
+	unsigned seq;		/* 1..n within (session, load) */
+	enum ct_run_status status;
+	char reason[CT_ERRLEN];
+	int64_t started_at;	/* unix ns */
+	int64_t wall_ns;	/* foreground wall time, CLOCK_MONOTONIC */
+	int64_t user_us, sys_us; /* foreground process tree */
+	int exit_code;		/* foreground exit status, or 128+signal */
+	uint64_t load_work;	/* raw units done during the foreground */
+	double load_unit_scale;	/* raw / scale = displayed Loads */
+	int64_t load_user_us, load_sys_us; /* load CPU during the foreground */
+	char workload_params[256];
+	char load_params[256];
+	struct ct_monitors mon;
+};
+
+const char *ct_run_status_name(enum ct_run_status s);
+int ct_run_status_parse(const char *s, enum ct_run_status *out);
+
+/* Derived figures of one run. */
+double ct_run_time_s(const struct ct_run *r);
+double ct_run_cpu_pct(const struct ct_run *r);	  /* (user+sys)/wall*100 */
+double ct_run_loads(const struct ct_run *r);	  /* load_work / load_unit_scale */
+double ct_run_lcpu_pct(const struct ct_run *r);	  /* load cpu / wall * 100 */
+
+/* Mean figures of a group of runs (only CT_RUN_OK ones count). */
+struct ct_run_group {
+	unsigned n, nfailed;
+	double time_s, cpu_pct, loads, lcpu_pct; /* means */
+};
+void ct_run_group(const struct ct_run *runs, size_t n, struct ct_run_group *g);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * The results store (DESIGN.md section 7). This interface is all the rest
+ * of contend sees; src/store/sqlite.c is the only file that includes
+ * sqlite3.h. Every raw run is kept; one transaction per run so a crash
+ * loses at most the run in flight.
+ *
+ * Ownership: the store owns nothing the caller passes in; arrays returned
+ * through **out are malloc'd and freed by the caller with free().
+ */
+#ifndef CONTEND_STORE_H
+#define CONTEND_STORE_H
+
+#include "contend/common.h"
+#include "contend/run.h"
+#include "contend/sysinfo.h"
+
+struct ct_store;
+
+struct ct_session_rec {
+	int64_t id;
+	int64_t config_id;
+	char label[128];
+	char argv[1024];	/* space-joined */
+	char workload[32];
+	char profile[16];	/* "quick" or "full" */
+	char status[16];	/* "running", "complete", "interrupted", "failed" */
+	int64_t started_at, ended_at; /* unix ns, ended_at 0 while running */
+	unsigned nruns, nfailed;
+};
+
+/* Default path: $CONTEND_DB, else $XDG_DATA_HOME/contend/results.db, else
+ * $HOME/.local/share/contend/results.db. Writes into buf. */
+int ct_store_default_path(char *buf, size_t len) CT_WUR;
+
+/* Opens (creating parent directories and the schema, migrating older
+ * versions) in WAL mode. */
+int ct_store_open(struct ct_store **out, const char *path, char *err, size_t len) CT_WUR;
+void ct_store_close(struct ct_store *s);
+
+/* Finds or inserts the config (label + facts + fingerprint). */
+int ct_store_config_put(struct ct_store *s, const char *label, const struct ct_sysinfo *si,
+			int64_t *id, char *err, size_t len) CT_WUR;
+
+int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char *err,
+			   size_t len) CT_WUR; /* sets rec->id, status "running" */
+int ct_store_session_end(struct ct_store *s, int64_t id, const char *status, char *err,
+			 size_t len) CT_WUR;
+
+/* Inserts a run (sets r->id) in its own transaction. */
+int ct_store_run_put(struct ct_store *s, struct ct_run *r, char *err, size_t len) CT_WUR;
+
+struct ct_run_filter {
+	int64_t session_id;	/* 0 = any */
+	const char *label;	/* NULL = any */
+	const char *workload;	/* NULL = any */
+	const char *load;	/* NULL = any */
+	const char *workload_params; /* NULL = any */
+	bool ok_only;
+};
+/* Runs matching f, ordered by id. *out malloc'd (may be NULL when *n == 0). */
+int ct_store_runs(struct ct_store *s, const struct ct_run_filter *f, struct ct_run **out,
+		  size_t *n, char *err, size_t len) CT_WUR;
+/* Sessions, newest first; limit 0 = all. */
+int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **out, size_t *n,
+		      char *err, size_t len) CT_WUR;
+/* Last session id that has OK runs of (label, workload, load "none") with
+ * matching workload_params; 0 when none. Used for the Ratio reference. */
+int ct_store_latest_session_with(struct ct_store *s, const char *label, const char *workload,
+				 const char *load, const char *workload_params, int64_t *session_id,
+				 char *err, size_t len) CT_WUR;
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * Small helpers that every subsystem needs and none owns: parsing of sizes
+ * and durations as users type them, reading small /proc and /sys files,
+ * directory creation and removal, the monotonic clock.
+ */
+#ifndef CONTEND_UTIL_H
+#define CONTEND_UTIL_H
+
+#include "contend/common.h"
+#include <sys/types.h>
+
+/* Monotonic and wall clocks in nanoseconds. */
+int64_t ct_now_ns(void);
+int64_t ct_wall_ns(void);
+
+/* "4096", "64K", "1.5G", "2GiB" -> bytes (binary multiples). 0 on success,
+ * -EINVAL on anything else (including trailing junk and negatives). */
+int ct_parse_size(const char *s, uint64_t *out) CT_WUR;
+/* "30", "30s", "500ms", "2m", "1h" -> nanoseconds. */
+int ct_parse_duration(const char *s, int64_t *out_ns) CT_WUR;
+/* Whole number in [min, max]. */
+int ct_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out) CT_WUR;
+/* Positive finite number. */
+int ct_parse_double(const char *s, double *out) CT_WUR;
+
+/* Formats bytes as "1.5 GiB" into buf. Returns buf. */
+const char *ct_fmt_size(uint64_t bytes, char *buf, size_t len);
+
+/* Reads a whole small file (at most len-1 bytes) into buf, NUL-terminated,
+ * trailing newline stripped. Returns bytes read or -errno. */
+ssize_t ct_read_file(const char *path, char *buf, size_t len) CT_WUR;
+/* Writes s to path (no O_CREAT). 0 or -errno. */
+int ct_write_file(const char *path, const char *s) CT_WUR;
+/* Reads the first unsigned number of a file. */
+int ct_read_u64(const char *path, uint64_t *out) CT_WUR;
+
+/* mkdir -p; 0 or -errno. */
+int ct_mkdir_p(const char *path, mode_t mode) CT_WUR;
+/* rm -rf without following symlinks or crossing devices; 0 or -errno. */
+int ct_rm_rf(const char *path) CT_WUR;
+/* Free bytes available to unprivileged users on the filesystem of path. */
+int ct_fs_free(const char *path, uint64_t *out) CT_WUR;
+/* True when path lives on tmpfs or ramfs. */
+bool ct_fs_is_tmpfs(const char *path);
+
+/* Fills buf with deterministic pseudo-random bytes (xorshift64*), so written
+ * data is incompressible; *state carries the generator between calls. */
+void ct_fill_random(void *buf, size_t len, uint64_t *state);
+uint64_t ct_rand64(uint64_t *state);
+
+/* 64-bit FNV-1a over a string, continuing from h (start with CT_FNV_INIT). */
+#define CT_FNV_INIT 0xcbf29ce484222325ULL
+uint64_t ct_fnv1a(uint64_t h, const char *s);
+
+#endif

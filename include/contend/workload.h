@@ -1,0 +1,63 @@
+/*
+ * Foreground workloads: the job that is timed. Each is one file in
+ * src/workloads/ ending in a const ct_workload_ops; src/workloads/workloads.h
+ * registers them. The session forks the foreground in its own process group
+ * and calls ops->exec() in the child, so a workload is either an execvp()
+ * (kbuild, cmd) or a function that does its work and _exit()s (selftest).
+ */
+#ifndef CONTEND_WORKLOAD_H
+#define CONTEND_WORKLOAD_H
+
+#include "contend/common.h"
+#include "contend/env.h"
+#include <limits.h>
+
+struct ct_workload;
+
+struct ct_workload_opts {
+	const char *tree;	/* kbuild: build this tree instead of generating */
+	const char *make_args;	/* kbuild: extra make arguments, split on spaces */
+	char *const *argv;	/* cmd: the command (NULL-terminated) */
+	double scale;		/* kbuild: generated tree scale; selftest: seconds */
+	const char *mode;	/* selftest: "spin" (default), "sleep", "fail" */
+};
+
+struct ct_workload_ops {
+	const char *name;
+	const char *summary;
+	/* Before the session's runs: generate or check the tree, fill w->params.
+	 * Untimed. May be NULL. */
+	int (*prepare)(struct ct_workload *w, char *err, size_t len);
+	/* Before each run (and the warm-up): e.g. make clean. Untimed. May be NULL. */
+	int (*reset)(struct ct_workload *w, char *err, size_t len);
+	/* In the forked child: exec or work then _exit(). Never returns. */
+	void (*exec)(struct ct_workload *w) __attribute__((noreturn));
+	/* At the end. May be NULL. */
+	void (*cleanup)(struct ct_workload *w);
+};
+
+struct ct_workload {
+	const struct ct_workload_ops *ops;
+	const struct ct_env *env;
+	struct ct_workload_opts opts;
+	char dir[PATH_MAX];	/* own directory under env->dir */
+	char params[256];	/* stored per run: "files=160 scale=1.00 jobs=8" */
+	void *priv;
+};
+
+const struct ct_workload_ops *ct_workload_find(const char *name);
+size_t ct_workload_count(void);
+const struct ct_workload_ops *ct_workload_at(size_t i);
+
+int ct_workload_init(struct ct_workload *w, const struct ct_workload_ops *ops,
+		     const struct ct_env *env, const struct ct_workload_opts *opts, char *err,
+		     size_t len) CT_WUR;
+void ct_workload_release(struct ct_workload *w);
+
+/* kbuild's tree generator, also used by ctar/xtar for their source tree:
+ * writes a deterministic C tree with a Makefile into dir. Returns the number
+ * of source files via *nfiles. */
+int ct_kbuild_generate(const char *dir, double scale, unsigned *nfiles, char *err,
+		       size_t len) CT_WUR;
+
+#endif

@@ -1,0 +1,187 @@
+/*
+ * Process control shared by the foreground and the loads. The rule is
+ * stress-ng's: every child is killed and reaped; nothing a run starts may
+ * outlive it, and nothing may outlive contend even when it is SIGKILLed
+ * (PR_SET_PDEATHSIG in every child, cgroup.kill where there is cgroup v2).
+ */
+#include "contend/proc.h"
+#include "contend/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <mntent.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void ct_proc_child_setup(pid_t parent_pid)
+{
+	sigset_t none;
+	int sig;
+
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent_pid)
+		_exit(127);
+}
+
+int ct_pidfd_open(pid_t pid)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int ct_pidfd_wait(int pidfd, int extra_fd, int64_t timeout_ns)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = pidfd, .events = POLLIN },
+		{ .fd = extra_fd, .events = POLLIN },
+	};
+	int timeout_ms = timeout_ns < 0 ? -1 : (int)((timeout_ns + 999999) / 1000000);
+	int n = poll(pfd, extra_fd >= 0 ? 2 : 1, timeout_ms);
+
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		return 0;
+	if (pfd[0].revents)
+		return 1;
+	return 2;
+}
+
+int ct_proc_reap(pid_t pid, int *status, struct rusage *ru)
+{
+	pid_t r;
+
+	do
+		r = wait4(pid, status, 0, ru);
+	while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : 0;
+}
+
+int ct_proc_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 255;
+}
+
+int ct_cgroup_v2_root(char *buf, size_t len)
+{
+	struct mntent *me, mbuf;
+	char strings[4096];
+	FILE *f;
+	int rc = -ENOENT;
+
+	buf[0] = '\0';
+	f = setmntent("/proc/self/mounts", "re");
+	if (!f)
+		return -errno;
+	while ((me = getmntent_r(f, &mbuf, strings, sizeof(strings)))) {
+		if (strcmp(me->mnt_type, "cgroup2"))
+			continue;
+		snprintf(buf, len, "%s", me->mnt_dir);
+		rc = 0;
+		break;
+	}
+	endmntent(f);
+	return rc;
+}
+
+int ct_cgroup_create(const char *parent, const char *name, char *out, size_t len)
+{
+	if ((size_t)snprintf(out, len, "%s/%s", parent, name) >= len)
+		return -ENAMETOOLONG;
+	if (mkdir(out, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int ct_cgroup_attach(const char *cg, pid_t pid)
+{
+	char path[4200], val[32];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	snprintf(val, sizeof(val), "%d", (int)pid);
+	return ct_write_file(path, val);
+}
+
+static bool cgroup_empty(const char *cg)
+{
+	char path[4200], buf[256];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	return ct_read_file(path, buf, sizeof(buf)) <= 0;
+}
+
+int ct_cgroup_kill(const char *cg, int64_t timeout_ns)
+{
+	char path[4200];
+	int64_t deadline = ct_now_ns() + timeout_ns;
+
+	snprintf(path, sizeof(path), "%s/cgroup.kill", cg);
+	if (ct_write_file(path, "1")) {
+		/* no cgroup.kill (before 5.14): signal each member */
+		FILE *f;
+		int pid;
+
+		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+		f = fopen(path, "re");
+		if (!f)
+			return -errno;
+		while (fscanf(f, "%d", &pid) == 1)
+			kill(pid, SIGKILL);
+		fclose(f);
+	}
+	while (!cgroup_empty(cg)) {
+		if (ct_now_ns() > deadline)
+			return -ETIMEDOUT;
+		usleep(2000);
+	}
+	return 0;
+}
+
+int64_t ct_cgroup_cpu_us(const char *cg)
+{
+	char path[4200], buf[1024], *p;
+
+	snprintf(path, sizeof(path), "%s/cpu.stat", cg);
+	if (ct_read_file(path, buf, sizeof(buf)) < 0)
+		return -errno;
+	p = strstr(buf, "usage_usec ");
+	if (!p)
+		return -ENOENT;
+	return strtoll(p + strlen("usage_usec "), NULL, 10);
+}
+
+int ct_cgroup_destroy(const char *cg)
+{
+	int tries;
+
+	if (!cg || !*cg)
+		return 0;
+	(void)ct_cgroup_kill(cg, 2000000000LL);
+	for (tries = 0; tries < 200; tries++) {
+		if (!rmdir(cg) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			return -errno;
+		usleep(5000);
+	}
+	return -EBUSY;
+}

@@ -1,0 +1,80 @@
+/*
+ * Derived figures of a run - CPU%, Loads, LCPU% - computed in one place so
+ * the text table, JSON and later reports can never disagree about them.
+ */
+#include "contend/run.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const char *const status_names[] = {
+	[CT_RUN_OK] = "ok",
+	[CT_RUN_FAILED] = "failed",
+	[CT_RUN_INTERRUPTED] = "interrupted",
+};
+
+const char *ct_run_status_name(enum ct_run_status s)
+{
+	if ((unsigned)s < CT_ARRAY_SIZE(status_names))
+		return status_names[s];
+	return "unknown";
+}
+
+int ct_run_status_parse(const char *s, enum ct_run_status *out)
+{
+	for (size_t i = 0; i < CT_ARRAY_SIZE(status_names); i++) {
+		if (!strcmp(s, status_names[i])) {
+			*out = (enum ct_run_status)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+double ct_run_time_s(const struct ct_run *r)
+{
+	return (double)r->wall_ns / 1e9;
+}
+
+double ct_run_cpu_pct(const struct ct_run *r)
+{
+	if (r->wall_ns <= 0)
+		return 0;
+	return (double)(r->user_us + r->sys_us) * 1e3 / (double)r->wall_ns * 100.0;
+}
+
+double ct_run_loads(const struct ct_run *r)
+{
+	if (r->load_unit_scale <= 0)
+		return 0;
+	return (double)r->load_work / r->load_unit_scale;
+}
+
+double ct_run_lcpu_pct(const struct ct_run *r)
+{
+	if (r->wall_ns <= 0)
+		return 0;
+	return (double)(r->load_user_us + r->load_sys_us) * 1e3 / (double)r->wall_ns * 100.0;
+}
+
+void ct_run_group(const struct ct_run *runs, size_t n, struct ct_run_group *g)
+{
+	memset(g, 0, sizeof(*g));
+	for (size_t i = 0; i < n; i++) {
+		if (runs[i].status != CT_RUN_OK) {
+			g->nfailed++;
+			continue;
+		}
+		g->n++;
+		g->time_s += ct_run_time_s(&runs[i]);
+		g->cpu_pct += ct_run_cpu_pct(&runs[i]);
+		g->loads += ct_run_loads(&runs[i]);
+		g->lcpu_pct += ct_run_lcpu_pct(&runs[i]);
+	}
+	if (g->n) {
+		g->time_s /= g->n;
+		g->cpu_pct /= g->n;
+		g->loads /= g->n;
+		g->lcpu_pct /= g->n;
+	}
+}

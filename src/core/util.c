@@ -1,0 +1,336 @@
+/*
+ * Helpers every subsystem needs and none owns. Parsers are strict (no
+ * trailing junk, no negatives) because a benchmark that silently reads
+ * "10x" as 10 measures the wrong thing.
+ */
+#include "contend/util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/magic.h>
+
+int64_t ct_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t ct_wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int parse_number(const char *s, double *v, const char **rest)
+{
+	char *end;
+
+	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end == s || errno || !isfinite(*v) || *v < 0)
+		return -EINVAL;
+	*rest = end;
+	return 0;
+}
+
+int ct_parse_size(const char *s, uint64_t *out)
+{
+	static const struct {
+		const char *suffix;
+		double mult;
+	} units[] = {
+		{ "", 1 },	  { "b", 1 },	       { "k", 1024.0 },	   { "kib", 1024.0 },
+		{ "kb", 1024.0 }, { "m", 1048576.0 },  { "mib", 1048576.0 }, { "mb", 1048576.0 },
+		{ "g", 1073741824.0 }, { "gib", 1073741824.0 }, { "gb", 1073741824.0 },
+		{ "t", 1099511627776.0 }, { "tib", 1099511627776.0 }, { "tb", 1099511627776.0 },
+	};
+	const char *rest;
+	double v;
+	size_t i;
+
+	if (parse_number(s, &v, &rest))
+		return -EINVAL;
+	for (i = 0; i < CT_ARRAY_SIZE(units); i++) {
+		if (!strcasecmp(rest, units[i].suffix)) {
+			v *= units[i].mult;
+			if (v >= 18446744073709551615.0)
+				return -ERANGE;
+			*out = (uint64_t)v;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int ct_parse_duration(const char *s, int64_t *out_ns)
+{
+	static const struct {
+		const char *suffix;
+		double mult;
+	} units[] = {
+		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "m", 60e9 }, { "h", 3600e9 },
+	};
+	const char *rest;
+	double v;
+	size_t i;
+
+	if (parse_number(s, &v, &rest))
+		return -EINVAL;
+	for (i = 0; i < CT_ARRAY_SIZE(units); i++) {
+		if (!strcmp(rest, units[i].suffix)) {
+			v *= units[i].mult;
+			if (v > 9.2e18)
+				return -ERANGE;
+			*out_ns = (int64_t)v;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int ct_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int ct_parse_double(const char *s, double *out)
+{
+	const char *rest;
+	double v;
+
+	if (parse_number(s, &v, &rest) || *rest || v <= 0)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+const char *ct_fmt_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const suffix[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)bytes;
+	size_t i = 0;
+
+	while (v >= 1024 && i + 1 < CT_ARRAY_SIZE(suffix)) {
+		v /= 1024;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
+	else
+		snprintf(buf, len, "%.1f %s", v, suffix[i]);
+	return buf;
+}
+
+ssize_t ct_read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n, total = 0;
+	int fd;
+
+	if (!len)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while ((size_t)total < len - 1) {
+		n = read(fd, buf + total, len - 1 - total);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (n == 0)
+			break;
+		total += n;
+	}
+	close(fd);
+	buf[total] = '\0';
+	while (total > 0 && buf[total - 1] == '\n')
+		buf[--total] = '\0';
+	return total;
+}
+
+int ct_write_file(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd, rc = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, len);
+	if (n < 0)
+		rc = -errno;
+	else if ((size_t)n != len)
+		rc = -EIO;
+	if (close(fd) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+int ct_read_u64(const char *path, uint64_t *out)
+{
+	char buf[64];
+	ssize_t n = ct_read_file(path, buf, sizeof(buf));
+	char *end;
+
+	if (n < 0)
+		return (int)n;
+	errno = 0;
+	*out = strtoull(buf, &end, 10);
+	if (end == buf || errno)
+		return -EINVAL;
+	return 0;
+}
+
+int ct_mkdir_p(const char *path, mode_t mode)
+{
+	char tmp[4096];
+	size_t len = strlen(path);
+	char *p;
+
+	if (len == 0 || len >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	memcpy(tmp, path, len + 1);
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, mode) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, mode) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int rm_rf_at(int dfd, const char *name, dev_t dev)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+	int fd, rc = 0;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(dfd, name, 0) && errno != ENOENT ? -errno : 0;
+	if (st.st_dev != dev)
+		return -EXDEV;
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		int r = rm_rf_at(dirfd(d), de->d_name, dev);
+		if (r && !rc)
+			rc = r;
+	}
+	closedir(d);
+	if (unlinkat(dfd, name, AT_REMOVEDIR) && errno != ENOENT && !rc)
+		rc = -errno;
+	return rc;
+}
+
+int ct_rm_rf(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	return rm_rf_at(AT_FDCWD, path, st.st_dev);
+}
+
+int ct_fs_free(const char *path, uint64_t *out)
+{
+	struct statvfs sv;
+
+	if (statvfs(path, &sv))
+		return -errno;
+	*out = (uint64_t)sv.f_bavail * sv.f_frsize;
+	return 0;
+}
+
+bool ct_fs_is_tmpfs(const char *path)
+{
+	struct statfs sf;
+
+	if (statfs(path, &sf))
+		return false;
+	return sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC;
+}
+
+uint64_t ct_rand64(uint64_t *state)
+{
+	uint64_t x = *state ? *state : 0x9e3779b97f4a7c15ULL;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+void ct_fill_random(void *buf, size_t len, uint64_t *state)
+{
+	unsigned char *p = buf;
+	uint64_t v;
+
+	while (len >= 8) {
+		v = ct_rand64(state);
+		memcpy(p, &v, 8);
+		p += 8;
+		len -= 8;
+	}
+	if (len) {
+		v = ct_rand64(state);
+		memcpy(p, &v, len);
+	}
+}
+
+uint64_t ct_fnv1a(uint64_t h, const char *s)
+{
+	while (*s) {
+		h ^= (unsigned char)*s++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}

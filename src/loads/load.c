@@ -1,0 +1,2 @@
+/* STUB */
+#include "contend/load.h"

@@ -1,0 +1,9 @@
+/* STUB: to be written. */
+#include "loads.h"
+
+const struct ct_load_ops ct_load_none = {
+	.name = "none",
+	.summary = "stub",
+	.work_unit = "units",
+	.unit_scale = 1,
+};
