@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-#define CT_WUR	  __attribute__((warn_unused_result))
-#define CT_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#define CT_ERRLEN 256
+#define CT_WUR		 __attribute__((warn_unused_result))
+#define CT_PRINTF(a, b)	 __attribute__((format(printf, a, b)))
+#define CT_ERRLEN	 256
 #define CT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 enum ct_exit {

@@ -16,20 +16,20 @@ struct ct_env {
 	uint64_t swap_bytes;
 	uint64_t mem_available; /* MemAvailable at session start */
 
-	char dir[PATH_MAX];	  /* session work directory (exists) */
-	const char *other_dir;	  /* io_other target directory, or NULL */
-	const char *list_dir;	  /* list load root (default /usr) */
-	const char *tree_dir;	  /* source tree for ctar/xtar, NULL: generate */
-	bool quick;		  /* quick profile: scaled-down sizes */
-	bool keep_files;	  /* leave load files behind */
+	char dir[PATH_MAX];    /* session work directory (exists) */
+	const char *other_dir; /* io_other target directory, or NULL */
+	const char *list_dir;  /* list load root (default /usr) */
+	const char *tree_dir;  /* source tree for ctar/xtar, NULL: generate */
+	bool quick;	       /* quick profile: scaled-down sizes */
+	bool keep_files;       /* leave load files behind */
 
 	/* user-set sizes; 0 = derive */
-	uint64_t file_size;	/* io, io_other, read */
-	uint64_t mem_size;	/* mem */
-	unsigned procs;		/* process ring size */
-	unsigned dbench_procs;	/* dbench clients */
-	double scale;		/* kbuild tree scale (1.0 default) */
-	int64_t null_tick_ns;	/* null load tick (tests) */
+	uint64_t file_size;    /* io, io_other, read */
+	uint64_t mem_size;     /* mem */
+	unsigned procs;	       /* process ring size */
+	unsigned dbench_procs; /* dbench clients */
+	double scale;	       /* kbuild tree scale (1.0 default) */
+	int64_t null_tick_ns;  /* null load tick (tests) */
 };
 
 #endif

@@ -24,9 +24,9 @@ struct ct_load;
 
 /* Shared between contend and the load's processes (MAP_SHARED). */
 struct ct_load_shm {
-	_Atomic uint64_t work;	    /* in the load's raw unit (bytes, records, ...) */
-	_Atomic int failed;	    /* a worker hit an error */
-	char error[CT_ERRLEN];	    /* first worker error, NUL-terminated */
+	_Atomic uint64_t work; /* in the load's raw unit (bytes, records, ...) */
+	_Atomic int failed;    /* a worker hit an error */
+	char error[CT_ERRLEN]; /* first worker error, NUL-terminated */
 };
 
 enum {
@@ -37,14 +37,18 @@ enum {
 struct ct_load_ops {
 	const char *name;
 	const char *summary;
-	const char *work_unit;	/* what the Loads column counts: "MB written" */
-	double unit_scale;	/* raw counter / unit_scale = displayed value */
+	const char *work_unit; /* what the Loads column counts: "MB written" */
+	double unit_scale;     /* raw counter / unit_scale = displayed value */
 	unsigned flags;
 	/* 0, or -ENOTSUP with the reason (e.g. io_other without --other-dir) */
 	int (*supported)(const struct ct_env *env, char *why, size_t len);
 	/* In contend, before any run: size the load (fill l->params, l->nworkers)
 	 * and create its files in l->dir. Untimed. May be NULL. */
 	int (*prepare)(struct ct_load *l, char *err, size_t len);
+	/* In the leader, after it joined its cgroup and before it forks the
+	 * workers, for what they must share (the process ring's pipes).
+	 * Returns 0, or -1 after ct_load_fail(). May be NULL. */
+	int (*leader_init)(struct ct_load *l);
 	/* In worker process i (0..nworkers-1): do work forever, adding to
 	 * l->shm->work. Returns only on error, after ct_load_fail(). */
 	int (*work)(struct ct_load *l, unsigned i);
@@ -54,9 +58,9 @@ struct ct_load_ops {
 };
 
 struct ct_load_result {
-	uint64_t work;		/* raw units done between mark and stop */
+	uint64_t work;		 /* raw units done between mark and stop */
 	int64_t user_us, sys_us; /* CPU of all its processes between mark and stop */
-	int64_t wall_ns;	/* time between mark and stop */
+	int64_t wall_ns;	 /* time between mark and stop */
 	bool failed;
 	char reason[CT_ERRLEN];
 };
@@ -64,20 +68,20 @@ struct ct_load_result {
 struct ct_load {
 	const struct ct_load_ops *ops;
 	const struct ct_env *env;
-	char dir[PATH_MAX];	/* own directory under env->dir, made by init */
-	unsigned nworkers;	/* set by prepare (default 1) */
-	uint64_t size;		/* main size, set by prepare (bytes or count) */
-	char params[256];	/* sizes used, "file=1.0GiB", stored per run */
-	void *priv;		/* owned by the load's file */
+	char dir[PATH_MAX]; /* own directory under env->dir, made by init */
+	unsigned nworkers;  /* set by prepare (default 1) */
+	uint64_t size;	    /* main size, set by prepare (bytes or count) */
+	char params[256];   /* sizes used, "file=1.0GiB", stored per run */
+	void *priv;	    /* owned by the load's file */
 
 	/* harness state */
 	struct ct_load_shm *shm;
 	pid_t leader;
-	int pidfd;		/* of the leader, -1 if none */
-	char cgroup[PATH_MAX];	/* cgroup v2 dir, "" when not used */
+	int pidfd;	       /* of the leader, -1 if none */
+	char cgroup[PATH_MAX]; /* cgroup v2 dir, "" when not used */
 	int64_t start_ns, mark_ns;
 	uint64_t mark_work;
-	int64_t mark_cpu_us;	/* cgroup usage at mark, -1 when no cgroup */
+	int64_t mark_cpu_us; /* cgroup usage at mark, -1 when no cgroup */
 	uint64_t last_work;
 	int64_t last_progress_ns;
 };

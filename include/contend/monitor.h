@@ -10,20 +10,20 @@
 
 struct ct_snapshot {
 	bool have_psi;
-	uint64_t psi_us[3][2];	/* [cpu, io, memory][some, full] total= in us */
+	uint64_t psi_us[3][2];	 /* [cpu, io, memory][some, full] total= in us */
 	uint64_t cpu_busy_ticks; /* /proc/stat cpu: user+nice+system+irq+softirq+steal */
 	uint64_t cpu_total_ticks;
 	uint64_t steal_ticks;
-	uint64_t pgmajfault, pswpin; /* /proc/vmstat */
+	uint64_t pgmajfault, pswpin;		/* /proc/vmstat */
 	uint64_t sectors_read, sectors_written; /* /proc/diskstats for the device */
-	int64_t self_cpu_us;	/* contend's own CPU (RUSAGE_SELF) */
+	int64_t self_cpu_us;			/* contend's own CPU (RUSAGE_SELF) */
 };
 
 struct ct_monitors {
 	bool have_psi;
 	int64_t psi_us[3][2];
 	int64_t steal_us;
-	int64_t foreign_cpu_us;	/* busy CPU not used by contend, the foreground or loads */
+	int64_t foreign_cpu_us; /* busy CPU not used by contend, the foreground or loads */
 	int64_t majflt;
 	int64_t pswpin;
 	int64_t sectors_read, sectors_written;

@@ -12,7 +12,7 @@
 
 enum ct_run_status {
 	CT_RUN_OK = 0,
-	CT_RUN_FAILED = 1,	/* foreground exited non-zero, load died, ... */
+	CT_RUN_FAILED = 1, /* foreground exited non-zero, load died, ... */
 	CT_RUN_INTERRUPTED = 2,
 };
 
@@ -20,18 +20,18 @@ struct ct_run {
 	int64_t id;
 	int64_t session_id;
 	int64_t config_id;
-	char label[128];	/* config label, filled on read */
+	char label[128]; /* config label, filled on read */
 	char workload[32];
 	char load[32];
-	unsigned seq;		/* 1..n within (session, load) */
+	unsigned seq; /* 1..n within (session, load) */
 	enum ct_run_status status;
 	char reason[CT_ERRLEN];
-	int64_t started_at;	/* unix ns */
-	int64_t wall_ns;	/* foreground wall time, CLOCK_MONOTONIC */
-	int64_t user_us, sys_us; /* foreground process tree */
-	int exit_code;		/* foreground exit status, or 128+signal */
-	uint64_t load_work;	/* raw units done during the foreground */
-	double load_unit_scale;	/* raw / scale = displayed Loads */
+	int64_t started_at;		   /* unix ns */
+	int64_t wall_ns;		   /* foreground wall time, CLOCK_MONOTONIC */
+	int64_t user_us, sys_us;	   /* foreground process tree */
+	int exit_code;			   /* foreground exit status, or 128+signal */
+	uint64_t load_work;		   /* raw units done during the foreground */
+	double load_unit_scale;		   /* raw / scale = displayed Loads */
 	int64_t load_user_us, load_sys_us; /* load CPU during the foreground */
 	char workload_params[256];
 	char load_params[256];
@@ -43,9 +43,9 @@ int ct_run_status_parse(const char *s, enum ct_run_status *out);
 
 /* Derived figures of one run. */
 double ct_run_time_s(const struct ct_run *r);
-double ct_run_cpu_pct(const struct ct_run *r);	  /* (user+sys)/wall*100 */
-double ct_run_loads(const struct ct_run *r);	  /* load_work / load_unit_scale */
-double ct_run_lcpu_pct(const struct ct_run *r);	  /* load cpu / wall * 100 */
+double ct_run_cpu_pct(const struct ct_run *r);	/* (user+sys)/wall*100 */
+double ct_run_loads(const struct ct_run *r);	/* load_work / load_unit_scale */
+double ct_run_lcpu_pct(const struct ct_run *r); /* load cpu / wall * 100 */
 
 /* Mean figures of a group of runs (only CT_RUN_OK ones count). */
 struct ct_run_group {

@@ -20,26 +20,34 @@ struct ct_session_rec {
 	int64_t id;
 	int64_t config_id;
 	char label[128];
-	char argv[1024];	/* space-joined */
+	char argv[1024]; /* space-joined */
 	char workload[32];
-	char profile[16];	/* "quick" or "full" */
-	char status[16];	/* "running", "complete", "interrupted", "failed" */
+	char profile[16];	      /* "quick" or "full" */
+	char status[16];	      /* "running", "complete", "interrupted", "failed" */
 	int64_t started_at, ended_at; /* unix ns, ended_at 0 while running */
-	unsigned nruns, nfailed;
+	unsigned nruns, nfailed; /* nfailed: runs not "ok" (failed or interrupted) */
 };
 
 /* Default path: $CONTEND_DB, else $XDG_DATA_HOME/contend/results.db, else
- * $HOME/.local/share/contend/results.db. Writes into buf. */
+ * $HOME/.local/share/contend/results.db. Writes into buf; on error (-ENOENT
+ * when none is set, -ENAMETOOLONG) buf holds the message instead. */
 int ct_store_default_path(char *buf, size_t len) CT_WUR;
 
 /* Opens (creating parent directories and the schema, migrating older
- * versions) in WAL mode. */
+ * versions) in WAL mode. ":memory:" opens a private in-memory store. A file
+ * that is not a contend store, or one of a newer schema, is refused with
+ * -EINVAL and left untouched. */
 int ct_store_open(struct ct_store **out, const char *path, char *err, size_t len) CT_WUR;
 void ct_store_close(struct ct_store *s);
 
 /* Finds or inserts the config (label + facts + fingerprint). */
 int ct_store_config_put(struct ct_store *s, const char *label, const struct ct_sysinfo *si,
 			int64_t *id, char *err, size_t len) CT_WUR;
+
+/* Reads config id back: its label (into label, label_len) and facts. -ENOENT
+ * when there is no such config. */
+int ct_store_config_get(struct ct_store *s, int64_t id, char *label, size_t label_len,
+			struct ct_sysinfo *si, char *err, size_t len) CT_WUR;
 
 int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char *err,
 			   size_t len) CT_WUR; /* sets rec->id, status "running" */
@@ -50,16 +58,16 @@ int ct_store_session_end(struct ct_store *s, int64_t id, const char *status, cha
 int ct_store_run_put(struct ct_store *s, struct ct_run *r, char *err, size_t len) CT_WUR;
 
 struct ct_run_filter {
-	int64_t session_id;	/* 0 = any */
-	const char *label;	/* NULL = any */
-	const char *workload;	/* NULL = any */
-	const char *load;	/* NULL = any */
+	int64_t session_id;	     /* 0 = any */
+	const char *label;	     /* NULL = any */
+	const char *workload;	     /* NULL = any */
+	const char *load;	     /* NULL = any */
 	const char *workload_params; /* NULL = any */
 	bool ok_only;
 };
 /* Runs matching f, ordered by id. *out malloc'd (may be NULL when *n == 0). */
-int ct_store_runs(struct ct_store *s, const struct ct_run_filter *f, struct ct_run **out,
-		  size_t *n, char *err, size_t len) CT_WUR;
+int ct_store_runs(struct ct_store *s, const struct ct_run_filter *f, struct ct_run **out, size_t *n,
+		  char *err, size_t len) CT_WUR;
 /* Sessions, newest first; limit 0 = all. */
 int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **out, size_t *n,
 		      char *err, size_t len) CT_WUR;

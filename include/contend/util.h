@@ -29,7 +29,7 @@ const char *ct_fmt_size(uint64_t bytes, char *buf, size_t len);
 /* Reads a whole small file (at most len-1 bytes) into buf, NUL-terminated,
  * trailing newline stripped. Returns bytes read or -errno. */
 ssize_t ct_read_file(const char *path, char *buf, size_t len) CT_WUR;
-/* Writes s to path (no O_CREAT). 0 or -errno. */
+/* Replaces the content of an existing file (no O_CREAT) with s. 0 or -errno. */
 int ct_write_file(const char *path, const char *s) CT_WUR;
 /* Reads the first unsigned number of a file. */
 int ct_read_u64(const char *path, uint64_t *out) CT_WUR;
@@ -37,7 +37,7 @@ int ct_read_u64(const char *path, uint64_t *out) CT_WUR;
 /* mkdir -p; 0 or -errno. */
 int ct_mkdir_p(const char *path, mode_t mode) CT_WUR;
 /* rm -rf without following symlinks or crossing devices; 0 or -errno. */
-int ct_rm_rf(const char *path) CT_WUR;
+int ct_rm_rf(const char *path);
 /* Free bytes available to unprivileged users on the filesystem of path. */
 int ct_fs_free(const char *path, uint64_t *out) CT_WUR;
 /* True when path lives on tmpfs or ramfs. */

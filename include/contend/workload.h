@@ -15,11 +15,11 @@
 struct ct_workload;
 
 struct ct_workload_opts {
-	const char *tree;	/* kbuild: build this tree instead of generating */
-	const char *make_args;	/* kbuild: extra make arguments, split on spaces */
-	char *const *argv;	/* cmd: the command (NULL-terminated) */
-	double scale;		/* kbuild: generated tree scale; selftest: seconds */
-	const char *mode;	/* selftest: "spin" (default), "sleep", "fail" */
+	const char *tree;      /* kbuild: build this tree instead of generating */
+	const char *make_args; /* kbuild: extra make arguments, split on spaces */
+	char *const *argv;     /* cmd: the command (NULL-terminated) */
+	double scale;	       /* kbuild: generated tree scale; selftest: seconds */
+	const char *mode;      /* selftest: "spin" (default), "sleep", "fail" */
 };
 
 struct ct_workload_ops {
@@ -40,8 +40,8 @@ struct ct_workload {
 	const struct ct_workload_ops *ops;
 	const struct ct_env *env;
 	struct ct_workload_opts opts;
-	char dir[PATH_MAX];	/* own directory under env->dir */
-	char params[256];	/* stored per run: "files=160 scale=1.00 jobs=8" */
+	char dir[PATH_MAX]; /* own directory under env->dir */
+	char params[256];   /* stored per run: "files=160 scale=1.00 jobs=8" */
 	void *priv;
 };
 

@@ -1,1 +1,382 @@
-/* STUB */
+/*
+ * `contend run`: parse the suite from the command line, run the session,
+ * then print contest's table from what was stored - so the table a user
+ * sees right after a run is exactly what `compare` will read later.
+ */
+#include "cli.h"
+#include "contend/load.h"
+#include "contend/report.h"
+#include "contend/util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const default_loads[] = { "none", "process", "io",	 "read",
+					     "list", "mem",	"dbench" };
+
+enum {
+	OPT_BASELINE = 256,
+	OPT_DIR,
+	OPT_OTHER_DIR,
+	OPT_LIST_DIR,
+	OPT_KEEP,
+	OPT_DB,
+	OPT_DELAY,
+	OPT_STALL,
+	OPT_DROP,
+	OPT_NO_WARMUP,
+	OPT_SCALE,
+	OPT_TREE,
+	OPT_MAKE_ARGS,
+	OPT_FILE_SIZE,
+	OPT_MEM_SIZE,
+	OPT_PROCS,
+	OPT_DBENCH_PROCS,
+	OPT_QUICK,
+	OPT_PROFILE,
+	OPT_NO_CGROUP,
+	OPT_MODE,
+};
+
+static const struct option long_opts[] = {
+	{ "workload", required_argument, NULL, 'w' },
+	{ "loads", required_argument, NULL, 'l' },
+	{ "runs", required_argument, NULL, 'n' },
+	{ "label", required_argument, NULL, 'L' },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "dir", required_argument, NULL, OPT_DIR },
+	{ "other-dir", required_argument, NULL, OPT_OTHER_DIR },
+	{ "list-dir", required_argument, NULL, OPT_LIST_DIR },
+	{ "keep-files", no_argument, NULL, OPT_KEEP },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "delay", required_argument, NULL, OPT_DELAY },
+	{ "stall-timeout", required_argument, NULL, OPT_STALL },
+	{ "drop-caches", no_argument, NULL, OPT_DROP },
+	{ "no-warmup", no_argument, NULL, OPT_NO_WARMUP },
+	{ "scale", required_argument, NULL, OPT_SCALE },
+	{ "tree", required_argument, NULL, OPT_TREE },
+	{ "make-args", required_argument, NULL, OPT_MAKE_ARGS },
+	{ "file-size", required_argument, NULL, OPT_FILE_SIZE },
+	{ "mem-size", required_argument, NULL, OPT_MEM_SIZE },
+	{ "procs", required_argument, NULL, OPT_PROCS },
+	{ "dbench-procs", required_argument, NULL, OPT_DBENCH_PROCS },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "no-cgroup", no_argument, NULL, OPT_NO_CGROUP },
+	{ "selftest-mode", required_argument, NULL, OPT_MODE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void run_usage(FILE *f)
+{
+	fputs("usage: contend run [options] [-- command...]\n"
+	      "\n"
+	      "  -w, --workload NAME     kbuild (default), cmd (the command after --), selftest\n"
+	      "  -l, --loads LIST        comma-separated loads (default: none,process,io,read,\n"
+	      "                          list,mem,dbench; see: contend loads)\n"
+	      "  -n, --runs N            runs per load (default 3)\n"
+	      "  -L, --label LABEL       config label (default: kernel release)\n"
+	      "      --baseline LABEL    stored config whose no-load mean is Ratio's reference\n"
+	      "      --quick             quick profile: scaled-down tree and load sizes\n"
+	      "      --profile P         quick or full (default full)\n"
+	      "      --dir DIR           where the work directory is made (default /var/tmp)\n"
+	      "      --other-dir DIR     target of the io_other load (another disk)\n"
+	      "      --list-dir DIR      tree the list load walks (default /usr)\n"
+	      "      --keep-files        leave the work directory behind\n"
+	      "      --db PATH           results store (default $CONTEND_DB or\n"
+	      "                          $XDG_DATA_HOME/contend/results.db)\n"
+	      "      --delay DURATION    load start-up before the foreground (default 3s)\n"
+	      "      --stall-timeout D   a load without progress this long fails the run (60s)\n"
+	      "      --drop-caches       drop the page cache before each run (root)\n"
+	      "      --no-warmup         skip the unrecorded warm-up run\n"
+	      "      --scale X           kbuild tree scale (1.0 = about 10-20 s on 2 CPUs)\n"
+	      "      --tree DIR          build this tree (e.g. a kernel) instead of generating\n"
+	      "      --make-args ARGS    extra make arguments for --tree\n"
+	      "      --file-size SIZE    io/read file size (default: RAM, capped by free space)\n"
+	      "      --mem-size SIZE     mem load size (default: from RAM and swap)\n"
+	      "      --procs N           process load ring size (default 4 x CPUs)\n"
+	      "      --dbench-procs N    dbench load clients (default 2 x CPUs)\n"
+	      "      --no-cgroup         do not put loads and the foreground in cgroups\n"
+	      "      --selftest-mode M   selftest: spin (default), sleep or fail\n"
+	      "  -q, --quiet             no progress on stderr\n",
+	      f);
+}
+
+static int split_loads(struct ct_session_opts *o, char *list)
+{
+	char *save = NULL, *tok;
+
+	o->nloads = 0;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!*tok)
+			continue;
+		if (!ct_load_find(tok)) {
+			cli_error("unknown load '%s' (see: contend loads)", tok);
+			return CT_EXIT_USAGE;
+		}
+		for (size_t i = 0; i < o->nloads; i++)
+			if (!strcmp(o->loads[i], tok)) {
+				cli_error("load '%s' given twice", tok);
+				return CT_EXIT_USAGE;
+			}
+		if (o->nloads == CT_SESSION_MAX_LOADS) {
+			cli_error("too many loads (at most %d)", CT_SESSION_MAX_LOADS);
+			return CT_EXIT_USAGE;
+		}
+		o->loads[o->nloads++] = tok;
+	}
+	if (!o->nloads) {
+		cli_error("empty load list");
+		return CT_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int bad_value(const char *opt, const char *val)
+{
+	cli_error("invalid value '%s' for --%s", val, opt);
+	return CT_EXIT_USAGE;
+}
+
+static void join_argv(char *buf, size_t len, int argc, char **argv)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < argc && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
+}
+
+static void print_header(const struct ct_session *s)
+{
+	printf("contend: workload %s (%s), config '%s' [%s], session %lld\n", s->opts.workload,
+	       s->workload_params, s->label, s->si.fingerprint, (long long)s->rec.id);
+	if (s->env.quick)
+		printf("profile: quick - scaled-down kbuild tree and load sizes, for a first look; "
+		       "use the full profile for comparisons\n");
+	printf("\n");
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct ct_session s;
+	struct ct_session_opts *o = &s.opts;
+	struct ct_env *env = &s.env;
+	struct cli_progress prog;
+	struct ct_store *st = NULL;
+	char err[CT_ERRLEN] = "", loadbuf[512] = "";
+	const char *db = NULL, *baseline = NULL, *profile = NULL;
+	bool quiet = false, loads_given = false;
+	uint64_t u;
+	int c, rc, ex;
+
+	memset(&s, 0, sizeof(s));
+	o->workload = "kbuild";
+	o->runs = 3;
+	o->delay_ns = 3000000000LL;
+	o->stall_ns = 60000000000LL;
+	o->warmup = true;
+	o->use_cgroups = true;
+	env->list_dir = "/usr";
+	join_argv(o->argv, sizeof(o->argv), argc, argv);
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+w:l:n:L:qh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			o->workload = optarg;
+			break;
+		case 'l':
+			snprintf(loadbuf, sizeof(loadbuf), "%s", optarg);
+			loads_given = true;
+			break;
+		case 'n':
+			if (ct_parse_uint(optarg, 1, 100000, &u))
+				return bad_value("runs", optarg);
+			o->runs = (unsigned)u;
+			break;
+		case 'L':
+			if (!*optarg || strlen(optarg) >= sizeof(s.label))
+				return bad_value("label", optarg);
+			o->label = optarg;
+			break;
+		case OPT_BASELINE:
+			baseline = optarg;
+			break;
+		case OPT_DIR:
+			o->dir = optarg;
+			break;
+		case OPT_OTHER_DIR:
+			env->other_dir = optarg;
+			break;
+		case OPT_LIST_DIR:
+			env->list_dir = optarg;
+			break;
+		case OPT_KEEP:
+			env->keep_files = true;
+			break;
+		case OPT_DB:
+			db = optarg;
+			break;
+		case OPT_DELAY:
+			if (ct_parse_duration(optarg, &o->delay_ns))
+				return bad_value("delay", optarg);
+			break;
+		case OPT_STALL:
+			if (ct_parse_duration(optarg, &o->stall_ns) || !o->stall_ns)
+				return bad_value("stall-timeout", optarg);
+			break;
+		case OPT_DROP:
+			o->drop_caches = true;
+			break;
+		case OPT_NO_WARMUP:
+			o->warmup = false;
+			break;
+		case OPT_SCALE:
+			if (ct_parse_double(optarg, &o->wopts.scale) || o->wopts.scale > 1000)
+				return bad_value("scale", optarg);
+			break;
+		case OPT_TREE:
+			o->wopts.tree = optarg;
+			break;
+		case OPT_MAKE_ARGS:
+			o->wopts.make_args = optarg;
+			break;
+		case OPT_FILE_SIZE:
+			if (ct_parse_size(optarg, &env->file_size) || !env->file_size)
+				return bad_value("file-size", optarg);
+			break;
+		case OPT_MEM_SIZE:
+			if (ct_parse_size(optarg, &env->mem_size) || !env->mem_size)
+				return bad_value("mem-size", optarg);
+			break;
+		case OPT_PROCS:
+			if (ct_parse_uint(optarg, 1, 4096, &u))
+				return bad_value("procs", optarg);
+			env->procs = (unsigned)u;
+			break;
+		case OPT_DBENCH_PROCS:
+			if (ct_parse_uint(optarg, 1, 1024, &u))
+				return bad_value("dbench-procs", optarg);
+			env->dbench_procs = (unsigned)u;
+			break;
+		case OPT_QUICK:
+			profile = "quick";
+			break;
+		case OPT_PROFILE:
+			if (strcmp(optarg, "quick") && strcmp(optarg, "full"))
+				return bad_value("profile", optarg);
+			profile = optarg;
+			break;
+		case OPT_NO_CGROUP:
+			o->use_cgroups = false;
+			break;
+		case OPT_MODE:
+			if (strcmp(optarg, "spin") && strcmp(optarg, "sleep") &&
+			    strcmp(optarg, "fail"))
+				return bad_value("selftest-mode", optarg);
+			o->wopts.mode = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			run_usage(stdout);
+			return 0;
+		default:
+			run_usage(stderr);
+			return CT_EXIT_USAGE;
+		}
+	}
+	if (optind < argc && !strcmp(argv[optind - 1], "--")) {
+		o->wopts.argv = argv + optind;
+	} else if (optind < argc) {
+		cli_error("unexpected argument '%s' (a command goes after --)", argv[optind]);
+		return CT_EXIT_USAGE;
+	}
+	if (!ct_workload_find(o->workload)) {
+		cli_error("unknown workload '%s' (kbuild, cmd, selftest)", o->workload);
+		return CT_EXIT_USAGE;
+	}
+	if (o->wopts.argv && strcmp(o->workload, "cmd")) {
+		cli_error("a command after -- needs -w cmd");
+		return CT_EXIT_USAGE;
+	}
+	if (!strcmp(o->workload, "cmd") && !o->wopts.argv) {
+		cli_error("workload 'cmd' needs a command after --");
+		return CT_EXIT_USAGE;
+	}
+	if (o->wopts.make_args && !o->wopts.tree) {
+		cli_error("--make-args needs --tree");
+		return CT_EXIT_USAGE;
+	}
+	env->quick = profile && !strcmp(profile, "quick");
+	if (loads_given) {
+		rc = split_loads(o, loadbuf);
+		if (rc)
+			return rc;
+	} else {
+		for (size_t i = 0; i < CT_ARRAY_SIZE(default_loads); i++)
+			o->loads[o->nloads++] = default_loads[i];
+	}
+	for (size_t i = 0; i < o->nloads; i++)
+		if (!strcmp(o->loads[i], "io_other") && !env->other_dir) {
+			cli_error("load 'io_other' needs --other-dir DIR (a directory on another "
+				  "disk)");
+			return CT_EXIT_USAGE;
+		}
+
+	rc = ct_env_from_machine(env, err, sizeof(err));
+	if (rc)
+		return cli_fail(rc, err);
+	ex = cli_open_store(db, &st);
+	if (ex)
+		return ex;
+
+	cli_progress_init(&prog, quiet);
+	s.on_event = cli_progress_event;
+	s.ctx = &prog;
+	rc = ct_session_run(&s, st, err, sizeof(err));
+	cli_progress_done(&prog);
+
+	if (s.rec.id) {
+		struct ct_report_source src[2] = { { s.label, s.rec.id } };
+		size_t nsrc = 1;
+		struct ct_report rep;
+		char e2[CT_ERRLEN];
+
+		if (baseline && strcmp(baseline, s.label)) {
+			src[1] = src[0];
+			src[0] = (struct ct_report_source){ baseline, 0 };
+			nsrc = 2;
+		}
+		if (ct_report_build(&rep, st, o->workload, s.workload_params, src, nsrc, o->loads,
+				    o->nloads, baseline ? baseline : s.label, e2, sizeof(e2))) {
+			cli_error("%s", e2);
+		} else {
+			print_header(&s);
+			ct_report_print_text(stdout, &rep);
+			fflush(stdout);
+			ct_report_release(&rep);
+		}
+	}
+	ct_store_close(st);
+	if (rc == -EINTR) {
+		cli_error("%s; session %lld marked interrupted", err, (long long)s.rec.id);
+		return CT_EXIT_INTERRUPTED;
+	}
+	if (rc)
+		return cli_fail(rc, err);
+	if (prog.nfailed) {
+		cli_error("%u of %u runs failed", prog.nfailed, prog.nruns);
+		if (prog.nfailed == prog.nruns)
+			return CT_EXIT_ENV;
+	}
+	return 0;
+}

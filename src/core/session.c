@@ -1,1 +1,535 @@
-/* STUB */
+/*
+ * The session runner: the one place that knows the order of a run. Loads
+ * are prepared one at a time (a RAM-sized file per load would not fit the
+ * disk otherwise), every run is stored as soon as it ends, and every exit
+ * path - normal, failure, signal - kills and reaps what it started.
+ */
+#include "contend/session.h"
+#include "contend/load.h"
+#include "contend/monitor.h"
+#include "contend/proc.h"
+#include "contend/signals.h"
+#include "contend/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TICK_NS 250000000LL /* load liveness check interval during a run */
+
+struct session_rt {
+	struct ct_session *s;
+	struct ct_store *st;
+	char cg_session[PATH_MAX]; /* "" when no cgroup v2 */
+	char cg_fg[PATH_MAX];
+	unsigned done, total;
+	int64_t run_ns_sum; /* for the ETA */
+	unsigned run_count;
+};
+
+static void emit(struct session_rt *rt, enum ct_event_kind kind, const char *load, unsigned run,
+		 const struct ct_run *result, const char *msg)
+{
+	struct ct_session *s = rt->s;
+	struct ct_event ev = {
+		.kind = kind,
+		.msg = msg,
+		.load = load,
+		.run = run,
+		.runs = s->opts.runs,
+		.done = rt->done,
+		.total = rt->total,
+		.elapsed_ns = ct_now_ns() - s->t0,
+		.eta_ns = -1,
+		.result = result,
+	};
+
+	if (rt->done && rt->done < rt->total)
+		ev.eta_ns = ev.elapsed_ns / rt->done * (rt->total - rt->done);
+	if (s->on_event)
+		s->on_event(s->ctx, &ev);
+}
+
+static void warn(struct session_rt *rt, const char *fmt, ...) CT_PRINTF(2, 3);
+static void warn(struct session_rt *rt, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	emit(rt, CT_EV_WARN, NULL, 0, NULL, msg);
+}
+
+int ct_env_from_machine(struct ct_env *env, char *err, size_t len)
+{
+	struct ct_sysinfo si;
+	int rc = ct_sysinfo_capture(&si, "", "/", err, len);
+
+	if (rc)
+		return rc;
+	env->ncpus = si.ncpus ? si.ncpus : 1;
+	env->ram_bytes = si.ram_bytes;
+	env->swap_bytes = si.swap_bytes;
+	env->mem_available = si.mem_available;
+	return 0;
+}
+
+/* Removes cgroups left by a contend that was SIGKILLed (their pid is gone). */
+static void sweep_stale_cgroups(const char *root)
+{
+	DIR *d = opendir(root);
+	struct dirent *de;
+	char path[PATH_MAX + 256];
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		int pid;
+
+		if (sscanf(de->d_name, "contend-%d", &pid) != 1)
+			continue;
+		if (kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", root, de->d_name);
+		DIR *sub = opendir(path);
+		if (sub) {
+			struct dirent *e;
+			char child[2 * PATH_MAX + 512];
+
+			while ((e = readdir(sub)))
+				if (e->d_name[0] != '.' && e->d_type == DT_DIR) {
+					snprintf(child, sizeof(child), "%s/%s", path, e->d_name);
+					(void)ct_cgroup_destroy(child);
+				}
+			closedir(sub);
+		}
+		(void)ct_cgroup_destroy(path);
+	}
+	closedir(d);
+}
+
+static void setup_cgroups(struct session_rt *rt)
+{
+	char root[PATH_MAX], name[64];
+
+	rt->cg_session[0] = rt->cg_fg[0] = '\0';
+	if (!rt->s->opts.use_cgroups || ct_cgroup_v2_root(root, sizeof(root)))
+		return;
+	sweep_stale_cgroups(root);
+	snprintf(name, sizeof(name), "contend-%d", (int)getpid());
+	if (ct_cgroup_create(root, name, rt->cg_session, sizeof(rt->cg_session))) {
+		rt->cg_session[0] = '\0';
+		return;
+	}
+	if (ct_cgroup_create(rt->cg_session, "fg", rt->cg_fg, sizeof(rt->cg_fg)))
+		rt->cg_fg[0] = '\0';
+}
+
+static void teardown_cgroups(struct session_rt *rt)
+{
+	if (rt->cg_fg[0])
+		(void)ct_cgroup_destroy(rt->cg_fg);
+	if (rt->cg_session[0])
+		(void)ct_cgroup_destroy(rt->cg_session);
+}
+
+/* Orphans re-parented to us (we are a child subreaper) are reaped here. */
+static void reap_orphans(void)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+static int drop_caches(char *err, size_t len)
+{
+	int rc;
+
+	sync();
+	rc = ct_write_file("/proc/sys/vm/drop_caches", "3");
+	if (rc)
+		return ct_err(err, len, rc, "cannot drop caches: %s", strerror(-rc));
+	return 0;
+}
+
+static void fail_run(struct ct_run *r, const char *reason)
+{
+	r->status = CT_RUN_FAILED;
+	snprintf(r->reason, sizeof(r->reason), "%s", reason);
+}
+
+static void kill_foreground(pid_t pid, const char *cg)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	if (cg && *cg)
+		(void)ct_cgroup_kill(cg, 2000000000LL);
+}
+
+/*
+ * One run. Returns 0 when the run produced a result (ok or failed, in *r),
+ * -EINTR when a signal arrived (everything killed and reaped), or another
+ * -errno when the session cannot go on.
+ */
+static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l,
+		   struct ct_run *r, char *err, size_t len)
+{
+	struct ct_session *s = rt->s;
+	struct ct_load_result lres;
+	struct ct_snapshot a, b;
+	struct rusage ru;
+	char why[CT_ERRLEN];
+	int64_t t0, t1 = 0;
+	pid_t pid, self = getpid();
+	int pidfd, status = 0, rc;
+	bool have_snap;
+
+	snprintf(r->workload, sizeof(r->workload), "%s", w->ops->name);
+	snprintf(r->load, sizeof(r->load), "%s", l->ops->name);
+	snprintf(r->workload_params, sizeof(r->workload_params), "%s", w->params);
+	snprintf(r->load_params, sizeof(r->load_params), "%s", l->params);
+	r->load_unit_scale = l->ops->unit_scale;
+	r->started_at = ct_wall_ns();
+
+	if (s->opts.drop_caches) {
+		rc = drop_caches(err, len);
+		if (rc)
+			return rc;
+	}
+	if (w->ops->reset) {
+		rc = w->ops->reset(w, why, sizeof(why));
+		if (rc) {
+			fail_run(r, why);
+			return 0;
+		}
+	}
+	if (ct_signals_pending())
+		return -EINTR;
+
+	rc = ct_load_start(l, rt->cg_session[0] ? rt->cg_session : NULL, why, sizeof(why));
+	if (rc) {
+		fail_run(r, why);
+		return 0;
+	}
+	rc = ct_load_wait_ready(l, s->opts.delay_ns, why, sizeof(why));
+	if (ct_signals_pending()) {
+		ct_load_kill(l);
+		return -EINTR;
+	}
+	if (rc) {
+		ct_load_stop(l, &lres);
+		fail_run(r, why);
+		return 0;
+	}
+
+	have_snap = ct_monitor_snap(&a, "", s->si.block_dev) == 0;
+	ct_load_mark(l);
+	t0 = ct_now_ns();
+	pid = fork();
+	if (pid < 0) {
+		rc = -errno;
+		ct_load_kill(l);
+		return ct_err(err, len, rc, "cannot fork: %s", strerror(-rc));
+	}
+	if (pid == 0) {
+		ct_proc_child_setup(self);
+		if (rt->cg_fg[0])
+			(void)!ct_cgroup_attach(rt->cg_fg, getpid());
+		w->ops->exec(w);
+	}
+	pidfd = ct_pidfd_open(pid);
+
+	for (;;) {
+		if (pidfd >= 0) {
+			rc = ct_pidfd_wait(pidfd, ct_signals_fd(), TICK_NS);
+		} else {
+			/* no pidfd (old kernel): poll with waitid, less precise */
+			siginfo_t si = { 0 };
+			usleep(1000);
+			rc = waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid
+				     ? 1
+				     : 0;
+		}
+		if (rc == 1) {
+			t1 = ct_now_ns();
+			break;
+		}
+		if (ct_signals_pending() || rc == 2) {
+			kill_foreground(pid, rt->cg_fg);
+			(void)ct_proc_reap(pid, &status, &ru);
+			ct_load_kill(l);
+			if (pidfd >= 0)
+				close(pidfd);
+			reap_orphans();
+			return -EINTR;
+		}
+		if (rc < 0 && rc != -EINTR) {
+			kill_foreground(pid, rt->cg_fg);
+			(void)ct_proc_reap(pid, &status, &ru);
+			ct_load_kill(l);
+			if (pidfd >= 0)
+				close(pidfd);
+			return ct_err(err, len, rc, "cannot wait for the foreground: %s",
+				      strerror(-rc));
+		}
+		if (ct_load_check(l, s->opts.stall_ns, why, sizeof(why))) {
+			t1 = ct_now_ns();
+			kill_foreground(pid, rt->cg_fg);
+			fail_run(r, why);
+			break;
+		}
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	rc = ct_proc_reap(pid, &status, &ru);
+	if (rc)
+		return ct_err(err, len, rc, "cannot reap the foreground: %s", strerror(-rc));
+	if (rt->cg_fg[0])
+		(void)ct_cgroup_kill(rt->cg_fg, 2000000000LL); /* strays of a cmd */
+	if (have_snap && ct_monitor_snap(&b, "", s->si.block_dev))
+		have_snap = false;
+	ct_load_stop(l, &lres);
+	reap_orphans();
+
+	r->wall_ns = t1 - t0;
+	r->user_us = ct_tv_us(ru.ru_utime);
+	r->sys_us = ct_tv_us(ru.ru_stime);
+	r->exit_code = ct_proc_exit_code(status);
+	r->load_work = lres.work;
+	r->load_user_us = lres.user_us;
+	r->load_sys_us = lres.sys_us;
+	if (have_snap)
+		ct_monitor_delta(&a, &b, r->user_us + r->sys_us + r->load_user_us + r->load_sys_us,
+				 &r->mon);
+	if (r->status == CT_RUN_OK && lres.failed)
+		fail_run(r, lres.reason);
+	if (r->status == CT_RUN_OK && r->exit_code) {
+		if (WIFSIGNALED(status))
+			snprintf(why, sizeof(why), "%s killed by signal %d (%s)", w->ops->name,
+				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			snprintf(why, sizeof(why), "%s exited with status %d", w->ops->name,
+				 r->exit_code);
+		fail_run(r, why);
+	}
+	return 0;
+}
+
+static int store_run(struct session_rt *rt, struct ct_run *r, unsigned seq, char *err, size_t len)
+{
+	r->session_id = rt->s->rec.id;
+	r->config_id = rt->s->rec.config_id;
+	r->seq = seq;
+	return ct_store_run_put(rt->st, r, err, len);
+}
+
+static int run_load(struct session_rt *rt, struct ct_workload *w, const char *name, char *err,
+		    size_t len)
+{
+	struct ct_session *s = rt->s;
+	const struct ct_load_ops *ops = ct_load_find(name);
+	struct ct_load l;
+	char msg[CT_ERRLEN + 64];
+	int rc;
+
+	snprintf(msg, sizeof(msg), "preparing load '%s'", name);
+	emit(rt, CT_EV_INFO, name, 0, NULL, msg);
+	rc = ct_load_init(&l, ops, &s->env, err, len);
+	if (rc)
+		return rc;
+	if (ct_signals_pending()) {
+		ct_load_release(&l);
+		return -EINTR;
+	}
+	for (unsigned i = 1; i <= s->opts.runs; i++) {
+		struct ct_run r;
+
+		memset(&r, 0, sizeof(r));
+		emit(rt, CT_EV_RUN_START, name, i, NULL, NULL);
+		rc = run_one(rt, w, &l, &r, err, len);
+		if (rc)
+			break;
+		rc = store_run(rt, &r, i, err, len);
+		if (rc)
+			break;
+		rt->done++;
+		emit(rt, CT_EV_RUN_DONE, name, i, &r, NULL);
+	}
+	ct_load_release(&l);
+	return rc;
+}
+
+static int make_workdir(struct ct_session *s, char *err, size_t len)
+{
+	const char *parent = s->opts.dir ? s->opts.dir : "/var/tmp";
+	struct stat st;
+	int n;
+
+	if (stat(parent, &st))
+		return ct_err(err, len, -errno, "cannot use work directory '%s': %s", parent,
+			      strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return ct_err(err, len, -ENOTDIR, "work directory '%s' is not a directory", parent);
+	n = snprintf(s->env.dir, sizeof(s->env.dir), "%s/contend.XXXXXX", parent);
+	if (n < 0 || (size_t)n >= sizeof(s->env.dir))
+		return ct_err(err, len, -ENAMETOOLONG, "work directory '%s' is too long", parent);
+	if (!mkdtemp(s->env.dir))
+		return ct_err(err, len, -errno, "cannot create a directory in '%s': %s", parent,
+			      strerror(errno));
+	return 0;
+}
+
+static int check_loads(struct ct_session *s, char *err, size_t len)
+{
+	for (size_t i = 0; i < s->opts.nloads; i++) {
+		const struct ct_load_ops *ops = ct_load_find(s->opts.loads[i]);
+		char why[CT_ERRLEN];
+
+		if (!ops)
+			return ct_err(err, len, -EINVAL, "unknown load '%s' (see: contend loads)",
+				      s->opts.loads[i]);
+		if (ops->supported && ops->supported(&s->env, why, sizeof(why)))
+			return ct_err(err, len, -ENOTSUP, "%s", why);
+	}
+	return 0;
+}
+
+static void quietness_check(struct session_rt *rt)
+{
+	double cpus;
+
+	if (ct_monitor_foreign("", 1000000000LL, &cpus))
+		return;
+	if (cpus > 0.10)
+		warn(rt,
+		     "the machine is not quiet: %.2f CPUs busy outside contend; results may be "
+		     "noisy",
+		     cpus);
+}
+
+int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t len)
+{
+	const struct ct_workload_ops *wops;
+	struct session_rt rt = { .s = s, .st = st };
+	struct ct_workload w = { 0 };
+	bool have_dir = false, have_wl = false, have_session = false;
+	char msg[PATH_MAX + 128];
+	int rc;
+
+	s->t0 = ct_now_ns();
+	wops = ct_workload_find(s->opts.workload);
+	if (!wops)
+		return ct_err(err, len, -EINVAL, "unknown workload '%s'", s->opts.workload);
+	if (!s->opts.runs)
+		return ct_err(err, len, -EINVAL, "number of runs must be at least 1");
+	if (s->opts.drop_caches && geteuid() != 0)
+		return ct_err(err, len, -EPERM, "--drop-caches needs root");
+	rc = check_loads(s, err, len);
+	if (rc)
+		return rc;
+	rc = ct_signals_install();
+	if (rc)
+		return ct_err(err, len, rc, "cannot install signal handlers: %s", strerror(-rc));
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+
+	rc = make_workdir(s, err, len);
+	if (rc)
+		return rc;
+	have_dir = true;
+	rc = ct_sysinfo_capture(&s->si, "", s->env.dir, err, len);
+	if (rc)
+		goto out;
+	if (ct_fs_is_tmpfs(s->env.dir))
+		warn(&rt, "work directory '%s' is on tmpfs: the io loads will only fill memory",
+		     s->env.dir);
+	snprintf(s->label, sizeof(s->label), "%s",
+		 s->opts.label ? s->opts.label : s->si.kernel_release);
+
+	rt.total = (unsigned)s->opts.nloads * s->opts.runs;
+	setup_cgroups(&rt);
+	quietness_check(&rt);
+
+	snprintf(msg, sizeof(msg), "preparing workload '%s' in %s", wops->name, s->env.dir);
+	emit(&rt, CT_EV_INFO, NULL, 0, NULL, msg);
+	rc = ct_workload_init(&w, wops, &s->env, &s->opts.wopts, err, len);
+	if (rc)
+		goto out;
+	have_wl = true;
+	snprintf(s->workload_params, sizeof(s->workload_params), "%s", w.params);
+	if (ct_signals_pending()) {
+		rc = -EINTR;
+		goto out;
+	}
+
+	rc = ct_store_config_put(st, s->label, &s->si, &s->rec.config_id, err, len);
+	if (rc)
+		goto out;
+	snprintf(s->rec.label, sizeof(s->rec.label), "%s", s->label);
+	snprintf(s->rec.argv, sizeof(s->rec.argv), "%s", s->opts.argv);
+	snprintf(s->rec.workload, sizeof(s->rec.workload), "%s", wops->name);
+	snprintf(s->rec.profile, sizeof(s->rec.profile), "%s", s->env.quick ? "quick" : "full");
+	rc = ct_store_session_begin(st, &s->rec, err, len);
+	if (rc)
+		goto out;
+	have_session = true;
+
+	if (s->opts.warmup) {
+		struct ct_load none;
+		struct ct_run r = { 0 };
+
+		emit(&rt, CT_EV_RUN_START, "warm-up", 0, NULL, NULL);
+		rc = ct_load_init(&none, ct_load_find("none"), &s->env, err, len);
+		if (rc)
+			goto out;
+		rc = run_one(&rt, &w, &none, &r, err, len);
+		ct_load_release(&none);
+		if (rc)
+			goto out;
+		if (r.status != CT_RUN_OK)
+			warn(&rt, "warm-up run failed: %s", r.reason);
+	}
+
+	for (size_t i = 0; i < s->opts.nloads; i++) {
+		rc = run_load(&rt, &w, s->opts.loads[i], err, len);
+		if (rc)
+			goto out;
+	}
+out:
+	if (ct_signals_pending() && rc != -EINTR && rc) {
+		/* a step failed because it was interrupted */
+		rc = -EINTR;
+	}
+	if (rc == -EINTR)
+		ct_err(err, len, rc, "interrupted by signal %d (%s)", ct_signals_pending(),
+		       strsignal(ct_signals_pending()));
+	if (have_session) {
+		char e2[CT_ERRLEN];
+		const char *status = !rc ? "complete" : rc == -EINTR ? "interrupted" : "failed";
+
+		if (ct_store_session_end(st, s->rec.id, status, e2, sizeof(e2)) && !rc)
+			rc = ct_err(err, len, -EIO, "%s", e2);
+		snprintf(s->rec.status, sizeof(s->rec.status), "%s", status);
+	}
+	if (have_wl)
+		ct_workload_release(&w);
+	teardown_cgroups(&rt);
+	reap_orphans();
+	if (have_dir && !s->env.keep_files)
+		ct_rm_rf(s->env.dir);
+	else if (have_dir) {
+		snprintf(msg, sizeof(msg), "files kept in %s", s->env.dir);
+		emit(&rt, CT_EV_INFO, NULL, 0, NULL, msg);
+	}
+	return rc;
+}

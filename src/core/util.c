@@ -56,10 +56,20 @@ int ct_parse_size(const char *s, uint64_t *out)
 		const char *suffix;
 		double mult;
 	} units[] = {
-		{ "", 1 },	  { "b", 1 },	       { "k", 1024.0 },	   { "kib", 1024.0 },
-		{ "kb", 1024.0 }, { "m", 1048576.0 },  { "mib", 1048576.0 }, { "mb", 1048576.0 },
-		{ "g", 1073741824.0 }, { "gib", 1073741824.0 }, { "gb", 1073741824.0 },
-		{ "t", 1099511627776.0 }, { "tib", 1099511627776.0 }, { "tb", 1099511627776.0 },
+		{ "", 1 },
+		{ "b", 1 },
+		{ "k", 1024.0 },
+		{ "kib", 1024.0 },
+		{ "kb", 1024.0 },
+		{ "m", 1048576.0 },
+		{ "mib", 1048576.0 },
+		{ "mb", 1048576.0 },
+		{ "g", 1073741824.0 },
+		{ "gib", 1073741824.0 },
+		{ "gb", 1073741824.0 },
+		{ "t", 1099511627776.0 },
+		{ "tib", 1099511627776.0 },
+		{ "tb", 1099511627776.0 },
 	};
 	const char *rest;
 	double v;
@@ -85,7 +95,8 @@ int ct_parse_duration(const char *s, int64_t *out_ns)
 		const char *suffix;
 		double mult;
 	} units[] = {
-		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "m", 60e9 }, { "h", 3600e9 },
+		{ "", 1e9 },   { "s", 1e9 },  { "ms", 1e6 },
+		{ "us", 1e3 }, { "m", 60e9 }, { "h", 3600e9 },
 	};
 	const char *rest;
 	double v;
@@ -186,7 +197,7 @@ int ct_write_file(const char *path, const char *s)
 	ssize_t n;
 	int fd, rc = 0;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	n = write(fd, s, len);

@@ -1,2 +1,39 @@
 #!/bin/sh
-echo "1..0 # SKIP stub"
+# Bad input gets one clear line on stderr and the documented exit code
+# (2 usage/input, 3 environment), and the read-only commands work.
+. "$CT_TESTLIB"
+plan 27
+
+run; expect_rc "no command: exit 2" 2
+run bogus; expect_rc "unknown command: exit 2" 2
+expect_err "unknown command named" "'bogus' is not a contend command"
+run --help; expect_rc "--help: exit 0" 0
+
+run loads; expect_rc "loads: exit 0" 0
+expect_out "loads lists io with its unit" "^io +MB written"
+expect_out "loads lists dbench" "^dbench +operations"
+if grep -q '^null ' "$T/out"; then not_ok "the test-only null load is hidden"; else ok "the test-only null load is hidden"; fi
+
+run sysinfo; expect_rc "sysinfo: exit 0" 0
+expect_out "sysinfo shows the kernel release" "^kernel release: +$(uname -r)\$"
+expect_out "sysinfo shows a fingerprint" "^fingerprint: +[0-9a-f]{16}\$"
+
+run list; expect_rc "list on an empty store: exit 0" 0
+expect_out "list says nothing is stored" "no sessions stored"
+
+run run -w nosuch; expect_rc "unknown workload: exit 2" 2
+expect_err "unknown workload named" "unknown workload 'nosuch'"
+run run -l io,bogus; expect_rc "unknown load: exit 2" 2
+expect_err "unknown load named" "unknown load 'bogus'"
+run run -n 0; expect_rc "zero runs: exit 2" 2
+run run -n abc; expect_rc "non-numeric runs: exit 2" 2
+expect_err "bad number named" "invalid value 'abc' for --runs"
+run run --file-size 10x; expect_rc "bad size: exit 2" 2
+run run -w cmd; expect_rc "cmd without a command: exit 2" 2
+run run --tree "$T/no-such-tree" -l none -n 1 --no-warmup; expect_rc "missing tree: exit 2" 2
+expect_err "missing tree named" "no-such-tree"
+run run -w selftest -l none -n 1 --db /proc/contend/results.db
+expect_rc "unwritable store: exit 3" 3
+run run -w selftest -l io --file-size 100T -n 1 --no-warmup --dir "$T" --delay 0.1s
+expect_rc "no space for the load file: exit 3" 3
+if [ -z "$(ls -d "$T"/contend.* 2>/dev/null)" ]; then ok "nothing left in the work dir"; else not_ok "nothing left in the work dir" "$(ls -A "$T")"; fi

@@ -1,2 +1,41 @@
 #!/bin/sh
-echo "1..0 # SKIP stub"
+# SIGINT and SIGKILL in the middle of a session: nothing of contend is left
+# running, the store passes integrity_check, an interrupted session says so.
+. "$CT_TESTLIB"
+plan 9
+
+wait_for_run() { # waits until a run has started (the foreground is sleeping)
+	i=0
+	while [ $i -lt 100 ]; do
+		[ -n "$(pgrep -f -- "$T/" | head -n 3 | sed -n 3p)" ] && sleep 1 && return 0
+		sleep 0.1; i=$((i + 1))
+	done
+	return 1
+}
+
+"$CONTEND" run -w selftest --selftest-mode sleep --scale 30 -l null -n 3 --delay 0.2s \
+	--no-warmup --dir "$T" >"$T/out" 2>"$T/err" &
+pid=$!
+wait_for_run
+kill -INT $pid
+rc=0; wait $pid || rc=$?
+expect_rc "SIGINT: exit 4" 4
+expect_err "SIGINT: says interrupted" "interrupted"
+sleep 0.3
+[ -z "$(leftovers)" ] && ok "SIGINT: no process left" || not_ok "SIGINT: no process left" "$(ps -o pid,args -p "$(leftovers | tr '\n' ',' | sed 's/,$//')")"
+[ "$(sql "select status from sessions order by id desc limit 1")" = interrupted ] && ok "session marked interrupted" || not_ok "session marked interrupted" "$(sql 'select * from sessions')"
+[ "$(sql "pragma integrity_check")" = ok ] && ok "store integrity after SIGINT" || not_ok "store integrity after SIGINT"
+
+"$CONTEND" run -w selftest --selftest-mode sleep --scale 30 -l io,process --file-size 64M \
+	--procs 4 -n 3 --delay 0.2s --no-warmup --dir "$T" >"$T/out" 2>"$T/err" &
+pid=$!
+wait_for_run
+kill -KILL $pid
+rc=0; wait $pid || rc=$?
+expect_rc "SIGKILL: killed" 137
+sleep 0.5
+[ -z "$(leftovers)" ] && ok "SIGKILL: no load or foreground left" || not_ok "SIGKILL: no load or foreground left" "$(ps -o pid,args -p "$(leftovers | tr '\n' ',' | sed 's/,$//')")"
+[ "$(sql "pragma integrity_check")" = ok ] && ok "store integrity after SIGKILL" || not_ok "store integrity after SIGKILL"
+
+rc=0; "$CONTEND" run -w selftest --scale 0.02 -l none -n 1 --no-warmup --dir "$T" >"$T/out" 2>"$T/err" || rc=$?
+expect_rc "a session after a SIGKILL runs" 0

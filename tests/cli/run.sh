@@ -1,2 +1,36 @@
 #!/bin/sh
-echo "1..0 # SKIP stub"
+# Whole sessions of the real binary at tiny sizes: the table, the store's
+# contents, failed runs reported as failed, the baseline, the kbuild tree.
+. "$CT_TESTLIB"
+plan 22
+
+run run -w selftest --scale 0.05 -l none,null -n 2 --delay 0.2s --dir "$T" -L st
+expect_rc "selftest session: exit 0" 0
+expect_out "none block" "^none:\$"
+expect_out "null block" "^null:\$"
+expect_out "header row" "^Kernel +\\[runs\\] Time +CPU% +Loads +LCPU% +Ratio\$"
+expect_out "no-load row: 2 runs, Ratio 1.00" "^st +2 +0\\.[0-9]+ +[0-9]+% +- +- +1\\.00\$"
+expect_out "null row has ticks" "^st +2 +0\\.[0-9]+ +[0-9]+% +[1-9][0-9]* +[0-9]+% +[0-9.]+\$"
+[ "$(sql "select count(*) from runs where status='ok'")" = 4 ] && ok "4 runs stored" || not_ok "4 runs stored" "$(sql 'select * from runs')"
+[ "$(sql "select status from sessions")" = complete ] && ok "session complete" || not_ok "session complete"
+[ "$(sql "select count(*) from runs where load='null' and load_work > 0")" = 2 ] && ok "load work stored" || not_ok "load work stored"
+[ "$(sql "select count(*) from configs where label='st' and length(fingerprint)=16")" = 1 ] && ok "config stored with its fingerprint" || not_ok "config stored"
+[ "$(sql "pragma integrity_check")" = ok ] && ok "store integrity" || not_ok "store integrity"
+if [ -z "$(ls -d "$T"/contend.* 2>/dev/null)" ]; then ok "work dir removed"; else not_ok "work dir removed" "$(ls -A "$T")"; fi
+
+run run -w cmd -l none -n 2 --no-warmup --dir "$T" -L fails -- sh -c 'exit 3'
+expect_rc "every run failed: exit 3" 3
+expect_out "failed runs listed with the reason" "fails run 2 failed: cmd exited with status 3"
+expect_err "failure count on stderr" "2 of 2 runs failed"
+[ "$(sql "select count(*) from runs r join configs c on c.id=r.config_id where c.label='fails' and r.status='failed'")" = 2 ] && ok "failed runs stored as failed" || not_ok "failed runs stored as failed"
+
+run list; expect_out "list shows both sessions" "fails +cmd"
+
+run run -w selftest --scale 0.05 -l none -n 1 --no-warmup --dir "$T" -L other --baseline st
+expect_rc "baseline session: exit 0" 0
+expect_out "baseline row shown" "^st +2 "
+expect_out "ratio against the baseline" "the no-load mean of 'st'"
+
+run run --quick --scale 0.01 -l none,process -n 1 --delay 0.5s --dir "$T" -L kb
+expect_rc "tiny kbuild under process: exit 0" 0
+expect_out "process block for kbuild" "^kb +1 +[0-9.]+ +[0-9]+% +[1-9][0-9]* +[0-9]+% +[0-9.]+\$"

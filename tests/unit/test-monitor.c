@@ -1,17 +1,196 @@
-/* STUB: replaced by the real suite. */
+/*
+ * Monitors from two fixture snapshots with counters chosen by hand, so
+ * every delta below is arithmetic on the fixture files
+ * (tests/fixtures/sysinfo/monitor-{before,after}), plus the live system.
+ */
+#include "contend/monitor.h"
+#include "contend/util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-static void placeholder(void **state)
+static const char *fixture(const char *name)
 {
-	skip();
+	static char path[4][PATH_MAX];
+	static int next;
+	const char *base = getenv("CT_FIXTURES");
+	char *p = path[next++ % 4];
+
+	assert_non_null(base);
+	snprintf(p, PATH_MAX, "%s/sysinfo/%s", base, name);
+	return p;
+}
+
+static void test_snapshot(void **state)
+{
+	struct ct_snapshot s;
+
+	assert_int_equal(ct_monitor_snap(&s, fixture("monitor-before"), "nvme0n1p2"), 0);
+	assert_true(s.have_psi);
+	assert_true(s.psi_us[0][0] == 1000000);
+	assert_true(s.psi_us[0][1] == 0); /* no "full" line for cpu */
+	assert_true(s.psi_us[1][0] == 2000000);
+	assert_true(s.psi_us[1][1] == 1500000);
+	assert_true(s.psi_us[2][0] == 10);
+	assert_true(s.psi_us[2][1] == 5);
+	/* cpu  1000 20 300 50000 400 5 6 7 0 0:
+	 * busy = 1000+20+300+5+6+7, total = busy + 50000 + 400 */
+	assert_true(s.cpu_busy_ticks == 1338);
+	assert_true(s.cpu_total_ticks == 51738);
+	assert_true(s.steal_ticks == 7);
+	assert_true(s.pgmajfault == 914);
+	assert_true(s.pswpin == 5);
+	/* columns 6 and 10 of the nvme0n1p2 line, not of nvme0n1 or nvme0n1p22 */
+	assert_true(s.sectors_read == 12343477);
+	assert_true(s.sectors_written == 36014736);
+	assert_true(s.self_cpu_us == 0); /* not the live system */
+
+	assert_int_equal(ct_monitor_snap(&s, fixture("monitor-before"), "nvme0n1"), 0);
+	assert_true(s.sectors_read == 12369153);
+	assert_true(s.sectors_written == 36123024);
+	assert_int_equal(ct_monitor_snap(&s, fixture("monitor-before"), "sdq"), 0);
+	assert_true(s.sectors_read == 0 && s.sectors_written == 0);
+	assert_int_equal(ct_monitor_snap(&s, fixture("monitor-before"), ""), 0);
+	assert_true(s.sectors_read == 0);
+}
+
+/* A copy of this VM's own /proc: real files, a 6.18 kernel's layout
+ * (cpu pressure with a "full" line, diskstats with 20 columns). */
+static void test_vm_copy(void **state)
+{
+	struct ct_snapshot s;
+
+	assert_int_equal(ct_monitor_snap(&s, fixture("vm"), "vda"), 0);
+	assert_true(s.have_psi);
+	assert_true(s.psi_us[1][0] == 3910735);
+	assert_true(s.psi_us[1][1] == 3579904);
+	/* cpu  16239 0 3370 105750 391 0 45 14 0 0 */
+	assert_true(s.cpu_busy_ticks == 16239 + 3370 + 45 + 14);
+	assert_true(s.cpu_total_ticks == 16239 + 3370 + 45 + 14 + 105750 + 391);
+	assert_true(s.steal_ticks == 14);
+	assert_true(s.pgmajfault == 1252);
+	assert_true(s.pswpin == 0);
+	assert_true(s.sectors_read == 3134458);
+	assert_true(s.sectors_written == 4723224);
+}
+
+static void test_delta(void **state)
+{
+	struct ct_snapshot a, b;
+	struct ct_monitors m;
+
+	/* USER_HZ is 100 on every architecture but alpha */
+	assert_int_equal(sysconf(_SC_CLK_TCK), 100);
+	assert_int_equal(ct_monitor_snap(&a, fixture("monitor-before"), "nvme0n1p2"), 0);
+	assert_int_equal(ct_monitor_snap(&b, fixture("monitor-after"), "nvme0n1p2"), 0);
+
+	ct_monitor_delta(&a, &b, 2000000, &m);
+	assert_true(m.have_psi);
+	assert_true(m.psi_us[0][0] == 250000);
+	assert_true(m.psi_us[0][1] == 0);
+	assert_true(m.psi_us[1][0] == 600000);
+	assert_true(m.psi_us[1][1] == 400000);
+	assert_true(m.psi_us[2][0] == 20);
+	assert_true(m.psi_us[2][1] == 7);
+	/* steal 7 -> 57 ticks: 50 ticks of 10 ms */
+	assert_true(m.steal_us == 500000);
+	/* busy 1338 -> 2045 ticks (1500+20+450+8+10+57; guest 3 is inside
+	 * user): 7.07 s, less the 2 s that were ours */
+	assert_true(m.foreign_cpu_us == 5070000);
+	assert_true(m.majflt == 100);
+	assert_true(m.pswpin == 7);
+	assert_true(m.sectors_read == 6523);
+	assert_true(m.sectors_written == 85264);
+
+	/* more CPU claimed than was busy: clamped, never negative */
+	ct_monitor_delta(&a, &b, 9000000, &m);
+	assert_true(m.foreign_cpu_us == 0);
+
+	/* contend's own CPU is not foreign either */
+	a.self_cpu_us = 100000;
+	b.self_cpu_us = 600000;
+	ct_monitor_delta(&a, &b, 2000000, &m);
+	assert_true(m.foreign_cpu_us == 4570000);
+
+	/* PSI counts only when both ends have it */
+	b.have_psi = false;
+	ct_monitor_delta(&a, &b, 0, &m);
+	assert_false(m.have_psi);
+	assert_true(m.psi_us[1][0] == 0);
+}
+
+static void test_no_psi(void **state)
+{
+	struct ct_snapshot s;
+
+	assert_int_equal(ct_monitor_snap(&s, fixture("rt"), "mmcblk0p2"), -ENOENT);
+	/* rt has no /proc/pressure and no diskstats: without a device it works */
+	assert_int_equal(ct_monitor_snap(&s, fixture("rt"), ""), 0);
+	assert_false(s.have_psi);
+	assert_true(s.psi_us[0][0] == 0);
+	assert_true(s.cpu_busy_ticks == 52000 + 300 + 14000 + 0 + 800 + 0);
+	assert_true(s.pgmajfault == 3141);
+
+	assert_int_equal(ct_monitor_snap(&s, "/nonexistent-ct-root", ""), -ENOENT);
+}
+
+static void test_live(void **state)
+{
+	struct ct_snapshot a, b;
+	struct ct_monitors m;
+	volatile uint64_t spin = 0;
+	int i;
+
+	assert_int_equal(ct_monitor_snap(&a, "", "vda"), 0);
+	assert_int_equal(a.have_psi, access("/proc/pressure/cpu", R_OK) == 0);
+	assert_true(a.cpu_total_ticks > 0);
+	assert_true(a.cpu_busy_ticks <= a.cpu_total_ticks);
+	assert_true(a.self_cpu_us >= 0);
+	for (i = 0; i < 20000000; i++)
+		spin += (uint64_t)i;
+	assert_true(spin > 0);
+	assert_int_equal(ct_monitor_snap(&b, "", "vda"), 0);
+	assert_true(b.cpu_total_ticks >= a.cpu_total_ticks);
+	assert_true(b.cpu_busy_ticks >= a.cpu_busy_ticks);
+	assert_true(b.self_cpu_us >= a.self_cpu_us);
+	assert_true(b.sectors_read >= a.sectors_read);
+	ct_monitor_delta(&a, &b, 0, &m);
+	assert_true(m.foreign_cpu_us >= 0);
+	assert_true(m.steal_us >= 0);
+}
+
+static void test_foreign(void **state)
+{
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	double cpus = -1;
+
+	assert_int_equal(ct_monitor_foreign("", 200000000, &cpus), 0);
+	print_message("foreign CPU over 200 ms: %.3f of %ld CPUs\n", cpus, ncpus);
+	assert_true(cpus >= 0.0);
+	assert_true(cpus <= (double)ncpus + 0.5);
+
+	/* identical snapshots: nothing foreign */
+	assert_int_equal(ct_monitor_foreign(fixture("monitor-before"), 1000000, &cpus), 0);
+	assert_true(cpus == 0.0);
+	assert_int_equal(ct_monitor_foreign("", 0, &cpus), -EINVAL);
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(placeholder) };
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_snapshot), cmocka_unit_test(test_vm_copy),
+		cmocka_unit_test(test_delta),	 cmocka_unit_test(test_no_psi),
+		cmocka_unit_test(test_live),	 cmocka_unit_test(test_foreign),
+	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,17 +1,914 @@
-/* STUB: replaced by the real suite. */
+/*
+ * The results store against real SQLite files in a temporary directory:
+ * every field of a run survives the round trip, filters pick exactly the
+ * right runs, and bad files are refused without being touched. A second
+ * sqlite3 handle checks what the store claims about its own file.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-static void placeholder(void **state)
+#include "contend/store.h"
+#include "contend/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+/* What this contend writes; a new migration must update it. */
+#define SCHEMA_VERSION 1
+#define APP_ID	       0x63746e64 /* "ctnd" */
+
+static char tmpdir[] = "/tmp/contend-test-store.XXXXXX";
+
+static const char *path_of(const char *name)
 {
-	skip();
+	static char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, name);
+	return buf;
+}
+
+static int setup(void **state)
+{
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	return ct_rm_rf(tmpdir);
+}
+
+static struct ct_store *open_ok(const char *path)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_store *s = NULL;
+	int rc = ct_store_open(&s, path, err, sizeof(err));
+
+	if (rc)
+		print_error("ct_store_open: %s\n", err);
+	assert_int_equal(rc, 0);
+	assert_non_null(s);
+	return s;
+}
+
+/* A second, independent handle on the store's file. */
+static sqlite3 *raw_open(const char *path)
+{
+	sqlite3 *db = NULL;
+
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	return db;
+}
+
+static int64_t raw_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void raw_text(sqlite3 *db, const char *sql, char *buf, size_t len)
+{
+	sqlite3_stmt *st;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+}
+
+static void fill_sysinfo(struct ct_sysinfo *si, int k)
+{
+	memset(si, 0, sizeof(*si));
+	snprintf(si->kernel_release, sizeof(si->kernel_release), "6.19.0-rc%d", k);
+	snprintf(si->kernel_version, sizeof(si->kernel_version), "#%d SMP PREEMPT_DYNAMIC", k);
+	snprintf(si->cmdline, sizeof(si->cmdline), "root=/dev/vda1 quiet mitigations=off x=%d", k);
+	snprintf(si->preempt, sizeof(si->preempt), "dynamic(full)");
+	snprintf(si->cpu_model, sizeof(si->cpu_model), "AMD EPYC 7763 64-Core Processor");
+	si->ncpus = 64 + (unsigned)k;
+	si->ram_bytes = (256ULL << 30) + (uint64_t)k;
+	si->swap_bytes = UINT64_MAX - (uint64_t)k; /* past INT64_MAX */
+	si->mem_available = (200ULL << 30) + (uint64_t)k;
+	snprintf(si->fs_type, sizeof(si->fs_type), "ext4");
+	snprintf(si->fs_source, sizeof(si->fs_source), "/dev/vda%d", k);
+	snprintf(si->block_dev, sizeof(si->block_dev), "vda");
+	snprintf(si->iosched, sizeof(si->iosched), "mq-deadline");
+	si->nsysctl = 3;
+	snprintf(si->sysctl[0].name, sizeof(si->sysctl[0].name), "vm.swappiness");
+	snprintf(si->sysctl[0].value, sizeof(si->sysctl[0].value), "%d", 60 + k);
+	snprintf(si->sysctl[1].name, sizeof(si->sysctl[1].name), "net.ipv4.tcp_rmem");
+	snprintf(si->sysctl[1].value, sizeof(si->sysctl[1].value), "4096\t131072\t6291456");
+	snprintf(si->sysctl[2].name, sizeof(si->sysctl[2].name), "kernel.sched_latency_ns");
+	snprintf(si->sysctl[2].value, sizeof(si->sysctl[2].value), "a=b=c");
+	snprintf(si->fingerprint, sizeof(si->fingerprint), "%016llx",
+		 0x0123456789abcdefULL + (unsigned long long)k);
+}
+
+static void assert_sysinfo_equal(const struct ct_sysinfo *a, const struct ct_sysinfo *b)
+{
+	assert_string_equal(a->kernel_release, b->kernel_release);
+	assert_string_equal(a->kernel_version, b->kernel_version);
+	assert_string_equal(a->cmdline, b->cmdline);
+	assert_string_equal(a->preempt, b->preempt);
+	assert_string_equal(a->cpu_model, b->cpu_model);
+	assert_int_equal(a->ncpus, b->ncpus);
+	assert_true(a->ram_bytes == b->ram_bytes);
+	assert_true(a->swap_bytes == b->swap_bytes);
+	assert_true(a->mem_available == b->mem_available);
+	assert_string_equal(a->fs_type, b->fs_type);
+	assert_string_equal(a->fs_source, b->fs_source);
+	assert_string_equal(a->block_dev, b->block_dev);
+	assert_string_equal(a->iosched, b->iosched);
+	assert_int_equal(a->nsysctl, b->nsysctl);
+	for (unsigned i = 0; i < a->nsysctl; i++) {
+		assert_string_equal(a->sysctl[i].name, b->sysctl[i].name);
+		assert_string_equal(a->sysctl[i].value, b->sysctl[i].value);
+	}
+	assert_string_equal(a->fingerprint, b->fingerprint);
+}
+
+/* Every field distinct per k, with negative and past-INT64_MAX values. */
+static void fill_run(struct ct_run *r, int64_t session, int64_t config, const char *load,
+		     enum ct_run_status status, int k)
+{
+	memset(r, 0, sizeof(*r));
+	r->session_id = session;
+	r->config_id = config;
+	snprintf(r->workload, sizeof(r->workload), "kbuild");
+	snprintf(r->load, sizeof(r->load), "%s", load);
+	r->seq = UINT_MAX - (unsigned)k;
+	r->status = status;
+	if (status != CT_RUN_OK)
+		snprintf(r->reason, sizeof(r->reason),
+			 "load 'io' died: killed by signal %d \xe2\x80\x94 oom", k);
+	r->started_at = 1767225600LL * 1000000000LL + k;
+	r->wall_ns = 191460000000LL + k;
+	r->user_us = -(int64_t)k * 1000 - 7; /* raw, even if nonsense */
+	r->sys_us = INT64_MAX - k;
+	r->exit_code = status == CT_RUN_OK ? 0 : 128 + k;
+	r->load_work = UINT64_MAX - (uint64_t)k;
+	r->load_unit_scale = 1048576.0 / 3.0 * k;
+	r->load_user_us = INT64_MIN + k;
+	r->load_sys_us = 123456789LL * k;
+	snprintf(r->workload_params, sizeof(r->workload_params),
+		 "files=160 scale='1.%02d' \"q\"; DROP TABLE runs; --", k);
+	snprintf(r->load_params, sizeof(r->load_params), "file=%d.0GiB", k);
+	r->mon.have_psi = k % 2;
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 2; j++)
+			r->mon.psi_us[i][j] = 1000 * k + 10 * i + j;
+	r->mon.steal_us = -(int64_t)k;
+	r->mon.foreign_cpu_us = 5000 + k;
+	r->mon.majflt = 6000 + k;
+	r->mon.pswpin = 7000 + k;
+	r->mon.sectors_read = INT64_MIN + 1 + k;
+	r->mon.sectors_written = (int64_t)(UINT64_MAX - 3); /* a wrapped uint64 */
+}
+
+static void assert_run_equal(const struct ct_run *a, const struct ct_run *b)
+{
+	assert_int_equal(a->id, b->id);
+	assert_int_equal(a->session_id, b->session_id);
+	assert_int_equal(a->config_id, b->config_id);
+	assert_string_equal(a->label, b->label);
+	assert_string_equal(a->workload, b->workload);
+	assert_string_equal(a->load, b->load);
+	assert_int_equal(a->seq, b->seq);
+	assert_int_equal(a->status, b->status);
+	assert_string_equal(a->reason, b->reason);
+	assert_true(a->started_at == b->started_at);
+	assert_true(a->wall_ns == b->wall_ns);
+	assert_true(a->user_us == b->user_us);
+	assert_true(a->sys_us == b->sys_us);
+	assert_int_equal(a->exit_code, b->exit_code);
+	assert_true(a->load_work == b->load_work);
+	assert_true(a->load_unit_scale == b->load_unit_scale);
+	assert_true(a->load_user_us == b->load_user_us);
+	assert_true(a->load_sys_us == b->load_sys_us);
+	assert_string_equal(a->workload_params, b->workload_params);
+	assert_string_equal(a->load_params, b->load_params);
+	assert_int_equal(a->mon.have_psi, b->mon.have_psi);
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 2; j++)
+			assert_true(a->mon.psi_us[i][j] == b->mon.psi_us[i][j]);
+	assert_true(a->mon.steal_us == b->mon.steal_us);
+	assert_true(a->mon.foreign_cpu_us == b->mon.foreign_cpu_us);
+	assert_true(a->mon.majflt == b->mon.majflt);
+	assert_true(a->mon.pswpin == b->mon.pswpin);
+	assert_true(a->mon.sectors_read == b->mon.sectors_read);
+	assert_true(a->mon.sectors_written == b->mon.sectors_written);
+}
+
+/* Each named column of the stored row holds the raw member it should; a
+ * store that swapped two columns would still round-trip, so read by name. */
+static void assert_raw_run(sqlite3 *db, const struct ct_run *r)
+{
+	static const char *const ints[] = {
+		"session_id",	   "config_id",	      "seq",
+		"started_at",	   "wall_ns",	      "user_us",
+		"sys_us",	   "exit_code",	      "load_work",
+		"load_user_us",	   "load_sys_us",     "have_psi",
+		"psi_cpu_some_us", "psi_cpu_full_us", "psi_io_some_us",
+		"psi_io_full_us",  "psi_mem_some_us", "psi_mem_full_us",
+		"steal_us",	   "foreign_cpu_us",  "majflt",
+		"pswpin",	   "sectors_read",    "sectors_written",
+	};
+	const int64_t want[] = {
+		r->session_id,
+		r->config_id,
+		r->seq,
+		r->started_at,
+		r->wall_ns,
+		r->user_us,
+		r->sys_us,
+		r->exit_code,
+		(int64_t)r->load_work,
+		r->load_user_us,
+		r->load_sys_us,
+		r->mon.have_psi,
+		r->mon.psi_us[0][0],
+		r->mon.psi_us[0][1],
+		r->mon.psi_us[1][0],
+		r->mon.psi_us[1][1],
+		r->mon.psi_us[2][0],
+		r->mon.psi_us[2][1],
+		r->mon.steal_us,
+		r->mon.foreign_cpu_us,
+		r->mon.majflt,
+		r->mon.pswpin,
+		r->mon.sectors_read,
+		r->mon.sectors_written,
+	};
+	static const char *const texts[] = { "workload",	"load",	      "status", "reason",
+					     "workload_params", "load_params" };
+	const char *want_text[] = {
+		r->workload,	    r->load,	   ct_run_status_name(r->status), r->reason,
+		r->workload_params, r->load_params
+	};
+	char sql[128], buf[512];
+
+	for (size_t i = 0; i < CT_ARRAY_SIZE(ints); i++) {
+		snprintf(sql, sizeof(sql), "SELECT %s FROM runs WHERE id = %lld", ints[i],
+			 (long long)r->id);
+		if (raw_int(db, sql) != want[i])
+			fail_msg("column %s: %lld, want %lld", ints[i], (long long)raw_int(db, sql),
+				 (long long)want[i]);
+	}
+	for (size_t i = 0; i < CT_ARRAY_SIZE(texts); i++) {
+		snprintf(sql, sizeof(sql), "SELECT %s FROM runs WHERE id = %lld", texts[i],
+			 (long long)r->id);
+		raw_text(db, sql, buf, sizeof(buf));
+		assert_string_equal(buf, want_text[i]);
+	}
+	snprintf(sql, sizeof(sql), "SELECT load_unit_scale * 1000000 FROM runs WHERE id = %lld",
+		 (long long)r->id);
+	assert_int_equal(raw_int(db, sql), (int64_t)(r->load_unit_scale * 1000000));
+}
+
+static void assert_raw_config(sqlite3 *db, int64_t id, const char *label,
+			      const struct ct_sysinfo *si)
+{
+	static const char *const texts[] = { "label",	       "fingerprint", "kernel_release",
+					     "kernel_version", "cmdline",     "preempt",
+					     "cpu_model",      "fs_type",     "fs_source",
+					     "block_dev",      "iosched",     "sysctls" };
+	const char *want_text[] = { label,
+				    si->fingerprint,
+				    si->kernel_release,
+				    si->kernel_version,
+				    si->cmdline,
+				    si->preempt,
+				    si->cpu_model,
+				    si->fs_type,
+				    si->fs_source,
+				    si->block_dev,
+				    si->iosched,
+				    "vm.swappiness=61\n"
+				    "net.ipv4.tcp_rmem=4096\t131072\t6291456\n"
+				    "kernel.sched_latency_ns=a=b=c\n" };
+	static const char *const ints[] = { "ncpus", "ram_bytes", "swap_bytes", "mem_available" };
+	const int64_t want[] = { si->ncpus, (int64_t)si->ram_bytes, (int64_t)si->swap_bytes,
+				 (int64_t)si->mem_available };
+	char sql[128], buf[1200];
+
+	for (size_t i = 0; i < CT_ARRAY_SIZE(texts); i++) {
+		snprintf(sql, sizeof(sql), "SELECT %s FROM configs WHERE id = %lld", texts[i],
+			 (long long)id);
+		raw_text(db, sql, buf, sizeof(buf));
+		assert_string_equal(buf, want_text[i]);
+	}
+	for (size_t i = 0; i < CT_ARRAY_SIZE(ints); i++) {
+		snprintf(sql, sizeof(sql), "SELECT %s FROM configs WHERE id = %lld", ints[i],
+			 (long long)id);
+		assert_int_equal(raw_int(db, sql), want[i]);
+	}
+}
+
+static int64_t put_config(struct ct_store *s, const char *label, int k)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_sysinfo si;
+	int64_t id = 0;
+
+	fill_sysinfo(&si, k);
+	assert_int_equal(ct_store_config_put(s, label, &si, &id, err, sizeof(err)), 0);
+	assert_true(id > 0);
+	return id;
+}
+
+static int64_t begin_session(struct ct_store *s, int64_t config, const char *argv)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_session_rec rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.config_id = config;
+	snprintf(rec.argv, sizeof(rec.argv), "%s", argv);
+	snprintf(rec.workload, sizeof(rec.workload), "kbuild");
+	snprintf(rec.profile, sizeof(rec.profile), "quick");
+	assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), 0);
+	assert_true(rec.id > 0);
+	assert_string_equal(rec.status, "running");
+	return rec.id;
+}
+
+static void put_run(struct ct_store *s, struct ct_run *r)
+{
+	char err[CT_ERRLEN] = "";
+	int rc = ct_store_run_put(s, r, err, sizeof(err));
+
+	if (rc)
+		print_error("ct_store_run_put: %s\n", err);
+	assert_int_equal(rc, 0);
+	assert_true(r->id > 0);
+}
+
+/* Runs matching f must be exactly want[0..nwant-1], in that order. */
+static void expect_runs(struct ct_store *s, const struct ct_run_filter *f,
+			const struct ct_run *want, const int *idx, size_t nwant)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_run *got = NULL;
+	size_t n = 99;
+
+	assert_int_equal(ct_store_runs(s, f, &got, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, nwant);
+	for (size_t i = 0; i < n; i++)
+		assert_run_equal(&got[i], &want[idx[i]]);
+	if (!n)
+		assert_null(got);
+	free(got);
+}
+
+static void test_round_trip(void **state)
+{
+	char err[CT_ERRLEN] = "", label[128];
+	struct ct_store *s = open_ok(path_of("new/parent/dirs/rt.db"));
+	struct ct_sysinfo si, back;
+	struct ct_run runs[6], bad;
+	int64_t c1, c2, c3, id, s1, s2;
+
+	c1 = put_config(s, "rc3", 1);
+	assert_int_equal(put_config(s, "rc3", 1), c1); /* same (label, fingerprint) */
+	c2 = put_config(s, "rc3", 2);		       /* new fingerprint */
+	c3 = put_config(s, "6.18.44", 1);	       /* same facts, new label */
+	assert_true(c1 != c2 && c2 != c3 && c1 != c3);
+
+	fill_sysinfo(&si, 2);
+	assert_int_equal(ct_store_config_get(s, c2, label, sizeof(label), &back, err, sizeof(err)),
+			 0);
+	assert_string_equal(label, "rc3");
+	assert_sysinfo_equal(&back, &si);
+	assert_int_equal(
+		ct_store_config_get(s, 9999, label, sizeof(label), &back, err, sizeof(err)),
+		-ENOENT);
+	si.fingerprint[0] = '\0';
+	assert_int_equal(ct_store_config_put(s, "rc3", &si, &id, err, sizeof(err)), -EINVAL);
+
+	s1 = begin_session(s, c1, "contend run -L rc3");
+	s2 = begin_session(s, c3, "contend run -L 6.18.44");
+	fill_run(&runs[0], s1, c1, "none", CT_RUN_OK, 1);
+	fill_run(&runs[1], s1, c1, "io", CT_RUN_FAILED, 2);
+	fill_run(&runs[2], s1, c2, "io", CT_RUN_OK, 3);
+	fill_run(&runs[3], s1, c3, "none", CT_RUN_INTERRUPTED, 4);
+	fill_run(&runs[4], s2, c1, "io", CT_RUN_OK, 5);
+	fill_run(&runs[5], s2, c3, "mem", CT_RUN_OK, 6);
+	/* text exactly filling its array survives whole */
+	memset(runs[5].workload_params, 'w', sizeof(runs[5].workload_params) - 1);
+	memset(runs[5].reason, 'r', sizeof(runs[5].reason) - 1);
+	for (int i = 0; i < 6; i++) {
+		put_run(s, &runs[i]);
+		if (i)
+			assert_true(runs[i].id > runs[i - 1].id);
+		snprintf(runs[i].label, sizeof(runs[i].label), "%s",
+			 runs[i].config_id == c3 ? "6.18.44" : "rc3");
+	}
+
+	{
+		const int all[] = { 0, 1, 2, 3, 4, 5 };
+		const int rc3[] = { 0, 1, 2, 4 };
+		const int io[] = { 1, 2, 4 };
+		const int ok[] = { 0, 2, 4, 5 };
+		const int sess2[] = { 4, 5 };
+		const int rc3_io_ok[] = { 2, 4 };
+		const int params[] = { 2 };
+		struct ct_run_filter f = { 0 };
+
+		expect_runs(s, NULL, runs, all, 6);
+		expect_runs(s, &f, runs, all, 6);
+		f.label = "rc3";
+		expect_runs(s, &f, runs, rc3, 4);
+		f.label = NULL;
+		f.load = "io";
+		expect_runs(s, &f, runs, io, 3);
+		f.load = NULL;
+		f.ok_only = true;
+		expect_runs(s, &f, runs, ok, 4);
+		f.ok_only = false;
+		f.session_id = s2;
+		expect_runs(s, &f, runs, sess2, 2);
+		f = (struct ct_run_filter){ .label = "rc3", .load = "io", .ok_only = true };
+		expect_runs(s, &f, runs, rc3_io_ok, 2);
+		f = (struct ct_run_filter){ .workload = "kbuild",
+					    .workload_params = runs[2].workload_params };
+		expect_runs(s, &f, runs, params, 1);
+		f = (struct ct_run_filter){ .workload = "oltp" };
+		expect_runs(s, &f, runs, NULL, 0);
+		f = (struct ct_run_filter){ .label = "rc3'; --" };
+		expect_runs(s, &f, runs, NULL, 0);
+	}
+
+	/* a run of a config that does not exist is refused whole */
+	fill_run(&bad, s1, 9999, "none", CT_RUN_OK, 7);
+	assert_int_equal(ct_store_run_put(s, &bad, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, path_of("new/parent/dirs/rt.db")));
+	assert_int_equal(bad.id, 0);
+	fill_run(&bad, s1, c1, "none", (enum ct_run_status)7, 7);
+	assert_int_equal(ct_store_run_put(s, &bad, err, sizeof(err)), -EINVAL);
+	{
+		const int all[] = { 0, 1, 2, 3, 4, 5 };
+
+		expect_runs(s, NULL, runs, all, 6);
+	}
+	ct_store_close(s);
+
+	{
+		sqlite3 *db = raw_open(path_of("new/parent/dirs/rt.db"));
+
+		for (int i = 0; i < 6; i++)
+			assert_raw_run(db, &runs[i]);
+		fill_sysinfo(&si, 1);
+		assert_raw_config(db, c1, "rc3", &si);
+		assert_raw_config(db, c3, "6.18.44", &si);
+		sqlite3_close(db);
+	}
+}
+
+static void test_sessions(void **state)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_store *s = open_ok(path_of("sessions.db"));
+	struct ct_session_rec *list = NULL;
+	struct ct_run r;
+	int64_t c1, c2, a, b, c;
+	size_t n = 0;
+
+	c1 = put_config(s, "rc3", 1);
+	c2 = put_config(s, "6.18.44", 2);
+	a = begin_session(s, c1, "contend run -L rc3 -n 3");
+	b = begin_session(s, c2, "contend run -L 6.18.44");
+	c = begin_session(s, 0, "contend run --vary iosched=bfq,mq-deadline");
+	fill_run(&r, a, c1, "none", CT_RUN_OK, 1);
+	put_run(s, &r);
+	fill_run(&r, a, c1, "io", CT_RUN_FAILED, 2);
+	put_run(s, &r);
+	fill_run(&r, a, c1, "io", CT_RUN_OK, 3);
+	put_run(s, &r);
+	fill_run(&r, b, c2, "none", CT_RUN_INTERRUPTED, 4);
+	put_run(s, &r);
+	assert_int_equal(ct_store_session_end(s, a, "complete", err, sizeof(err)), 0);
+	assert_int_equal(ct_store_session_end(s, b, "interrupted", err, sizeof(err)), 0);
+	assert_int_equal(ct_store_session_end(s, b, "paused", err, sizeof(err)), -EINVAL);
+	assert_int_equal(ct_store_session_end(s, 9999, "complete", err, sizeof(err)), -ENOENT);
+
+	assert_int_equal(ct_store_sessions(s, 0, &list, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(list[0].id, c);
+	assert_int_equal(list[1].id, b);
+	assert_int_equal(list[2].id, a);
+
+	assert_string_equal(list[0].status, "running");
+	assert_int_equal(list[0].config_id, 0);
+	assert_string_equal(list[0].label, "");
+	assert_string_equal(list[0].argv, "contend run --vary iosched=bfq,mq-deadline");
+	assert_int_equal(list[0].nruns, 0);
+	assert_int_equal(list[0].nfailed, 0);
+	assert_int_equal(list[0].ended_at, 0);
+
+	assert_string_equal(list[1].status, "interrupted");
+	assert_string_equal(list[1].label, "6.18.44");
+	assert_int_equal(list[1].config_id, c2);
+	assert_int_equal(list[1].nruns, 1);
+	assert_int_equal(list[1].nfailed, 1);
+
+	assert_string_equal(list[2].status, "complete");
+	assert_string_equal(list[2].label, "rc3");
+	assert_string_equal(list[2].argv, "contend run -L rc3 -n 3");
+	assert_string_equal(list[2].workload, "kbuild");
+	assert_string_equal(list[2].profile, "quick");
+	assert_int_equal(list[2].nruns, 3);
+	assert_int_equal(list[2].nfailed, 1);
+	assert_true(list[2].started_at > 0);
+	assert_true(list[2].ended_at >= list[2].started_at);
+	free(list);
+
+	assert_int_equal(ct_store_sessions(s, 2, &list, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(list[0].id, c);
+	assert_int_equal(list[1].id, b);
+	free(list);
+	ct_store_close(s);
+}
+
+static void test_latest_session(void **state)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_store *s = open_ok(path_of("latest.db"));
+	int64_t c1, c2, other, s1, s2, s3, s4, s5, got;
+	struct ct_run r;
+
+	c1 = put_config(s, "rc3", 1);
+	c2 = put_config(s, "rc3", 2); /* same label, other facts */
+	other = put_config(s, "other", 3);
+
+	s1 = begin_session(s, c1, "s1"); /* the reference */
+	fill_run(&r, s1, c1, "none", CT_RUN_OK, 1);
+	snprintf(r.workload_params, sizeof(r.workload_params), "files=160");
+	put_run(s, &r);
+	s2 = begin_session(s, c1, "s2"); /* later, but only failed runs */
+	fill_run(&r, s2, c1, "none", CT_RUN_FAILED, 2);
+	snprintf(r.workload_params, sizeof(r.workload_params), "files=160");
+	put_run(s, &r);
+	s3 = begin_session(s, c2, "s3"); /* later, but another load */
+	fill_run(&r, s3, c2, "io", CT_RUN_OK, 3);
+	snprintf(r.workload_params, sizeof(r.workload_params), "files=160");
+	put_run(s, &r);
+	s4 = begin_session(s, c2, "s4"); /* later, other params */
+	fill_run(&r, s4, c2, "none", CT_RUN_OK, 4);
+	snprintf(r.workload_params, sizeof(r.workload_params), "files=80");
+	put_run(s, &r);
+	s5 = begin_session(s, other, "s5"); /* latest, other label */
+	fill_run(&r, s5, other, "none", CT_RUN_OK, 5);
+	snprintf(r.workload_params, sizeof(r.workload_params), "files=160");
+	put_run(s, &r);
+
+#define LATEST(label, load, params)                                                            \
+	(assert_int_equal(ct_store_latest_session_with(s, label, "kbuild", load, params, &got, \
+						       err, sizeof(err)),                      \
+			  0),                                                                  \
+	 got)
+	assert_int_equal(LATEST("rc3", "none", "files=160"), s1);
+	assert_int_equal(LATEST("rc3", "none", "files=80"), s4);
+	assert_int_equal(LATEST("rc3", "none", NULL), s4);
+	assert_int_equal(LATEST("rc3", "io", "files=160"), s3);
+	assert_int_equal(LATEST("other", "none", "files=160"), s5);
+	assert_int_equal(LATEST("nobody", "none", "files=160"), 0);
+	assert_int_equal(LATEST("rc3", "mem", NULL), 0);
+#undef LATEST
+	assert_int_equal(ct_store_latest_session_with(s, "rc3", "oltp", "none", NULL, &got, err,
+						      sizeof(err)),
+			 0);
+	assert_int_equal(got, 0);
+	(void)s2;
+	ct_store_close(s);
+}
+
+static void test_reopen(void **state)
+{
+	const char *p = path_of("reopen.db");
+	char err[CT_ERRLEN] = "", mode[32], path[PATH_MAX];
+	struct ct_store *s, *s2;
+	struct ct_run r, *got = NULL;
+	int64_t c, sess;
+	size_t n = 0;
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s", p);
+	s = open_ok(path);
+	c = put_config(s, "rc3", 1);
+	sess = begin_session(s, c, "contend run");
+	fill_run(&r, sess, c, "none", CT_RUN_OK, 1);
+	put_run(s, &r);
+
+	/* a second contend on the same store sees committed runs at once */
+	s2 = open_ok(path);
+	assert_int_equal(ct_store_runs(s2, NULL, &got, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	free(got);
+	fill_run(&r, sess, c, "io", CT_RUN_OK, 2);
+	put_run(s2, &r);
+	ct_store_close(s2);
+	ct_store_close(s);
+
+	s = open_ok(path);
+	assert_int_equal(ct_store_runs(s, NULL, &got, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(got[0].load, "none");
+	assert_string_equal(got[1].load, "io");
+	assert_int_equal(got[1].wall_ns, r.wall_ns);
+	free(got);
+	assert_int_equal(put_config(s, "rc3", 1), c);
+	ct_store_close(s);
+
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), SCHEMA_VERSION);
+	assert_int_equal(raw_int(db, "PRAGMA application_id"), APP_ID);
+	raw_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
+	assert_string_equal(mode, "wal");
+	assert_int_equal(
+		raw_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index'"
+			    " AND tbl_name = 'runs' AND sql LIKE '%config_id, workload, load%'"),
+		1);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+				     " AND name IN ('configs', 'sessions', 'runs')"),
+			 3);
+	/* raw values, not derived ones */
+	assert_int_equal(raw_int(db, "SELECT wall_ns FROM runs ORDER BY id LIMIT 1"),
+			 191460000001LL);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM runs WHERE status = 'ok'"), 2);
+	sqlite3_close(db);
+}
+
+static void test_unknown_status(void **state)
+{
+	const char *p = path_of("status.db");
+	char err[CT_ERRLEN] = "", path[PATH_MAX];
+	struct ct_store *s;
+	struct ct_run r, *got = NULL;
+	int64_t c, sess;
+	size_t n = 0;
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s", p);
+	s = open_ok(path);
+	c = put_config(s, "rc3", 1);
+	sess = begin_session(s, c, "contend run");
+	fill_run(&r, sess, c, "none", CT_RUN_OK, 1);
+	put_run(s, &r);
+	db = raw_open(path);
+	assert_int_equal(sqlite3_exec(db, "UPDATE runs SET status = 'weird'", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(ct_store_runs(s, NULL, &got, &n, err, sizeof(err)), -EPROTO);
+	assert_null(got);
+	assert_int_equal(n, 0);
+	assert_non_null(strstr(err, "'weird'"));
+	ct_store_close(s);
+}
+
+static void test_newer_version(void **state)
+{
+	const char *p = path_of("newer.db");
+	char err[CT_ERRLEN] = "", want[PATH_MAX + 128], path[PATH_MAX], mode[32];
+	struct ct_store *s = NULL;
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s", p);
+	ct_store_close(open_ok(path));
+	db = raw_open(path);
+	/* a rollback journal too, so a refused store that was written to shows */
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 7",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+
+	assert_int_equal(ct_store_open(&s, path, err, sizeof(err)), -EINVAL);
+	assert_null(s);
+	snprintf(want, sizeof(want),
+		 "results store '%s' has schema version 7, this contend knows up to %d", path,
+		 SCHEMA_VERSION);
+	assert_string_equal(err, want);
+
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 7);
+	raw_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
+	assert_string_equal(mode, "delete");
+	sqlite3_close(db);
+}
+
+static void test_foreign_db(void **state)
+{
+	const char *p = path_of("foreign.db");
+	char err[CT_ERRLEN] = "", mode[32], path[PATH_MAX];
+	struct ct_store *s = NULL;
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s", p);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(db, "CREATE TABLE t (x); INSERT INTO t VALUES (42)", NULL, NULL, NULL),
+		SQLITE_OK);
+	sqlite3_close(db);
+
+	assert_int_equal(ct_store_open(&s, path, err, sizeof(err)), -EINVAL);
+	assert_null(s);
+	assert_non_null(strstr(err, "is not a contend results store"));
+	assert_non_null(strstr(err, path));
+
+	db = raw_open(path); /* untouched: no schema, no WAL */
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM sqlite_master"), 1);
+	assert_int_equal(raw_int(db, "SELECT x FROM t"), 42);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 0);
+	raw_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
+	assert_string_equal(mode, "delete");
+	sqlite3_close(db);
+}
+
+static void test_not_a_database(void **state)
+{
+	const char *p = path_of("random.db");
+	char err[CT_ERRLEN] = "", path[PATH_MAX], side[PATH_MAX + 8];
+	unsigned char bytes[8192], back[sizeof(bytes) + 1];
+	uint64_t seed = 42;
+	struct ct_store *s = NULL;
+	struct stat st;
+	ssize_t got;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s", p);
+	ct_fill_random(bytes, sizeof(bytes), &seed);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, bytes, sizeof(bytes)), sizeof(bytes));
+	close(fd);
+
+	assert_int_equal(ct_store_open(&s, path, err, sizeof(err)), -EINVAL);
+	assert_null(s);
+	assert_non_null(strstr(err, "is not a contend results store"));
+	assert_non_null(strstr(err, path));
+
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	got = read(fd, back, sizeof(back));
+	close(fd);
+	assert_int_equal(got, sizeof(bytes));
+	assert_memory_equal(back, bytes, sizeof(bytes));
+	snprintf(side, sizeof(side), "%s-wal", path);
+	assert_int_equal(stat(side, &st), -1);
+	snprintf(side, sizeof(side), "%s-journal", path);
+	assert_int_equal(stat(side, &st), -1);
+}
+
+static void expect_open_fails(const char *path, int want)
+{
+	char err[CT_ERRLEN] = "", prefix[PATH_MAX + 64];
+	struct ct_store *s = (struct ct_store *)&s; /* must be reset */
+	int rc = ct_store_open(&s, path, err, sizeof(err));
+
+	print_message("%s -> %d: %s\n", path, rc, err);
+	assert_true(rc < 0);
+	if (want)
+		assert_int_equal(rc, want);
+	assert_null(s);
+	snprintf(prefix, sizeof(prefix), "cannot open results store '%s': ", path);
+	assert_memory_equal(err, prefix, strlen(prefix));
+}
+
+static void test_unwritable(void **state)
+{
+	char file[PATH_MAX], under[PATH_MAX + 8];
+	int fd;
+
+	/* root ignores permission bits, so use places no one can write */
+	expect_open_fails("/dev/null/x.db", -ENOTDIR);
+	expect_open_fails("/proc/contend-no-such-dir/x.db", 0);
+	expect_open_fails("/proc/version", 0);
+	expect_open_fails(tmpdir, -EISDIR);
+
+	snprintf(file, sizeof(file), "%s", path_of("plain-file"));
+	fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(under, sizeof(under), "%s/x.db", file);
+	expect_open_fails(under, -ENOTDIR);
+}
+
+static void test_memory(void **state)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_store *s = open_ok(":memory:");
+	struct ct_run r, *got = NULL;
+	int64_t c, sess;
+	size_t n = 0;
+
+	c = put_config(s, "mem", 1);
+	sess = begin_session(s, c, "x");
+	fill_run(&r, sess, c, "none", CT_RUN_OK, 1);
+	put_run(s, &r);
+	assert_int_equal(ct_store_runs(s, NULL, &got, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	free(got);
+	ct_store_close(s);
+	ct_store_close(NULL);
+}
+
+static void test_integrity(void **state)
+{
+	static const char *const dbs[] = { "new/parent/dirs/rt.db", "sessions.db", "latest.db",
+					   "reopen.db" };
+	char ok[16];
+
+	for (size_t i = 0; i < CT_ARRAY_SIZE(dbs); i++) {
+		sqlite3 *db = raw_open(path_of(dbs[i]));
+		sqlite3_stmt *st;
+
+		raw_text(db, "PRAGMA integrity_check", ok, sizeof(ok));
+		assert_string_equal(ok, "ok");
+		assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA foreign_key_check", -1, &st, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_finalize(st);
+		sqlite3_close(db);
+	}
+}
+
+static void set_env(const char *name, const char *value)
+{
+	if (value)
+		assert_int_equal(setenv(name, value, 1), 0);
+	else
+		assert_int_equal(unsetenv(name), 0);
+}
+
+static void expect_default(const char *db, const char *xdg, const char *home, int rc,
+			   const char *want)
+{
+	char buf[PATH_MAX];
+
+	set_env("CONTEND_DB", db);
+	set_env("XDG_DATA_HOME", xdg);
+	set_env("HOME", home);
+	assert_int_equal(ct_store_default_path(buf, sizeof(buf)), rc);
+	if (rc)
+		assert_non_null(strstr(buf, want));
+	else
+		assert_string_equal(buf, want);
+}
+
+static void test_default_path(void **state)
+{
+	char *saved[3];
+	const char *names[] = { "CONTEND_DB", "XDG_DATA_HOME", "HOME" };
+	char small[16];
+
+	for (int i = 0; i < 3; i++)
+		saved[i] = getenv(names[i]) ? strdup(getenv(names[i])) : NULL;
+
+	expect_default("/srv/r.db", "/xdg", "/home/u", 0, "/srv/r.db");
+	expect_default("rel.db", "/xdg", "/home/u", 0, "rel.db");
+	expect_default(NULL, "/xdg", "/home/u", 0, "/xdg/contend/results.db");
+	expect_default("", "/xdg", "/home/u", 0, "/xdg/contend/results.db");
+	expect_default(NULL, NULL, "/home/u", 0, "/home/u/.local/share/contend/results.db");
+	expect_default(NULL, "", "/home/u", 0, "/home/u/.local/share/contend/results.db");
+	/* XDG: a relative XDG_DATA_HOME is invalid and ignored */
+	expect_default(NULL, "xdg", "/home/u", 0, "/home/u/.local/share/contend/results.db");
+	expect_default(NULL, NULL, NULL, -ENOENT, "HOME");
+	expect_default(NULL, "xdg", "", -ENOENT, "HOME");
+
+	set_env("CONTEND_DB", "/a/very/long/path/results.db");
+	assert_int_equal(ct_store_default_path(small, sizeof(small)), -ENAMETOOLONG);
+
+	for (int i = 0; i < 3; i++) {
+		set_env(names[i], saved[i]);
+		free(saved[i]);
+	}
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(placeholder) };
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_sessions),
+		cmocka_unit_test(test_latest_session), cmocka_unit_test(test_reopen),
+		cmocka_unit_test(test_unknown_status), cmocka_unit_test(test_newer_version),
+		cmocka_unit_test(test_foreign_db),     cmocka_unit_test(test_not_a_database),
+		cmocka_unit_test(test_unwritable),     cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_integrity),      cmocka_unit_test(test_default_path),
+	};
+
+	return cmocka_run_group_tests_name("store", tests, setup, teardown);
 }

@@ -1,0 +1,76 @@
+/*
+ * A session is one invocation of `contend run`: prepare the workload, run
+ * it once unrecorded (contest's cacherun), then n times under each load,
+ * storing every run as it completes. This is the only place that knows the
+ * order of a run: reset, start load, verify it works, snapshot, fork the
+ * foreground, wait, snapshot, stop the load, store.
+ */
+#ifndef CONTEND_SESSION_H
+#define CONTEND_SESSION_H
+
+#include "contend/common.h"
+#include "contend/env.h"
+#include "contend/run.h"
+#include "contend/store.h"
+#include "contend/sysinfo.h"
+#include "contend/workload.h"
+
+#define CT_SESSION_MAX_LOADS 16
+
+struct ct_session_opts {
+	const char *workload; /* "kbuild" */
+	struct ct_workload_opts wopts;
+	const char *loads[CT_SESSION_MAX_LOADS];
+	size_t nloads;
+	unsigned runs;	   /* per load */
+	const char *label; /* NULL: kernel release */
+	const char *dir;   /* parent of the work dir; NULL: /var/tmp */
+	int64_t delay_ns;  /* load start-up before the foreground */
+	int64_t stall_ns;  /* load without progress this long fails the run */
+	bool warmup;
+	bool drop_caches;
+	bool use_cgroups;
+	char argv[1024]; /* for the session record */
+};
+
+enum ct_event_kind {
+	CT_EV_INFO, /* a line of information: msg */
+	CT_EV_WARN, /* a warning: msg */
+	CT_EV_RUN_START,
+	CT_EV_RUN_DONE,
+};
+
+struct ct_event {
+	enum ct_event_kind kind;
+	const char *msg;
+	const char *load;
+	unsigned run, runs;	     /* run i of n for this load; 0 = warm-up */
+	unsigned done, total;	     /* runs done/total in the session */
+	int64_t elapsed_ns, eta_ns;  /* eta -1 when unknown */
+	const struct ct_run *result; /* RUN_DONE */
+};
+
+typedef void (*ct_event_fn)(void *ctx, const struct ct_event *ev);
+
+struct ct_session {
+	struct ct_session_opts opts;
+	struct ct_env env;
+	struct ct_sysinfo si;
+	struct ct_session_rec rec;
+	char label[128];
+	char workload_params[256];
+	ct_event_fn on_event;
+	void *ctx;
+	int64_t t0;
+};
+
+/* Runs the whole session. Returns 0 when every step ran (failed runs are
+ * results, not errors), -EINTR when a signal interrupted it (the session is
+ * marked interrupted), or another -errno for a session that could not run.
+ * env must be filled by the caller except dir, which is made here. */
+int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t len) CT_WUR;
+
+/* Fills env from the live machine (CPUs, memory). */
+int ct_env_from_machine(struct ct_env *env, char *err, size_t len) CT_WUR;
+
+#endif
