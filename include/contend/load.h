@@ -68,11 +68,13 @@ struct ct_load_result {
 struct ct_load {
 	const struct ct_load_ops *ops;
 	const struct ct_env *env;
-	char dir[PATH_MAX]; /* own directory under env->dir, made by init */
-	unsigned nworkers;  /* set by prepare (default 1) */
-	uint64_t size;	    /* main size, set by prepare (bytes or count) */
-	char params[256];   /* sizes used, "file=1.0GiB", stored per run */
-	void *priv;	    /* owned by the load's file */
+	char dir[PATH_MAX];  /* own directory under env->dir, made by init */
+	unsigned nworkers;   /* set by prepare (default 1) */
+	uint64_t size;	     /* main size, set by prepare (bytes or count) */
+	uint64_t ready_work; /* set by prepare: raw units done before the load counts as
+			      * started (mem: one full pass); 0 = any work */
+	char params[256];    /* sizes used, "file=1.0GiB", stored per run */
+	void *priv;	     /* owned by the load's file */
 
 	/* harness state */
 	struct ct_load_shm *shm;

@@ -25,7 +25,7 @@ struct ct_session_rec {
 	char profile[16];	      /* "quick" or "full" */
 	char status[16];	      /* "running", "complete", "interrupted", "failed" */
 	int64_t started_at, ended_at; /* unix ns, ended_at 0 while running */
-	unsigned nruns, nfailed; /* nfailed: runs not "ok" (failed or interrupted) */
+	unsigned nruns, nfailed;      /* nfailed: runs not "ok" (failed or interrupted) */
 };
 
 /* Default path: $CONTEND_DB, else $XDG_DATA_HOME/contend/results.db, else

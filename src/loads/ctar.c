@@ -1,9 +1,255 @@
-/* STUB: to be written. */
+/*
+ * contest's ctar_load: creates a tar archive of a source tree over and
+ * over, a mix of directory walks, small-file reads and one sequential
+ * write. Runs the real tar (fork/exec, never a shell) so the I/O pattern is
+ * the one users know. Also holds the tar helpers xtar shares.
+ */
+#include "internal.h"
 #include "loads.h"
+#include "contend/util.h"
+#include "contend/workload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TREE_SCALE_QUICK 0.25
+#define TREE_SCALE_FULL	 1.0
+
+struct ctar_priv {
+	char tree[PATH_MAX];
+};
+
+int ct_tar_supported(const char *load, char *why, size_t len)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char cand[PATH_MAX];
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		if (end > p &&
+		    snprintf(cand, sizeof(cand), "%.*s/tar", (int)(end - p), p) <
+			    (int)sizeof(cand) &&
+		    !access(cand, X_OK))
+			return 0;
+	}
+	return ct_err(why, len, -ENOTSUP, "%s needs tar in PATH", load);
+}
+
+static _Thread_local uint64_t walk_bytes;
+static _Thread_local unsigned walk_files;
+
+static int walk_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	if (type == FTW_F && S_ISREG(st->st_mode)) {
+		walk_bytes += (uint64_t)st->st_size;
+		walk_files++;
+	}
+	return 0;
+}
+
+int ct_tar_tree(struct ct_load *l, char *tree, size_t tlen, bool *generated, unsigned *nfiles,
+		uint64_t *bytes, char *err, size_t len)
+{
+	const struct ct_env *env = l->env;
+	const char *name = l->ops->name;
+	struct stat st;
+	int rc;
+
+	*generated = false;
+	if (env->tree_dir && *env->tree_dir) {
+		if (stat(env->tree_dir, &st))
+			return ct_err(err, len, -errno, "%s: cannot read tree '%s': %s", name,
+				      env->tree_dir, strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return ct_err(err, len, -ENOTDIR, "%s: tree '%s' is not a directory", name,
+				      env->tree_dir);
+		if ((size_t)snprintf(tree, tlen, "%s", env->tree_dir) >= tlen)
+			return ct_err(err, len, -ENAMETOOLONG, "%s: path '%s' is too long", name,
+				      env->tree_dir);
+	} else {
+		unsigned n = 0;
+
+		if ((size_t)snprintf(tree, tlen, "%s/tree", l->dir) >= tlen)
+			return ct_err(err, len, -ENAMETOOLONG, "%s: path '%s' is too long", name,
+				      l->dir);
+		if (err && len)
+			err[0] = '\0';
+		rc = ct_kbuild_generate(tree, env->quick ? TREE_SCALE_QUICK : TREE_SCALE_FULL, &n,
+					err, len);
+		if (rc) {
+			if (err && len && !err[0])
+				ct_err(err, len, rc, "%s: cannot generate a source tree in '%s'",
+				       name, tree);
+			(void)ct_rm_rf(tree);
+			return rc < 0 ? rc : -EIO;
+		}
+		*generated = true;
+	}
+	walk_bytes = 0;
+	walk_files = 0;
+	if (nftw(tree, walk_entry, 32, FTW_PHYS | FTW_MOUNT)) {
+		rc = -errno;
+		if (*generated)
+			(void)ct_rm_rf(tree);
+		return ct_err(err, len, rc, "%s: cannot read tree '%s': %s", name, tree,
+			      strerror(-rc));
+	}
+	*bytes = walk_bytes;
+	*nfiles = walk_files;
+	return 0;
+}
+
+/* First line of tar's stderr, for the error message. */
+static void first_line(const char *log, char *buf, size_t len)
+{
+	char *nl;
+
+	if (ct_read_file(log, buf, len) <= 0) {
+		buf[0] = '\0';
+		return;
+	}
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+}
+
+int ct_tar_run(const char *load, char *const argv[], const char *log, char *err, size_t len)
+{
+	pid_t parent = getpid(), pid, r;
+	char line[160];
+	sigset_t all, old;
+	int status, fd, sig;
+
+	/* no handler of the caller's may run in the child before exec */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = fork();
+	fd = errno;
+	if (pid != 0)
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0)
+		return ct_err(err, len, -fd, "%s: cannot fork tar: %s", load, strerror(fd));
+	if (pid == 0) {
+		for (sig = 1; sig < NSIG; sig++)
+			if (sig != SIGKILL && sig != SIGSTOP)
+				signal(sig, SIG_DFL);
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+		}
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			dup2(fd, 2);
+		execvp(argv[0], argv);
+		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	do
+		r = waitpid(pid, &status, 0);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return ct_err(err, len, -errno, "%s: cannot wait for tar: %s", load,
+			      strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	first_line(log, line, sizeof(line));
+	if (WIFSIGNALED(status))
+		return ct_err(err, len, -EIO, "%s: tar was killed by signal %d%s%s", load,
+			      WTERMSIG(status), line[0] ? ": " : "", line);
+	return ct_err(err, len, -EIO, "%s: tar exited with status %d%s%s", load,
+		      WEXITSTATUS(status), line[0] ? ": " : "", line);
+}
+
+static int ctar_prepare(struct ct_load *l, char *err, size_t len)
+{
+	struct ctar_priv *p;
+	uint64_t bytes, avail, need;
+	unsigned nfiles;
+	bool generated;
+	char a[32], b[32];
+	int rc;
+
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return ct_err(err, len, -ENOMEM, "ctar: out of memory");
+	rc = ct_tar_tree(l, p->tree, sizeof(p->tree), &generated, &nfiles, &bytes, err, len);
+	if (rc)
+		goto fail;
+	/* an archive is the data plus a header block or two per file */
+	need = bytes + (uint64_t)nfiles * 1024 + (16ull << 20);
+	rc = ct_fs_free(l->dir, &avail);
+	if (!rc && avail < need) {
+		rc = ct_err(err, len, -ENOSPC, "ctar: only %s free in '%s' for a %s archive",
+			    ct_fmt_size(avail, a, sizeof(a)), l->dir,
+			    ct_fmt_size(need, b, sizeof(b)));
+		goto fail;
+	}
+	l->priv = p;
+	l->nworkers = 1;
+	l->size = bytes;
+	if (generated)
+		ct_load_param(l, "tree=generated");
+	else
+		ct_load_param(l, "tree=%s", p->tree);
+	ct_load_param(l, "files=%u size=%s", nfiles, ct_load_size_str(bytes, a, sizeof(a)));
+	return 0;
+fail:
+	free(p);
+	return rc;
+}
+
+static int ctar_work(struct ct_load *l, unsigned i)
+{
+	const struct ctar_priv *p = l->priv;
+	char archive[PATH_MAX + 32], log[PATH_MAX + 32], msg[CT_ERRLEN];
+	char *argv[] = { "tar", "-cf", archive, "-C", (char *)p->tree, ".", NULL };
+
+	snprintf(archive, sizeof(archive), "%s/ctar-%u.tar", l->dir, i);
+	snprintf(log, sizeof(log), "%s/ctar-%u.log", l->dir, i);
+	for (;;) {
+		if (ct_tar_run("ctar", argv, log, msg, sizeof(msg)))
+			return ct_load_fail(l, "%s", msg);
+		ct_load_add(l, 1);
+	}
+}
+
+static int ctar_supported(const struct ct_env *env, char *why, size_t len)
+{
+	return ct_tar_supported("ctar", why, len);
+}
+
+static void ctar_cleanup(struct ct_load *l)
+{
+	free(l->priv);
+	l->priv = NULL;
+}
 
 const struct ct_load_ops ct_load_ctar = {
 	.name = "ctar",
-	.summary = "stub",
-	.work_unit = "units",
+	.summary = "creates a tar archive of a source tree, over and over",
+	.work_unit = "archives",
 	.unit_scale = 1,
+	.supported = ctar_supported,
+	.prepare = ctar_prepare,
+	.work = ctar_work,
+	.cleanup = ctar_cleanup,
 };

@@ -8,17 +8,17 @@
 
 #include "contend/load.h"
 
-#define CT_LOADS(X)    \
-	X(none)        \
-	X(process)     \
-	X(io)          \
-	X(io_other)    \
-	X(read)        \
-	X(list)        \
-	X(mem)         \
-	X(ctar)        \
-	X(xtar)        \
-	X(dbench)      \
+#define CT_LOADS(X) \
+	X(none)     \
+	X(process)  \
+	X(io)       \
+	X(io_other) \
+	X(read)     \
+	X(list)     \
+	X(mem)      \
+	X(ctar)     \
+	X(xtar)     \
+	X(dbench)   \
 	X(null)
 
 #define CT_LOAD_DECLARE(n) extern const struct ct_load_ops ct_load_##n;

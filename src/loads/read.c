@@ -1,9 +1,131 @@
-/* STUB: to be written. */
+/*
+ * contest's read_load: reads a file the size of RAM end to end, over and
+ * over. The reader drops the pages behind itself (POSIX_FADV_DONTNEED), so
+ * the page cache can never hold the file and every pass reads the disk.
+ * The file is written once, untimed, by prepare.
+ */
+#include "internal.h"
 #include "loads.h"
+#include "contend/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DROP_EVERY (8u << 20) /* bytes read between POSIX_FADV_DONTNEED calls */
+
+static int read_prepare(struct ct_load *l, char *err, size_t len)
+{
+	struct ct_io_file *f;
+	uint64_t pos, seed = 0x5eed5eedULL;
+	unsigned char *buf = NULL;
+	char sz[32];
+	size_t n;
+	int fd = -1, rc;
+
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return ct_err(err, len, -ENOMEM, "read: out of memory");
+	if ((size_t)snprintf(f->path, sizeof(f->path), "%s/read.dat", l->dir) >= sizeof(f->path)) {
+		free(f);
+		return ct_err(err, len, -ENAMETOOLONG, "read: path '%s' is too long", l->dir);
+	}
+	rc = ct_io_file_size(l, l->dir, &f->size, err, len);
+	if (rc)
+		goto out;
+	buf = aligned_alloc(4096, CT_IO_BLOCK);
+	if (!buf) {
+		rc = ct_err(err, len, -ENOMEM, "read: out of memory");
+		goto out;
+	}
+	ct_fill_random(buf, CT_IO_BLOCK, &seed);
+	fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = ct_err(err, len, -errno, "read: cannot create '%s': %s", f->path,
+			    strerror(errno));
+		goto out;
+	}
+	for (pos = 0; pos < f->size; pos += n) {
+		n = f->size - pos < CT_IO_BLOCK ? (size_t)(f->size - pos) : CT_IO_BLOCK;
+		if (n >= sizeof(pos))
+			memcpy(buf, &pos, sizeof(pos)); /* no two blocks alike */
+		rc = ct_load_pwrite_full(fd, buf, n, (off_t)pos);
+		if (rc) {
+			ct_err(err, len, rc, "read: cannot write '%s': %s", f->path, strerror(-rc));
+			goto out;
+		}
+	}
+	if (fsync(fd)) {
+		rc = ct_err(err, len, -errno, "read: cannot write '%s': %s", f->path,
+			    strerror(errno));
+		goto out;
+	}
+	/* start cold: the first pass must not be served from the cache either */
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	l->size = f->size;
+	l->nworkers = 1;
+	ct_load_param(l, "file=%s", ct_load_size_str(f->size, sz, sizeof(sz)));
+	if (ct_fs_is_tmpfs(l->dir))
+		ct_load_param(l, "fs=tmpfs");
+	l->priv = f;
+	f = NULL;
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc && f)
+		unlink(f->path);
+	free(buf);
+	free(f);
+	return rc;
+}
+
+static int read_work(struct ct_load *l, unsigned i)
+{
+	const struct ct_io_file *f = l->priv;
+	uint64_t pos = 0, dropped = 0;
+	unsigned char *buf;
+	ssize_t n;
+	int fd;
+
+	fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ct_load_fail(l, "read: cannot open '%s': %s", f->path, strerror(errno));
+	buf = aligned_alloc(4096, CT_IO_BLOCK);
+	if (!buf)
+		return ct_load_fail(l, "read: out of memory");
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	for (;;) {
+		n = pread(fd, buf, CT_IO_BLOCK, (off_t)pos);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return ct_load_fail(l, "read: cannot read '%s': %s", f->path,
+					    strerror(errno));
+		if (n == 0 && pos == 0)
+			return ct_load_fail(l, "read: '%s' is empty", f->path);
+		pos += (uint64_t)n;
+		ct_load_add(l, (uint64_t)n);
+		if (n == 0 || pos >= f->size) {
+			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+			pos = dropped = 0;
+		} else if (pos - dropped >= DROP_EVERY) {
+			posix_fadvise(fd, (off_t)dropped, (off_t)(pos - dropped),
+				      POSIX_FADV_DONTNEED);
+			dropped = pos;
+		}
+	}
+}
 
 const struct ct_load_ops ct_load_read = {
 	.name = "read",
-	.summary = "stub",
-	.work_unit = "units",
-	.unit_scale = 1,
+	.summary = "reads a file the size of RAM over and over, bypassing the page cache",
+	.work_unit = "MB read",
+	.unit_scale = 1e6,
+	.prepare = read_prepare,
+	.work = read_work,
+	.cleanup = ct_io_cleanup,
 };

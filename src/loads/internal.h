@@ -1,0 +1,59 @@
+/*
+ * Helpers shared by the load files and nothing else: compact sizes for
+ * l->params, the sizing and writer of the RAM-sized file (io, io_other,
+ * read), and running tar (ctar, xtar). Kept out of the public headers
+ * because no other subsystem has a use for them.
+ */
+#ifndef CONTEND_LOADS_INTERNAL_H
+#define CONTEND_LOADS_INTERNAL_H
+
+#include "contend/load.h"
+
+#include <limits.h>
+#include <sys/types.h>
+
+/* load.c */
+
+/* "1.0GiB": ct_fmt_size without the space, so params stay key=value words. */
+const char *ct_load_size_str(uint64_t bytes, char *buf, size_t len);
+/* Appends " fmt" (or "fmt" when params is empty) to l->params. */
+void ct_load_param(struct ct_load *l, const char *fmt, ...) CT_PRINTF(2, 3);
+/* write()/pwrite() loops over short writes and EINTR; 0 or -errno. */
+int ct_load_pwrite_full(int fd, const void *buf, size_t len, off_t off) CT_WUR;
+
+/* io.c: the load file of io, io_other and read */
+
+#define CT_IO_BLOCK    (1u << 20)
+#define CT_IO_MIN_SIZE (64ull << 20)
+
+struct ct_io_file {
+	char path[PATH_MAX];
+	uint64_t size;
+};
+
+/* Size of a load file in dir: env->file_size, or RAM (quick profile:
+ * min(RAM/8, 1 GiB)) capped at half the free space; -ENOSPC when a set size
+ * does not fit or the capped size is under CT_IO_MIN_SIZE. */
+int ct_io_file_size(const struct ct_load *l, const char *dir, uint64_t *out, char *err,
+		    size_t len) CT_WUR;
+/* prepare for io and io_other: sizes file "name" in dir, sets l->priv to a
+ * struct ct_io_file and l->params. The file itself is written by the load. */
+int ct_io_prepare_in(struct ct_load *l, const char *dir, const char *name, char *err,
+		     size_t len) CT_WUR;
+int ct_io_work(struct ct_load *l, unsigned i);
+/* Removes the file (unless keep_files) and frees l->priv. */
+void ct_io_cleanup(struct ct_load *l);
+
+/* ctar.c: tar for ctar and xtar */
+
+/* 0 when tar is in PATH, else -ENOTSUP with the reason. */
+int ct_tar_supported(const char *load, char *why, size_t len);
+/* Resolves the tree to archive: env->tree_dir, or a tree generated with
+ * ct_kbuild_generate() in l->dir/tree (*generated set). *bytes is its size. */
+int ct_tar_tree(struct ct_load *l, char *tree, size_t tlen, bool *generated, unsigned *nfiles,
+		uint64_t *bytes, char *err, size_t len) CT_WUR;
+/* Runs argv (argv[0] is "tar") with stdin/stdout on /dev/null and stderr
+ * in log, and waits. 0, or -EIO with tar's status and first error line. */
+int ct_tar_run(const char *load, char *const argv[], const char *log, char *err, size_t len) CT_WUR;
+
+#endif
