@@ -32,6 +32,7 @@ struct session_rt {
 	struct ct_store *st;
 	char cg_session[PATH_MAX]; /* "" when no cgroup v2 */
 	char cg_fg[PATH_MAX];
+	char fg_log[PATH_MAX + 16]; /* the foreground's stdout and stderr */
 	unsigned done, total;
 	int64_t run_ns_sum; /* for the ETA */
 	unsigned run_count;
@@ -177,6 +178,54 @@ static void kill_foreground(pid_t pid, const char *cg)
 		(void)ct_cgroup_kill(cg, 2000000000LL);
 }
 
+/* In the foreground's child: stdin from /dev/null, stdout and stderr to the
+ * run's log, so a compile's output neither mixes with the table nor costs a
+ * terminal's time. */
+static void redirect_output(const char *log)
+{
+	int in = open("/dev/null", O_RDONLY), out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (in >= 0) {
+		dup2(in, STDIN_FILENO);
+		close(in);
+	}
+	if (out >= 0) {
+		dup2(out, STDOUT_FILENO);
+		dup2(out, STDERR_FILENO);
+		close(out);
+	}
+}
+
+/* The last non-empty line of the foreground's log, for a failed run's reason. */
+static void last_line(const char *log, char *buf, size_t len)
+{
+	char tail[1024];
+	ssize_t n;
+	int fd = open(log, O_RDONLY | O_CLOEXEC);
+	char *end, *start;
+
+	buf[0] = '\0';
+	if (fd < 0)
+		return;
+	off_t size = lseek(fd, 0, SEEK_END);
+	off_t from = size > (off_t)sizeof(tail) - 1 ? size - (off_t)sizeof(tail) + 1 : 0;
+	n = pread(fd, tail, sizeof(tail) - 1, from);
+	close(fd);
+	if (n <= 0)
+		return;
+	tail[n] = '\0';
+	end = tail + n;
+	while (end > tail && (end[-1] == '\n' || end[-1] == ' '))
+		*--end = '\0';
+	start = memrchr(tail, '\n', (size_t)(end - tail));
+	start = start ? start + 1 : tail;
+	n = end - start;
+	if ((size_t)n >= len)
+		n = (ssize_t)len - 1;
+	memcpy(buf, start, (size_t)n);
+	buf[n] = '\0';
+}
+
 /*
  * One run. Returns 0 when the run produced a result (ok or failed, in *r),
  * -EINTR when a signal arrived (everything killed and reaped), or another
@@ -246,6 +295,7 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 		ct_proc_child_setup(self);
 		if (rt->cg_fg[0])
 			(void)!ct_cgroup_attach(rt->cg_fg, getpid());
+		redirect_output(rt->fg_log);
 		w->ops->exec(w);
 	}
 	pidfd = ct_pidfd_open(pid);
@@ -315,12 +365,16 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	if (r->status == CT_RUN_OK && lres.failed)
 		fail_run(r, lres.reason);
 	if (r->status == CT_RUN_OK && r->exit_code) {
+		char last[160];
+
+		last_line(rt->fg_log, last, sizeof(last));
 		if (WIFSIGNALED(status))
-			snprintf(why, sizeof(why), "%s killed by signal %d (%s)", w->ops->name,
-				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+			snprintf(why, sizeof(why), "%s killed by signal %d (%s)%s%s", w->ops->name,
+				 WTERMSIG(status), strsignal(WTERMSIG(status)), *last ? ": " : "",
+				 last);
 		else
-			snprintf(why, sizeof(why), "%s exited with status %d", w->ops->name,
-				 r->exit_code);
+			snprintf(why, sizeof(why), "%s exited with status %d%s%s", w->ops->name,
+				 r->exit_code, *last ? ": " : "", last);
 		fail_run(r, why);
 	}
 	return 0;
@@ -447,6 +501,7 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 	if (rc)
 		return rc;
 	have_dir = true;
+	snprintf(rt.fg_log, sizeof(rt.fg_log), "%s/foreground.log", s->env.dir);
 	rc = ct_sysinfo_capture(&s->si, "", s->env.dir, err, len);
 	if (rc)
 		goto out;
