@@ -3,11 +3,13 @@
 # against fio's buffered sequential write, the read load's rate against
 # fio's sequential read of the disk (O_DIRECT, because the read load drops
 # the cache behind itself so every byte comes from the disk), and the
-# process load's CPU use against the CPU count. Prints ratios.
+# process load's CPU use against the CPU count. Prints ratios. fio skips its
+# first 3 s (--ramp_time) as contend measures a load only after its 3 s
+# start-up delay, so both see the same phase of the page cache filling.
 set -eu
 cd "$(dirname "$0")/.."
 CONTEND=${CONTEND:-build/contend}
-SIZE=${SIZE:-4G}
+SIZE=${SIZE:-$(awk '/MemTotal/ {print $2 "k"}' /proc/meminfo)} # RAM, as the loads default
 SECS=${SECS:-20}
 DIR=${DIR:-/var/tmp}
 T=$(mktemp -d "$DIR/contend-bench.XXXXXX")
@@ -15,7 +17,12 @@ trap 'rm -rf "$T"' EXIT
 command -v fio >/dev/null || { echo "bench: fio is missing (apt-get install fio)" >&2; exit 3; }
 ncpu=$(nproc)
 
+settle() { # each side starts with no dirty pages and a cold cache
+	sync
+	[ "$(id -u)" = 0 ] && echo 3 >/proc/sys/vm/drop_caches || true
+}
 cload() { # cload LOAD -> MB/s of the load and LCPU% while a foreground sleeps SECS
+	settle
 	"$CONTEND" run -q --db "$T/r.db" -w selftest --selftest-mode sleep --scale "$SECS" \
 		-l "$1" --file-size "$SIZE" -n 1 --no-warmup --dir "$T" -L "bench-$1" >/dev/null
 	sqlite3 "$T/r.db" "select load_work/load_unit_scale/(wall_ns/1e9), \
@@ -23,6 +30,7 @@ cload() { # cload LOAD -> MB/s of the load and LCPU% while a foreground sleeps S
 		order by id desc limit 1"
 }
 fiobw() { # fiobw ARGS... -> MB/s (1e6 bytes)
+	settle
 	fio --output-format=json "$@" | python3 -c \
 		"import json,sys; j=json.load(sys.stdin)['jobs'][0]; \
 		print((j['write']['bw_bytes']+j['read']['bw_bytes'])/1e6)"
@@ -30,13 +38,13 @@ fiobw() { # fiobw ARGS... -> MB/s (1e6 bytes)
 
 io=$(cload io | cut -d'|' -f1)
 fw=$(fiobw --name=w --filename="$T/fio.dat" --rw=write --bs=1M --size="$SIZE" \
-	--time_based --runtime="$SECS" --ioengine=psync)
+	--time_based --runtime="$SECS" --ramp_time=3 --ioengine=psync)
 rm -f "$T/fio.dat"
 rd=$(cload read | cut -d'|' -f1)
 fio --name=prep --filename="$T/fio.dat" --rw=write --bs=1M --size="$SIZE" --end_fsync=1 \
 	>/dev/null
 fr=$(fiobw --name=r --filename="$T/fio.dat" --rw=read --bs=1M --size="$SIZE" --direct=1 \
-	--time_based --runtime="$SECS" --ioengine=psync)
+	--time_based --runtime="$SECS" --ramp_time=3 --ioengine=psync)
 rm -f "$T/fio.dat"
 lcpu=$(cload process | cut -d'|' -f2)
 

@@ -60,6 +60,29 @@ int ct_io_file_size(const struct ct_load *l, const char *dir, uint64_t *out, cha
 	return 0;
 }
 
+/*
+ * The file is allocated up front (blocks reserved, nothing written), as fio
+ * does by default: the load then measures rewriting a file, not the
+ * filesystem's block allocator, and a disk without room fails here rather
+ * than in the middle of a run. Filesystems without fallocate are left to
+ * allocate as the load writes.
+ */
+static int preallocate(struct ct_load *l, const struct ct_io_file *f, char *err, size_t len)
+{
+	int fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644), rc = 0;
+
+	if (fd < 0)
+		return ct_err(err, len, -errno, "%s: cannot create '%s': %s", l->ops->name, f->path,
+			      strerror(errno));
+	if (fallocate(fd, 0, 0, (off_t)f->size) && errno != EOPNOTSUPP && errno != ENOSYS)
+		rc = ct_err(err, len, -errno, "%s: cannot allocate %s for '%s': %s", l->ops->name,
+			    "the load file", f->path, strerror(errno));
+	close(fd);
+	if (rc)
+		unlink(f->path);
+	return rc;
+}
+
 int ct_io_prepare_in(struct ct_load *l, const char *dir, const char *name, char *err, size_t len)
 {
 	struct ct_io_file *f;
@@ -75,6 +98,9 @@ int ct_io_prepare_in(struct ct_load *l, const char *dir, const char *name, char 
 		goto fail;
 	}
 	rc = ct_io_file_size(l, dir, &f->size, err, len);
+	if (rc)
+		goto fail;
+	rc = preallocate(l, f, err, len);
 	if (rc)
 		goto fail;
 	l->priv = f;
