@@ -70,6 +70,10 @@ struct ct_session {
  * env must be filled by the caller except dir, which is made here. */
 int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t len) CT_WUR;
 
+/* Marks sessions left "running" by a contend that no longer runs (killed,
+ * or lost with a reboot) as interrupted; *closed says how many. */
+int ct_session_close_orphans(struct ct_store *st, unsigned *closed, char *err, size_t len) CT_WUR;
+
 /* Fills env from the live machine (CPUs, memory). */
 int ct_env_from_machine(struct ct_env *env, char *err, size_t len) CT_WUR;
 

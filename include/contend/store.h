@@ -26,6 +26,8 @@ struct ct_session_rec {
 	char status[16];	      /* "running", "complete", "interrupted", "failed" */
 	int64_t started_at, ended_at; /* unix ns, ended_at 0 while running */
 	unsigned nruns, nfailed;      /* nfailed: runs not "ok" (failed or interrupted) */
+	int pid;		      /* of the contend that ran it */
+	char boot_id[40];	      /* /proc/sys/kernel/random/boot_id of that boot */
 };
 
 /* Default path: $CONTEND_DB, else $XDG_DATA_HOME/contend/results.db, else

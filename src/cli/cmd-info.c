@@ -91,6 +91,7 @@ int cmd_list(int argc, char **argv)
 	struct ct_session_rec *recs = NULL;
 	struct ct_store *st;
 	size_t n = 0;
+	unsigned closed;
 	char err[CT_ERRLEN];
 	int rc = simple_opts(argc, argv, "usage: contend list [--db PATH]", &db, NULL);
 
@@ -99,7 +100,9 @@ int cmd_list(int argc, char **argv)
 	rc = cli_open_store(db, &st);
 	if (rc)
 		return rc;
-	rc = ct_store_sessions(st, 0, &recs, &n, err, sizeof(err));
+	rc = ct_session_close_orphans(st, &closed, err, sizeof(err));
+	if (!rc)
+		rc = ct_store_sessions(st, 0, &recs, &n, err, sizeof(err));
 	ct_store_close(st);
 	if (rc)
 		return cli_fail(rc, err);

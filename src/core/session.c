@@ -472,6 +472,47 @@ static void quietness_check(struct session_rt *rt)
 		     cpus);
 }
 
+static void read_boot_id(char *buf, size_t len)
+{
+	if (ct_read_file("/proc/sys/kernel/random/boot_id", buf, len) < 0)
+		buf[0] = '\0';
+}
+
+/* A contend is still running a session when its pid lives, in this boot,
+ * under the name contend (pids are reused). */
+static bool session_alive(const struct ct_session_rec *r, const char *boot)
+{
+	char path[64], comm[32];
+
+	if (!*boot || strcmp(r->boot_id, boot) || r->pid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/comm", r->pid);
+	return ct_read_file(path, comm, sizeof(comm)) > 0 && !strcmp(comm, "contend");
+}
+
+int ct_session_close_orphans(struct ct_store *st, unsigned *closed, char *err, size_t len)
+{
+	struct ct_session_rec *recs = NULL;
+	char boot[40];
+	size_t n = 0;
+	int rc;
+
+	*closed = 0;
+	read_boot_id(boot, sizeof(boot));
+	rc = ct_store_sessions(st, 0, &recs, &n, err, len);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (strcmp(recs[i].status, "running") || session_alive(&recs[i], boot))
+			continue;
+		rc = ct_store_session_end(st, recs[i].id, "interrupted", err, len);
+		if (!rc)
+			(*closed)++;
+	}
+	free(recs);
+	return rc;
+}
+
 int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t len)
 {
 	const struct ct_workload_ops *wops;
@@ -479,6 +520,7 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 	struct ct_workload w = { 0 };
 	bool have_dir = false, have_wl = false, have_session = false;
 	char msg[PATH_MAX + 128];
+	unsigned closed;
 	int rc;
 
 	s->t0 = ct_now_ns();
@@ -534,6 +576,14 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 	snprintf(s->rec.argv, sizeof(s->rec.argv), "%s", s->opts.argv);
 	snprintf(s->rec.workload, sizeof(s->rec.workload), "%s", wops->name);
 	snprintf(s->rec.profile, sizeof(s->rec.profile), "%s", s->env.quick ? "quick" : "full");
+	rc = ct_session_close_orphans(st, &closed, err, len);
+	if (rc)
+		goto out;
+	if (closed)
+		warn(&rt, "%u session%s left running by a contend that is gone marked interrupted",
+		     closed, closed == 1 ? "" : "s");
+	s->rec.pid = getpid();
+	read_boot_id(s->rec.boot_id, sizeof(s->rec.boot_id));
 	rc = ct_store_session_begin(st, &s->rec, err, len);
 	if (rc)
 		goto out;

@@ -26,7 +26,7 @@
 /*
  * Forward migrations: migrations[i] takes user_version i to i + 1, in one
  * transaction. Append only; never edit an entry once released. The next
- * part (live knobs) adds the knob_journal table as entry 2.
+ * part (live knobs) adds the knob_journal table as entry 3.
  */
 static const char *const migrations[] = {
 	/* 1: the initial schema */
@@ -95,6 +95,10 @@ static const char *const migrations[] = {
 	" sectors_written INTEGER NOT NULL);"
 	"CREATE INDEX runs_by_config ON runs (config_id, workload, load);"
 	"CREATE INDEX runs_by_session ON runs (session_id);",
+	/* 2: who ran a session, so a session left "running" by a contend that
+	 * was SIGKILLed or lost with a reboot can be told from a live one */
+	"ALTER TABLE sessions ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE sessions ADD COLUMN boot_id TEXT NOT NULL DEFAULT '';",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))
@@ -300,13 +304,14 @@ static char *placeholders(size_t n, size_t first)
 static const char *const stmt_sql[ST__COUNT] = {
 	[ST_CONFIG_FIND] = "SELECT id FROM configs WHERE label = ?1 AND fingerprint = ?2",
 	[ST_SESSION_BEGIN] = "INSERT INTO sessions (config_id, argv, workload, profile, status,"
-			     " started_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+			     " started_at, pid, boot_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 	[ST_SESSION_END] = "UPDATE sessions SET status = ?1, ended_at = ?2 WHERE id = ?3",
 	[ST_SESSIONS] = "SELECT s.id, coalesce(s.config_id, 0), coalesce(c.label, ''), s.argv,"
 			" s.workload, s.profile, s.status, s.started_at, coalesce(s.ended_at, 0),"
 			" (SELECT count(*) FROM runs r WHERE r.session_id = s.id),"
 			" (SELECT count(*) FROM runs r WHERE r.session_id = s.id"
 			"  AND r.status <> 'ok')"
+			" , s.pid, s.boot_id"
 			" FROM sessions s LEFT JOIN configs c ON c.id = s.config_id"
 			" ORDER BY s.id DESC LIMIT ?1",
 	[ST_LATEST] = "SELECT max(r.session_id) FROM runs r JOIN configs c ON c.id = r.config_id"
@@ -913,6 +918,10 @@ int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char 
 	if (rc == SQLITE_OK)
 		rc = sqlite3_bind_int64(st, 6, rec->started_at);
 	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(st, 7, rec->pid);
+	if (rc == SQLITE_OK)
+		rc = bind_text(st, 8, rec->boot_id, sizeof(rec->boot_id));
+	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
 		rec->id = sqlite3_last_insert_rowid(s->db);
@@ -1135,6 +1144,8 @@ int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **
 		rec->ended_at = sqlite3_column_int64(st, 8);
 		rec->nruns = (unsigned)sqlite3_column_int64(st, 9);
 		rec->nfailed = (unsigned)sqlite3_column_int64(st, 10);
+		rec->pid = (int)sqlite3_column_int64(st, 11);
+		col_text(st, 12, rec->boot_id, sizeof(rec->boot_id));
 	}
 	if (rc != SQLITE_DONE) {
 		rc = db_err(s, rc, "list sessions", err, len);

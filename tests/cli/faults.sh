@@ -2,7 +2,7 @@
 # SIGINT and SIGKILL in the middle of a session: nothing of contend is left
 # running, the store passes integrity_check, an interrupted session says so.
 . "$CT_TESTLIB"
-plan 9
+plan 11
 
 wait_for_run() { # waits until a run has started (the foreground is sleeping)
 	i=0
@@ -39,3 +39,5 @@ sleep 0.5
 
 rc=0; "$CONTEND" run -w selftest --scale 0.02 -l none -n 1 --no-warmup --dir "$T" >"$T/out" 2>"$T/err" || rc=$?
 expect_rc "a session after a SIGKILL runs" 0
+expect_err "the killed session is found" "1 session left running by a contend that is gone marked interrupted"
+[ "$(sql "select status from sessions order by id desc limit 1 offset 1")" = interrupted ] && ok "the killed session is marked interrupted" || not_ok "the killed session is marked interrupted" "$(sql 'select id, status from sessions')"

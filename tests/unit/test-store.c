@@ -25,7 +25,7 @@
 #include <sqlite3.h>
 
 /* What this contend writes; a new migration must update it. */
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 #define APP_ID	       0x63746e64 /* "ctnd" */
 
 static char tmpdir[] = "/tmp/contend-test-store.XXXXXX";
@@ -654,6 +654,56 @@ static void test_reopen(void **state)
 	sqlite3_close(db);
 }
 
+/* A store of schema version 1 (sessions without pid and boot_id) is
+ * migrated on open: the rows stay, the new columns read as 0 and "". */
+static void test_migrate_v1(void **state)
+{
+	const char *p = path_of("v1.db");
+	char err[CT_ERRLEN] = "", path[PATH_MAX];
+	struct ct_session_rec rec, *recs = NULL;
+	struct ct_store *s;
+	int64_t c;
+	size_t n = 0;
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s", p);
+	s = open_ok(path);
+	c = put_config(s, "old", 1);
+	memset(&rec, 0, sizeof(rec));
+	rec.config_id = c;
+	rec.pid = 4242;
+	snprintf(rec.boot_id, sizeof(rec.boot_id), "boot-a");
+	assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), 0);
+	ct_store_close(s);
+
+	db = raw_open(path);
+	assert_int_equal(sqlite3_exec(db,
+				      "ALTER TABLE sessions DROP COLUMN pid;"
+				      "ALTER TABLE sessions DROP COLUMN boot_id;"
+				      "PRAGMA user_version = 1;",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+
+	s = open_ok(path);
+	assert_int_equal(ct_store_sessions(s, 0, &recs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(recs[0].id, rec.id);
+	assert_int_equal(recs[0].pid, 0);
+	assert_string_equal(recs[0].boot_id, "");
+	free(recs);
+	/* and new sessions keep theirs */
+	assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_sessions(s, 1, &recs, &n, err, sizeof(err)), 0);
+	assert_int_equal(recs[0].pid, 4242);
+	assert_string_equal(recs[0].boot_id, "boot-a");
+	free(recs);
+	ct_store_close(s);
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), SCHEMA_VERSION);
+	sqlite3_close(db);
+}
+
 static void test_unknown_status(void **state)
 {
 	const char *p = path_of("status.db");
@@ -908,6 +958,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_db),     cmocka_unit_test(test_not_a_database),
 		cmocka_unit_test(test_unwritable),     cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_integrity),      cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_migrate_v1),
 	};
 
 	return cmocka_run_group_tests_name("store", tests, setup, teardown);
