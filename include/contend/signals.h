@@ -1,5 +1,5 @@
 /*
- * Signals the session reacts to (SIGINT, SIGTERM, SIGHUP). The handler only
+ * Signals the session reacts to (SIGINT, SIGTERM, SIGHUP, SIGQUIT). The handler only
  * records the signal and writes a byte to a self-pipe, so the main loop can
  * poll() the foreground's pidfd and the pipe together and do the real work -
  * killing, reaping, restoring, marking the session - outside the handler.

@@ -92,7 +92,7 @@ static void run_usage(FILE *f)
 	      "      --db PATH           results store (default $CONTEND_DB or\n"
 	      "                          $XDG_DATA_HOME/contend/results.db)\n"
 	      "      --delay DURATION    load start-up before the foreground (default 3s)\n"
-	      "      --stall-timeout D   a load without progress this long fails the run (60s)\n"
+	      "      --stall-timeout D   a load without progress this long fails the run (10s)\n"
 	      "      --drop-caches       drop the page cache before each run (root)\n"
 	      "      --no-warmup         skip the unrecorded warm-up run\n"
 	      "      --scale X           kbuild tree scale (1.0 = about 10-20 s on 2 CPUs)\n"
@@ -153,6 +153,26 @@ static void join_argv(char *buf, size_t len, int argc, char **argv)
 		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
 }
 
+/* True when execvp() would find prog: checked before anything is stored,
+ * so a typo is a usage error rather than a session of failed runs. */
+static bool runnable(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char full[4096];
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	for (p = path ? path : "/usr/local/bin:/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		snprintf(full, sizeof(full), "%.*s/%s", (int)(end - p), end == p ? "." : p, prog);
+		if (end == p)
+			snprintf(full, sizeof(full), "./%s", prog);
+		if (access(full, X_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
 static void print_header(const struct ct_session *s)
 {
 	printf("contend: workload %s (%s), config '%s' [%s], session %lld\n", s->opts.workload,
@@ -180,7 +200,7 @@ int cmd_run(int argc, char **argv)
 	o->workload = "kbuild";
 	o->runs = 3;
 	o->delay_ns = 3000000000LL;
-	o->stall_ns = 60000000000LL;
+	o->stall_ns = 10000000000LL;
 	o->warmup = true;
 	o->use_cgroups = true;
 	env->list_dir = "/usr";
@@ -312,6 +332,10 @@ int cmd_run(int argc, char **argv)
 		cli_error("workload 'cmd' needs a command after --");
 		return CT_EXIT_USAGE;
 	}
+	if (o->wopts.argv && !runnable(o->wopts.argv[0])) {
+		cli_error("cannot run '%s': command not found", o->wopts.argv[0]);
+		return CT_EXIT_USAGE;
+	}
 	if (o->wopts.make_args && !o->wopts.tree) {
 		cli_error("--make-args needs --tree");
 		return CT_EXIT_USAGE;
@@ -345,7 +369,7 @@ int cmd_run(int argc, char **argv)
 	rc = ct_session_run(&s, st, err, sizeof(err));
 	cli_progress_done(&prog);
 
-	if (s.rec.id) {
+	if (s.rec.id && (!rc || rc == -EINTR)) {
 		struct ct_report_source src[2] = { { s.label, s.rec.id } };
 		size_t nsrc = 1;
 		struct ct_report rep;
@@ -368,7 +392,10 @@ int cmd_run(int argc, char **argv)
 	}
 	ct_store_close(st);
 	if (rc == -EINTR) {
-		cli_error("%s; session %lld marked interrupted", err, (long long)s.rec.id);
+		if (s.rec.id)
+			cli_error("%s; session %lld marked interrupted", err, (long long)s.rec.id);
+		else
+			cli_error("%s before the first run; nothing stored", err);
 		return CT_EXIT_INTERRUPTED;
 	}
 	if (rc)

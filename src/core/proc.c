@@ -135,20 +135,23 @@ int ct_cgroup_kill(const char *cg, int64_t timeout_ns)
 	int64_t deadline = ct_now_ns() + timeout_ns;
 
 	snprintf(path, sizeof(path), "%s/cgroup.kill", cg);
-	if (ct_write_file(path, "1")) {
-		/* no cgroup.kill (before 5.14): signal each member */
-		FILE *f;
-		int pid;
+	bool have_kill = ct_write_file(path, "1") == 0;
 
-		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
-		f = fopen(path, "re");
-		if (!f)
-			return -errno;
-		while (fscanf(f, "%d", &pid) == 1)
-			kill(pid, SIGKILL);
-		fclose(f);
-	}
 	while (!cgroup_empty(cg)) {
+		if (!have_kill) {
+			/* no cgroup.kill (before 5.14): signal each member, again and
+			 * again, as a member may fork between the read and the kill */
+			FILE *f;
+			int pid;
+
+			snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+			f = fopen(path, "re");
+			if (!f)
+				return -errno;
+			while (fscanf(f, "%d", &pid) == 1)
+				kill(pid, SIGKILL);
+			fclose(f);
+		}
 		if (ct_now_ns() > deadline)
 			return -ETIMEDOUT;
 		usleep(2000);

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -33,6 +35,8 @@ struct session_rt {
 	char cg_session[PATH_MAX]; /* "" when no cgroup v2 */
 	char cg_fg[PATH_MAX];
 	char fg_log[PATH_MAX + 16]; /* the foreground's stdout and stderr */
+	pid_t guard;
+	struct guard_shm *guard_shm;
 	unsigned done, total;
 	int64_t run_ns_sum; /* for the ETA */
 	unsigned run_count;
@@ -144,6 +148,112 @@ static void teardown_cgroups(struct session_rt *rt)
 		(void)ct_cgroup_destroy(rt->cg_fg);
 	if (rt->cg_session[0])
 		(void)ct_cgroup_destroy(rt->cg_session);
+}
+
+/*
+ * The guard: a small child that outlives contend only to clean up after it.
+ * PDEATHSIG reaches contend's direct children, not what they start (the
+ * compiler jobs of make, a cmd's children), and a SIGKILLed contend removes
+ * no files. The guard waits for SIGUSR1, which the kernel sends it when
+ * contend dies; it then kills the session's cgroup or the foreground's
+ * process group and removes the work directory. On a normal end contend
+ * sends it SIGTERM and reaps it.
+ */
+struct guard_shm {
+	_Atomic int fg_pgid;   /* foreground's process group, 0 between runs */
+	char cgroup[PATH_MAX]; /* session cgroup, "" when none */
+	char dir[PATH_MAX];    /* work directory, "" to keep it */
+};
+
+static _Noreturn void guard_main(struct guard_shm *g, pid_t parent)
+{
+	sigset_t set;
+	int sig = 0, pgid;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGUSR1);
+	if (getppid() != parent)
+		sig = SIGUSR1;
+	while (!sig && sigwait(&set, &sig))
+		;
+	if (sig == SIGUSR1) {
+		pgid = atomic_load(&g->fg_pgid);
+		if (pgid > 0)
+			kill(-pgid, SIGKILL);
+		if (g->cgroup[0])
+			(void)ct_cgroup_kill(g->cgroup, 5000000000LL);
+		if (g->dir[0])
+			ct_rm_rf(g->dir);
+	}
+	_exit(0);
+}
+
+static int start_guard(struct session_rt *rt)
+{
+	struct ct_session *s = rt->s;
+	pid_t self = getpid();
+	sigset_t all, old;
+
+	rt->guard_shm = mmap(NULL, sizeof(*rt->guard_shm), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (rt->guard_shm == MAP_FAILED) {
+		rt->guard_shm = NULL;
+		return -errno;
+	}
+	snprintf(rt->guard_shm->cgroup, sizeof(rt->guard_shm->cgroup), "%s", rt->cg_session);
+	if (!s->env.keep_files)
+		snprintf(rt->guard_shm->dir, sizeof(rt->guard_shm->dir), "%s", s->env.dir);
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	rt->guard = fork();
+	if (rt->guard == 0)
+		guard_main(rt->guard_shm, self);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rt->guard < 0 ? -errno : 0;
+}
+
+static void stop_guard(struct session_rt *rt)
+{
+	if (rt->guard > 0) {
+		kill(rt->guard, SIGTERM);
+		(void)ct_proc_reap(rt->guard, NULL, NULL);
+		rt->guard = 0;
+	}
+	if (rt->guard_shm)
+		munmap(rt->guard_shm, sizeof(*rt->guard_shm));
+	rt->guard_shm = NULL;
+}
+
+static void guard_foreground(struct session_rt *rt, pid_t pgid)
+{
+	if (rt->guard_shm)
+		atomic_store(&rt->guard_shm->fg_pgid, pgid);
+}
+
+/* Writes back what a load left dirty, untimed, so each run starts from the
+ * same state and repetitions stay independent samples. */
+static void settle(const struct ct_env *env)
+{
+	const char *dirs[] = { env->dir, env->other_dir };
+
+	for (size_t i = 0; i < CT_ARRAY_SIZE(dirs); i++) {
+		int fd;
+
+		if (!dirs[i])
+			continue;
+		fd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0) {
+			syncfs(fd);
+			close(fd);
+		}
+	}
 }
 
 /* Orphans re-parented to us (we are a child subreaper) are reaped here. */
@@ -289,7 +399,8 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	if (pid < 0) {
 		rc = -errno;
 		ct_load_kill(l);
-		return ct_err(err, len, rc, "cannot fork: %s", strerror(-rc));
+		return ct_err(err, len, rc, "cannot fork the foreground '%s': %s", w->ops->name,
+			      strerror(-rc));
 	}
 	if (pid == 0) {
 		ct_proc_child_setup(self);
@@ -298,6 +409,7 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 		redirect_output(rt->fg_log);
 		w->ops->exec(w);
 	}
+	guard_foreground(rt, pid);
 	pidfd = ct_pidfd_open(pid);
 
 	for (;;) {
@@ -318,6 +430,7 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 		if (ct_signals_pending() || rc == 2) {
 			kill_foreground(pid, rt->cg_fg);
 			(void)ct_proc_reap(pid, &status, &ru);
+			guard_foreground(rt, 0);
 			ct_load_kill(l);
 			if (pidfd >= 0)
 				close(pidfd);
@@ -327,6 +440,7 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 		if (rc < 0 && rc != -EINTR) {
 			kill_foreground(pid, rt->cg_fg);
 			(void)ct_proc_reap(pid, &status, &ru);
+			guard_foreground(rt, 0);
 			ct_load_kill(l);
 			if (pidfd >= 0)
 				close(pidfd);
@@ -342,7 +456,11 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	}
 	if (pidfd >= 0)
 		close(pidfd);
+	/* whatever the foreground left running dies with it; its zombie still
+	 * holds the process group id, so this cannot hit anyone else */
+	kill(-pid, SIGKILL);
 	rc = ct_proc_reap(pid, &status, &ru);
+	guard_foreground(rt, 0);
 	if (rc)
 		return ct_err(err, len, rc, "cannot reap the foreground: %s", strerror(-rc));
 	if (rt->cg_fg[0])
@@ -351,6 +469,7 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 		have_snap = false;
 	ct_load_stop(l, &lres);
 	reap_orphans();
+	settle(&s->env);
 
 	r->wall_ns = t1 - t0;
 	r->user_us = ct_tv_us(ru.ru_utime);
@@ -555,6 +674,11 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 
 	rt.total = (unsigned)s->opts.nloads * s->opts.runs;
 	setup_cgroups(&rt);
+	rc = start_guard(&rt);
+	if (rc) {
+		ct_err(err, len, rc, "cannot start the guard process: %s", strerror(-rc));
+		goto out;
+	}
 	quietness_check(&rt);
 
 	snprintf(msg, sizeof(msg), "preparing workload '%s' in %s", wops->name, s->env.dir);
@@ -601,6 +725,11 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 		ct_load_release(&none);
 		if (rc)
 			goto out;
+		if (r.status != CT_RUN_OK && (r.exit_code == 126 || r.exit_code == 127)) {
+			/* the command cannot even start: every run would fail the same */
+			rc = ct_err(err, len, -ENOENT, "the foreground cannot start: %s", r.reason);
+			goto out;
+		}
 		if (r.status != CT_RUN_OK)
 			warn(&rt, "warm-up run failed: %s", r.reason);
 	}
@@ -628,6 +757,7 @@ out:
 	}
 	if (have_wl)
 		ct_workload_release(&w);
+	stop_guard(&rt);
 	teardown_cgroups(&rt);
 	reap_orphans();
 	if (have_dir && !s->env.keep_files)

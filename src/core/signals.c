@@ -13,7 +13,7 @@
 
 static volatile sig_atomic_t pending;
 static int pipefd[2] = { -1, -1 };
-static const int handled[] = { SIGINT, SIGTERM, SIGHUP };
+static const int handled[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 static void on_signal(int sig)
 {
@@ -40,6 +40,10 @@ int ct_signals_install(void)
 		if (sigaction(handled[i], &sa, NULL))
 			return -errno;
 	signal(SIGPIPE, SIG_IGN);
+	/* an inherited SIG_IGN would make the kernel reap our children for us */
+	signal(SIGCHLD, SIG_DFL);
+	/* a stopped contend would go on timing a foreground that keeps running */
+	signal(SIGTSTP, SIG_IGN);
 	return 0;
 }
 

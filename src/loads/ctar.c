@@ -155,6 +155,8 @@ int ct_tar_run(const char *load, char *const argv[], const char *log, char *err,
 		if (fd >= 0) {
 			dup2(fd, 0);
 			dup2(fd, 1);
+			if (fd > 2)
+				close(fd);
 		}
 		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd >= 0)

@@ -119,7 +119,8 @@ fail:
 int ct_io_work(struct ct_load *l, unsigned i)
 {
 	const struct ct_io_file *f = l->priv;
-	uint64_t pos = 0, seed = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL ^ (uint64_t)ct_now_ns();
+	uint64_t pos = atomic_load(&l->shm->resume) % (f->size ? f->size : 1),
+		 seed = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL ^ (uint64_t)ct_now_ns();
 	uint64_t block = 0;
 	unsigned char *buf;
 	size_t n;
@@ -147,6 +148,9 @@ int ct_io_work(struct ct_load *l, unsigned i)
 		pos += n;
 		if (pos >= f->size)
 			pos = 0;
+		/* the next run goes on where this one stopped, so every run meets
+		 * the same file state rather than run 1 alone filling it */
+		atomic_store(&l->shm->resume, pos);
 	}
 }
 

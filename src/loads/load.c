@@ -12,6 +12,7 @@
  */
 #include "contend/load.h"
 #include "contend/proc.h"
+#include "contend/signals.h"
 #include "contend/util.h"
 #include "internal.h"
 #include "loads.h"
@@ -309,9 +310,11 @@ static int leader_wait(const struct ct_load *l, int64_t timeout_ns)
 		if (left <= 0)
 			return 0;
 		if (l->pidfd >= 0) {
-			rc = ct_pidfd_wait(l->pidfd, -1, left);
+			rc = ct_pidfd_wait(l->pidfd, ct_signals_fd(), left);
 			if (rc == 1)
 				return 1;
+			if (rc == 2 || ct_signals_pending())
+				return leader_exited(l, NULL) ? 1 : -EINTR;
 			if (rc == -EINTR)
 				return leader_exited(l, NULL) ? 1 : -EINTR;
 			if (rc == 0)

@@ -6,6 +6,7 @@
  */
 #include "internal.h"
 #include "loads.h"
+#include "contend/signals.h"
 #include "contend/util.h"
 
 #include <errno.h>
@@ -49,6 +50,11 @@ static int read_prepare(struct ct_load *l, char *err, size_t len)
 		goto out;
 	}
 	for (pos = 0; pos < f->size; pos += n) {
+		if (ct_signals_pending()) {
+			rc = ct_err(err, len, -EINTR, "read: interrupted while writing '%s'",
+				    f->path);
+			goto out;
+		}
 		n = f->size - pos < CT_IO_BLOCK ? (size_t)(f->size - pos) : CT_IO_BLOCK;
 		if (n >= sizeof(pos))
 			memcpy(buf, &pos, sizeof(pos)); /* no two blocks alike */

@@ -924,9 +924,12 @@ static int make_clean(struct ct_workload *w, char *err, size_t len)
 		if (devnull >= 0) {
 			dup2(devnull, STDIN_FILENO);
 			dup2(devnull, STDOUT_FILENO);
+			if (devnull > STDERR_FILENO)
+				close(devnull);
 		}
 		dup2(pfd[1], STDERR_FILENO);
 		drop_make_env();
+		setenv("CCACHE_DISABLE", "1", 1);
 		execvp(argv[0], argv);
 		dprintf(STDERR_FILENO, "cannot run 'make': %s\n", strerror(errno));
 		_exit(127);
@@ -986,6 +989,8 @@ __attribute__((noreturn)) static void kbuild_exec(struct ct_workload *w)
 	int n, e;
 
 	drop_make_env();
+	/* the tree is the same every run: a compiler cache would time itself */
+	setenv("CCACHE_DISABLE", "1", 1);
 	execvp(kb->make_argv[0], kb->make_argv);
 	e = errno;
 	n = snprintf(msg, sizeof(msg), "contend: cannot run '%s': %s\n", kb->make_argv[0],

@@ -2,7 +2,7 @@
 # SIGINT and SIGKILL in the middle of a session: nothing of contend is left
 # running, the store passes integrity_check, an interrupted session says so.
 . "$CT_TESTLIB"
-plan 11
+plan 15
 
 wait_for_run() { # waits until a run has started (the foreground is sleeping)
 	i=0
@@ -41,3 +41,18 @@ rc=0; "$CONTEND" run -w selftest --scale 0.02 -l none -n 1 --no-warmup --dir "$T
 expect_rc "a session after a SIGKILL runs" 0
 expect_err "the killed session is found" "1 session left running by a contend that is gone marked interrupted"
 [ "$(sql "select status from sessions order by id desc limit 1 offset 1")" = interrupted ] && ok "the killed session is marked interrupted" || not_ok "the killed session is marked interrupted" "$(sql 'select id, status from sessions')"
+
+# SIGKILL in the middle of a build: make's compiler jobs (not children of
+# contend, so beyond PDEATHSIG) die too, and the work directory goes
+"$CONTEND" run --scale 0.5 -l none -n 3 --no-warmup --dir "$T" >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! pgrep -f -- "-C $T/" >/dev/null; do sleep 0.1; i=$((i + 1)); done
+sleep 0.5
+pgrep -f -- "-C $T/" >/dev/null && ok "a build is running" || not_ok "a build is running"
+kill -KILL $pid
+rc=0; wait $pid || rc=$?
+expect_rc "SIGKILL during a build: killed" 137
+sleep 1
+[ -z "$(leftovers)" ] && ok "SIGKILL: no compiler left" || not_ok "SIGKILL: no compiler left" "$(ps -o pid,args -p "$(leftovers | tr '\n' ',' | sed 's/,$//')")"
+[ -z "$(ls -d "$T"/contend.* 2>/dev/null)" ] && ok "SIGKILL: work directory removed" || not_ok "SIGKILL: work directory removed" "$(ls -d "$T"/contend.*)"

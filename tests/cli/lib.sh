@@ -33,4 +33,12 @@ expect_err() {
 sql() { sqlite3 "$CONTEND_DB" "$1"; }
 # processes whose command line mentions this test's directory (contend, its
 # forked loads and foregrounds, tar children...)
-leftovers() { pgrep -f -- "$T/" | grep -v "^$$\$" || true; }
+# or whose working directory is in it (a compiler under make)
+leftovers() {
+	{
+		pgrep -f -- "$T/" || true
+		for p in /proc/[0-9]*; do
+			case $(readlink "$p/cwd" 2>/dev/null) in "$T"/*) echo "${p#/proc/}" ;; esac
+		done
+	} | grep -v "^$$\$" | sort -u
+}
