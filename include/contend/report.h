@@ -33,7 +33,8 @@ struct ct_report_block {
 struct ct_report {
 	char workload[32];
 	char ref_label[128];
-	double ref_time_s; /* NaN when no no-load runs were found */
+	double ref_time_s;	/* NaN when no no-load runs were found */
+	int64_t ref_session_id; /* the session those runs came from */
 	struct ct_report_block *blocks;
 	size_t nblocks;
 };

@@ -26,8 +26,11 @@ struct ct_session_rec {
 	char status[16];	      /* "running", "complete", "interrupted", "failed" */
 	int64_t started_at, ended_at; /* unix ns, ended_at 0 while running */
 	unsigned nruns, nfailed;      /* nfailed: runs not "ok" (failed or interrupted) */
-	int pid;		      /* of the contend that ran it */
-	char boot_id[40];	      /* /proc/sys/kernel/random/boot_id of that boot */
+	/* who ran it, to tell a live session from one whose contend is gone */
+	int pid;
+	uint64_t pid_start;  /* the process's start time, /proc/PID/stat field 22 */
+	char boot_id[40];    /* /proc/sys/kernel/random/boot_id */
+	char machine_id[40]; /* /etc/machine-id */
 };
 
 /* Default path: $CONTEND_DB, else $XDG_DATA_HOME/contend/results.db, else

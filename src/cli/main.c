@@ -65,8 +65,10 @@ int cli_open_store(const char *db, struct ct_store **st)
 	rc = ct_store_open(st, path, err, sizeof(err));
 	if (rc) {
 		cli_error("%s", err);
-		/* a store we cannot open is the environment's problem, whatever errno */
-		return rc == -EINVAL ? CT_EXIT_USAGE : CT_EXIT_ENV;
+		/* a path that cannot be a store (not a database, under a file, a
+		 * directory) is bad input; anything else is the environment's */
+		return rc == -EINVAL || rc == -ENOTDIR || rc == -EISDIR ? CT_EXIT_USAGE
+									: CT_EXIT_ENV;
 	}
 	return 0;
 }

@@ -591,38 +591,66 @@ static void quietness_check(struct session_rt *rt)
 		     cpus);
 }
 
-static void read_boot_id(char *buf, size_t len)
+static void read_id(const char *path, char *buf, size_t len)
 {
-	if (ct_read_file("/proc/sys/kernel/random/boot_id", buf, len) < 0)
+	if (ct_read_file(path, buf, len) < 0)
 		buf[0] = '\0';
 }
 
-/* A contend is still running a session when its pid lives, in this boot,
- * under the name contend (pids are reused). */
-static bool session_alive(const struct ct_session_rec *r, const char *boot)
+/* Start time of a process in clock ticks since boot (field 22), 0 if gone. */
+static uint64_t proc_start(int pid)
 {
-	char path[64], comm[32];
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
 
-	if (!*boot || strcmp(r->boot_id, boot) || r->pid <= 0)
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (ct_read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	p = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
+	if (!p || sscanf(p + 2,
+			 "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d"
+			 " %*d %*d %llu",
+			 &t) != 1)
+		return 0;
+	return t;
+}
+
+struct whoami {
+	char boot[40], machine[40];
+};
+
+static void whoami(struct whoami *me)
+{
+	read_id("/proc/sys/kernel/random/boot_id", me->boot, sizeof(me->boot));
+	read_id("/etc/machine-id", me->machine, sizeof(me->machine));
+}
+
+/* A session of another machine (a shared store) is never judged; on this
+ * machine it is gone with its boot, or when its pid no longer names the
+ * process that started it (pids are reused, start times are not). */
+static bool session_orphaned(const struct ct_session_rec *r, const struct whoami *me)
+{
+	if (!*me->machine || strcmp(r->machine_id, me->machine))
 		return false;
-	snprintf(path, sizeof(path), "/proc/%d/comm", r->pid);
-	return ct_read_file(path, comm, sizeof(comm)) > 0 && !strcmp(comm, "contend");
+	if (!*me->boot || strcmp(r->boot_id, me->boot))
+		return true;
+	return r->pid <= 0 || proc_start(r->pid) != r->pid_start;
 }
 
 int ct_session_close_orphans(struct ct_store *st, unsigned *closed, char *err, size_t len)
 {
 	struct ct_session_rec *recs = NULL;
-	char boot[40];
+	struct whoami me;
 	size_t n = 0;
 	int rc;
 
 	*closed = 0;
-	read_boot_id(boot, sizeof(boot));
+	whoami(&me);
 	rc = ct_store_sessions(st, 0, &recs, &n, err, len);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < n && !rc; i++) {
-		if (strcmp(recs[i].status, "running") || session_alive(&recs[i], boot))
+		if (strcmp(recs[i].status, "running") || !session_orphaned(&recs[i], &me))
 			continue;
 		rc = ct_store_session_end(st, recs[i].id, "interrupted", err, len);
 		if (!rc)
@@ -706,8 +734,15 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 	if (closed)
 		warn(&rt, "%u session%s left running by a contend that is gone marked interrupted",
 		     closed, closed == 1 ? "" : "s");
-	s->rec.pid = getpid();
-	read_boot_id(s->rec.boot_id, sizeof(s->rec.boot_id));
+	{
+		struct whoami me;
+
+		whoami(&me);
+		s->rec.pid = getpid();
+		s->rec.pid_start = proc_start(s->rec.pid);
+		snprintf(s->rec.boot_id, sizeof(s->rec.boot_id), "%s", me.boot);
+		snprintf(s->rec.machine_id, sizeof(s->rec.machine_id), "%s", me.machine);
+	}
 	rc = ct_store_session_begin(st, &s->rec, err, len);
 	if (rc)
 		goto out;

@@ -51,8 +51,10 @@ static int reference_time(struct ct_report *rep, struct ct_store *st, const char
 			return rc;
 	}
 	ct_run_group(runs, n, &g);
-	if (g.n)
+	if (g.n) {
 		rep->ref_time_s = g.time_s;
+		rep->ref_session_id = f.session_id;
+	}
 	free(runs);
 	return 0;
 }
@@ -152,6 +154,13 @@ void ct_report_release(struct ct_report *rep)
 	rep->nblocks = 0;
 }
 
+/* contest printed seconds with two decimals; short runs need more */
+static const char *fmt_time(double s, char *buf, size_t len)
+{
+	snprintf(buf, len, s >= 1 ? "%.2f" : s >= 0.01 ? "%.3f" : "%.5f", s);
+	return buf;
+}
+
 static int label_width(const struct ct_report *rep)
 {
 	int w = 16;
@@ -168,6 +177,7 @@ static int label_width(const struct ct_report *rep)
 void ct_report_print_text(FILE *f, const struct ct_report *rep)
 {
 	int w = label_width(rep);
+	char tbuf[32];
 
 	for (size_t i = 0; i < rep->nblocks; i++) {
 		const struct ct_report_block *b = &rep->blocks[i];
@@ -186,7 +196,7 @@ void ct_report_print_text(FILE *f, const struct ct_report *rep)
 				fprintf(f, "%-*s  %-6s %s\n", w, r->label, "0",
 					r->nfailed ? "(every run failed)" : "(no runs)");
 			} else {
-				snprintf(time, sizeof(time), "%.2f", r->g.time_s);
+				fmt_time(r->g.time_s, time, sizeof(time));
 				snprintf(cpu, sizeof(cpu), "%.0f%%", r->g.cpu_pct);
 				if (noload) {
 					snprintf(loads, sizeof(loads), "-");
@@ -211,8 +221,9 @@ void ct_report_print_text(FILE *f, const struct ct_report *rep)
 	if (isnan(rep->ref_time_s))
 		fprintf(f, "\nRatio: no no-load runs of '%s' for this workload\n", rep->ref_label);
 	else
-		fprintf(f, "\nRatio = Time / %.2f s, the no-load mean of '%s'\n", rep->ref_time_s,
-			rep->ref_label);
+		fprintf(f, "\nRatio = Time / %s s, the no-load mean of '%s' (session %lld)\n",
+			fmt_time(rep->ref_time_s, tbuf, sizeof(tbuf)), rep->ref_label,
+			(long long)rep->ref_session_id);
 	bool first = true;
 
 	for (size_t i = 0; i < rep->nblocks; i++) {

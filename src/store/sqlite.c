@@ -98,7 +98,9 @@ static const char *const migrations[] = {
 	/* 2: who ran a session, so a session left "running" by a contend that
 	 * was SIGKILLed or lost with a reboot can be told from a live one */
 	"ALTER TABLE sessions ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE sessions ADD COLUMN boot_id TEXT NOT NULL DEFAULT '';",
+	"ALTER TABLE sessions ADD COLUMN pid_start INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE sessions ADD COLUMN boot_id TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE sessions ADD COLUMN machine_id TEXT NOT NULL DEFAULT '';",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))
@@ -304,14 +306,15 @@ static char *placeholders(size_t n, size_t first)
 static const char *const stmt_sql[ST__COUNT] = {
 	[ST_CONFIG_FIND] = "SELECT id FROM configs WHERE label = ?1 AND fingerprint = ?2",
 	[ST_SESSION_BEGIN] = "INSERT INTO sessions (config_id, argv, workload, profile, status,"
-			     " started_at, pid, boot_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+			     " started_at, pid, pid_start, boot_id, machine_id)"
+			     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
 	[ST_SESSION_END] = "UPDATE sessions SET status = ?1, ended_at = ?2 WHERE id = ?3",
 	[ST_SESSIONS] = "SELECT s.id, coalesce(s.config_id, 0), coalesce(c.label, ''), s.argv,"
 			" s.workload, s.profile, s.status, s.started_at, coalesce(s.ended_at, 0),"
 			" (SELECT count(*) FROM runs r WHERE r.session_id = s.id),"
 			" (SELECT count(*) FROM runs r WHERE r.session_id = s.id"
 			"  AND r.status <> 'ok')"
-			" , s.pid, s.boot_id"
+			" , s.pid, s.pid_start, s.boot_id, s.machine_id"
 			" FROM sessions s LEFT JOIN configs c ON c.id = s.config_id"
 			" ORDER BY s.id DESC LIMIT ?1",
 	[ST_LATEST] = "SELECT max(r.session_id) FROM runs r JOIN configs c ON c.id = r.config_id"
@@ -920,7 +923,11 @@ int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char 
 	if (rc == SQLITE_OK)
 		rc = sqlite3_bind_int64(st, 7, rec->pid);
 	if (rc == SQLITE_OK)
-		rc = bind_text(st, 8, rec->boot_id, sizeof(rec->boot_id));
+		rc = sqlite3_bind_int64(st, 8, (sqlite3_int64)rec->pid_start);
+	if (rc == SQLITE_OK)
+		rc = bind_text(st, 9, rec->boot_id, sizeof(rec->boot_id));
+	if (rc == SQLITE_OK)
+		rc = bind_text(st, 10, rec->machine_id, sizeof(rec->machine_id));
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
@@ -1145,7 +1152,9 @@ int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **
 		rec->nruns = (unsigned)sqlite3_column_int64(st, 9);
 		rec->nfailed = (unsigned)sqlite3_column_int64(st, 10);
 		rec->pid = (int)sqlite3_column_int64(st, 11);
-		col_text(st, 12, rec->boot_id, sizeof(rec->boot_id));
+		rec->pid_start = (uint64_t)sqlite3_column_int64(st, 12);
+		col_text(st, 13, rec->boot_id, sizeof(rec->boot_id));
+		col_text(st, 14, rec->machine_id, sizeof(rec->machine_id));
 	}
 	if (rc != SQLITE_DONE) {
 		rc = db_err(s, rc, "list sessions", err, len);

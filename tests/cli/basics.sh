@@ -2,7 +2,7 @@
 # Bad input gets one clear line on stderr and the documented exit code
 # (2 usage/input, 3 environment), and the read-only commands work.
 . "$CT_TESTLIB"
-plan 27
+plan 29
 
 run; expect_rc "no command: exit 2" 2
 run bogus; expect_rc "unknown command: exit 2" 2
@@ -34,6 +34,10 @@ run run --tree "$T/no-such-tree" -l none -n 1 --no-warmup; expect_rc "missing tr
 expect_err "missing tree named" "no-such-tree"
 run run -w selftest -l none -n 1 --db /proc/contend/results.db
 expect_rc "unwritable store: exit 3" 3
+: >"$T/plain"
+run run -w selftest -l none -n 1 --db "$T/plain/results.db"
+expect_rc "store path under a file: exit 2" 2
+expect_err "store path named" "plain/results.db"
 run run -w selftest -l io --file-size 100T -n 1 --no-warmup --dir "$T" --delay 0.1s
 expect_rc "no space for the load file: exit 3" 3
 if [ -z "$(ls -d "$T"/contend.* 2>/dev/null)" ]; then ok "nothing left in the work dir"; else not_ok "nothing left in the work dir" "$(ls -A "$T")"; fi

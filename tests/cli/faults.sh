@@ -2,7 +2,7 @@
 # SIGINT and SIGKILL in the middle of a session: nothing of contend is left
 # running, the store passes integrity_check, an interrupted session says so.
 . "$CT_TESTLIB"
-plan 15
+plan 17
 
 wait_for_run() { # waits until a run has started (the foreground is sleeping)
 	i=0
@@ -56,3 +56,13 @@ expect_rc "SIGKILL during a build: killed" 137
 sleep 1
 [ -z "$(leftovers)" ] && ok "SIGKILL: no compiler left" || not_ok "SIGKILL: no compiler left" "$(ps -o pid,args -p "$(leftovers | tr '\n' ',' | sed 's/,$//')")"
 [ -z "$(ls -d "$T"/contend.* 2>/dev/null)" ] && ok "SIGKILL: work directory removed" || not_ok "SIGKILL: work directory removed" "$(ls -d "$T"/contend.*)"
+
+# a session of another machine sharing the store is left alone; one of this
+# machine whose pid now names another process (pid 1) is closed
+boot=$(cat /proc/sys/kernel/random/boot_id)
+mid=$(cat /etc/machine-id 2>/dev/null || echo none)
+sql "insert into sessions (config_id, argv, workload, profile, status, started_at, pid, pid_start, boot_id, machine_id) values (NULL, 'x', 'kbuild', 'full', 'running', 0, 1, 1, 'other-boot', 'other-machine')"
+sql "insert into sessions (config_id, argv, workload, profile, status, started_at, pid, pid_start, boot_id, machine_id) values (NULL, 'y', 'kbuild', 'full', 'running', 0, 1, 1, '$boot', '$mid')"
+run list
+[ "$(sql "select status from sessions where argv = 'x'")" = running ] && ok "another machine's session is not judged" || not_ok "another machine's session is not judged"
+[ "$(sql "select status from sessions where argv = 'y'")" = interrupted ] && ok "a reused pid does not keep a session alive" || not_ok "a reused pid does not keep a session alive" "$(sql "select * from sessions where argv = 'y'")"

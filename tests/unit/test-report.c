@@ -120,6 +120,7 @@ static void test_same_config(void **state)
 					 NULL, err, sizeof(err)),
 			 0);
 	assert_true(fabs(rep.ref_time_s - 11.0) < 1e-9);
+	assert_int_equal(rep.ref_session_id, fx->sess_a1);
 	assert_int_equal(rep.nblocks, 2);
 	assert_int_equal(rep.blocks[0].rows[0].g.n, 2);
 	assert_true(fabs(rep.blocks[0].rows[0].ratio - 1.0) < 1e-9);
@@ -185,7 +186,7 @@ static void test_baseline_and_text(void **state)
 	assert_non_null(strstr(buf, "io:\n"));
 	assert_non_null(strstr(buf, "2.73")); /* 30/11 */
 	assert_non_null(strstr(buf, "1.82")); /* 20/11 */
-	assert_non_null(strstr(buf, "Ratio = Time / 11.00 s, the no-load mean of 'a'"));
+	assert_non_null(strstr(buf, "Ratio = Time / 11.00 s, the no-load mean of 'a' (session 1)"));
 	assert_non_null(strstr(buf, "io = MB written"));
 	free(buf);
 	ct_report_release(&rep);

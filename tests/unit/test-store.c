@@ -672,14 +672,18 @@ static void test_migrate_v1(void **state)
 	memset(&rec, 0, sizeof(rec));
 	rec.config_id = c;
 	rec.pid = 4242;
+	rec.pid_start = 987654321;
 	snprintf(rec.boot_id, sizeof(rec.boot_id), "boot-a");
+	snprintf(rec.machine_id, sizeof(rec.machine_id), "machine-a");
 	assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), 0);
 	ct_store_close(s);
 
 	db = raw_open(path);
 	assert_int_equal(sqlite3_exec(db,
 				      "ALTER TABLE sessions DROP COLUMN pid;"
+				      "ALTER TABLE sessions DROP COLUMN pid_start;"
 				      "ALTER TABLE sessions DROP COLUMN boot_id;"
+				      "ALTER TABLE sessions DROP COLUMN machine_id;"
 				      "PRAGMA user_version = 1;",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
@@ -690,13 +694,17 @@ static void test_migrate_v1(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(recs[0].id, rec.id);
 	assert_int_equal(recs[0].pid, 0);
+	assert_int_equal(recs[0].pid_start, 0);
 	assert_string_equal(recs[0].boot_id, "");
+	assert_string_equal(recs[0].machine_id, "");
 	free(recs);
 	/* and new sessions keep theirs */
 	assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), 0);
 	assert_int_equal(ct_store_sessions(s, 1, &recs, &n, err, sizeof(err)), 0);
 	assert_int_equal(recs[0].pid, 4242);
+	assert_int_equal(recs[0].pid_start, 987654321);
 	assert_string_equal(recs[0].boot_id, "boot-a");
+	assert_string_equal(recs[0].machine_id, "machine-a");
 	free(recs);
 	ct_store_close(s);
 	db = raw_open(path);
