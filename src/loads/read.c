@@ -128,7 +128,8 @@ static int read_work(struct ct_load *l, unsigned i)
 
 const struct ct_load_ops ct_load_read = {
 	.name = "read",
-	.summary = "reads a file the size of RAM over and over, bypassing the page cache",
+	.summary =
+		"reads a file the size of RAM over and over, dropping it from the cache behind it",
 	.work_unit = "MB read",
 	.unit_scale = 1e6,
 	.prepare = read_prepare,
