@@ -63,6 +63,7 @@ struct ct_load_result {
 	uint64_t work;		 /* raw units done between mark and stop */
 	int64_t user_us, sys_us; /* CPU of all its processes between mark and stop */
 	int64_t wall_ns;	 /* time between mark and stop */
+	bool cpu_estimated;	 /* no cgroup: CPU scaled from the whole life's rusage */
 	bool failed;
 	char reason[CT_ERRLEN];
 };

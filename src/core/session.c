@@ -476,6 +476,13 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	r->sys_us = ct_tv_us(ru.ru_stime);
 	r->exit_code = ct_proc_exit_code(status);
 	r->load_work = lres.work;
+	if (lres.cpu_estimated) {
+		/* said with the run, so LCPU% is never taken for exact */
+		size_t used = strlen(r->load_params);
+
+		snprintf(r->load_params + used, sizeof(r->load_params) - used, "%slcpu=estimated",
+			 used ? " " : "");
+	}
 	r->load_user_us = lres.user_us;
 	r->load_sys_us = lres.sys_us;
 	if (have_snap)

@@ -666,8 +666,10 @@ void ct_load_stop(struct ct_load *l, struct ct_load_result *res)
 	}
 
 	kill(l->leader, SIGTERM);
+	/* leader_wait returns at once while a signal is pending: then the
+	 * grace period is skipped and load_finish kills */
 	for (int64_t end = ct_now_ns() + STOP_GRACE_NS; ct_now_ns() < end;)
-		if (leader_wait(l, end - ct_now_ns()) == 1)
+		if (leader_wait(l, end - ct_now_ns()) != 0)
 			break;
 	load_finish(l, &ru, &status);
 
@@ -683,6 +685,7 @@ void ct_load_stop(struct ct_load *l, struct ct_load_result *res)
 
 		res->user_us = (int64_t)(ct_tv_us(ru.ru_utime) * share);
 		res->sys_us = (int64_t)(ct_tv_us(ru.ru_stime) * share);
+		res->cpu_estimated = l->nworkers > 0;
 	}
 	res->failed = failed;
 	if (!failed)

@@ -2,7 +2,7 @@
 # Whole sessions of the real binary at tiny sizes: the table, the store's
 # contents, failed runs reported as failed, the baseline, the kbuild tree.
 . "$CT_TESTLIB"
-plan 22
+plan 24
 
 run run -w selftest --scale 0.05 -l none,null -n 2 --delay 0.2s --dir "$T" -L st
 expect_rc "selftest session: exit 0" 0
@@ -34,3 +34,11 @@ expect_out "ratio against the baseline" "the no-load mean of 'st'"
 run run --quick --scale 0.01 -l none,process -n 1 --delay 0.5s --dir "$T" -L kb
 expect_rc "tiny kbuild under process: exit 0" 0
 expect_out "process block for kbuild" "^kb +1 +[0-9.]+ +[0-9]+% +[1-9][0-9]* +[0-9]+% +[0-9.]+\$"
+
+run run -w selftest --scale 0.05 -l null -n 1 --no-warmup --delay 0.2s --dir "$T" -L nocg --no-cgroup
+[ "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'nocg' and r.load_params like '%lcpu=estimated%'")" = 1 ] && ok "without a cgroup LCPU is marked estimated" || not_ok "without a cgroup LCPU is marked estimated" "$(sql "select load_params from runs")"
+if [ "$(id -u)" = 0 ] && grep -q cgroup2 /proc/mounts; then
+	[ "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'st' and r.load = 'null' and r.load_params not like '%estimated%'")" = 2 ] && ok "with a cgroup LCPU is exact" || not_ok "with a cgroup LCPU is exact" "$(sql "select load_params from runs")"
+else
+	skip "with a cgroup LCPU is exact" "not root or no cgroup v2 mounted"
+fi
