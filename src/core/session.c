@@ -288,6 +288,21 @@ static void kill_foreground(pid_t pid, const char *cg)
 		(void)ct_cgroup_kill(cg, 2000000000LL);
 }
 
+/* Ends a run that cannot give a result: everything it started is killed
+ * and reaped, nothing is measured. */
+static void abort_run(struct session_rt *rt, struct ct_load *l, pid_t pid, int pidfd)
+{
+	int status;
+
+	kill_foreground(pid, rt->cg_fg);
+	(void)ct_proc_reap(pid, &status, NULL);
+	guard_foreground(rt, 0);
+	ct_load_kill(l);
+	if (pidfd >= 0)
+		close(pidfd);
+	reap_orphans();
+}
+
 /* In the foreground's child: stdin from /dev/null, stdout and stderr to the
  * run's log, so a compile's output neither mixes with the table nor costs a
  * terminal's time. */
@@ -428,22 +443,11 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 			break;
 		}
 		if (ct_signals_pending() || rc == 2) {
-			kill_foreground(pid, rt->cg_fg);
-			(void)ct_proc_reap(pid, &status, &ru);
-			guard_foreground(rt, 0);
-			ct_load_kill(l);
-			if (pidfd >= 0)
-				close(pidfd);
-			reap_orphans();
+			abort_run(rt, l, pid, pidfd);
 			return -EINTR;
 		}
 		if (rc < 0 && rc != -EINTR) {
-			kill_foreground(pid, rt->cg_fg);
-			(void)ct_proc_reap(pid, &status, &ru);
-			guard_foreground(rt, 0);
-			ct_load_kill(l);
-			if (pidfd >= 0)
-				close(pidfd);
+			abort_run(rt, l, pid, pidfd);
 			return ct_err(err, len, rc, "cannot wait for the foreground: %s",
 				      strerror(-rc));
 		}
