@@ -510,8 +510,92 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	return 0;
 }
 
+static void read_id(const char *path, char *buf, size_t len)
+{
+	if (ct_read_file(path, buf, len) < 0)
+		buf[0] = '\0';
+}
+
+/* Start time of a process in clock ticks since boot (field 22), 0 if gone. */
+static uint64_t proc_start(int pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (ct_read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	p = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
+	if (!p || sscanf(p + 2,
+			 "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d"
+			 " %*d %*d %llu",
+			 &t) != 1)
+		return 0;
+	return t;
+}
+
+struct whoami {
+	char boot[40], machine[40];
+};
+
+static void whoami(struct whoami *me)
+{
+	read_id("/proc/sys/kernel/random/boot_id", me->boot, sizeof(me->boot));
+	read_id("/etc/machine-id", me->machine, sizeof(me->machine));
+}
+
+/* A session of another machine (a shared store) is never judged; on this
+ * machine it is gone with its boot, or when its pid no longer names the
+ * process that started it (pids are reused, start times are not). */
+static bool session_orphaned(const struct ct_session_rec *r, const struct whoami *me)
+{
+	if (!*me->machine || strcmp(r->machine_id, me->machine))
+		return false;
+	if (!*me->boot || strcmp(r->boot_id, me->boot))
+		return true;
+	return r->pid <= 0 || proc_start(r->pid) != r->pid_start;
+}
+
+/*
+ * The config and the session are stored once the workload and the first
+ * load are prepared and the warm-up has run, not before: a session that
+ * ends earlier (bad input found while preparing, no space for a load file,
+ * a signal) leaves nothing in the store. From here on it is marked
+ * complete, failed or interrupted.
+ */
+static int begin_session(struct session_rt *rt, char *err, size_t len)
+{
+	struct ct_session *s = rt->s;
+	struct whoami me;
+	int rc;
+
+	rc = ct_store_config_put(rt->st, s->label, &s->si, &s->rec.config_id, err, len);
+	if (rc)
+		return rc;
+	snprintf(s->rec.label, sizeof(s->rec.label), "%s", s->label);
+	snprintf(s->rec.argv, sizeof(s->rec.argv), "%s", s->opts.argv);
+	snprintf(s->rec.workload, sizeof(s->rec.workload), "%s", s->opts.workload);
+	snprintf(s->rec.profile, sizeof(s->rec.profile), "%s", s->env.quick ? "quick" : "full");
+	whoami(&me);
+	s->rec.pid = getpid();
+	s->rec.pid_start = proc_start(s->rec.pid);
+	snprintf(s->rec.boot_id, sizeof(s->rec.boot_id), "%s", me.boot);
+	snprintf(s->rec.machine_id, sizeof(s->rec.machine_id), "%s", me.machine);
+	rc = ct_store_session_begin(rt->st, &s->rec, err, len);
+	if (rc)
+		s->rec.id = 0;
+	return rc;
+}
+
 static int store_run(struct session_rt *rt, struct ct_run *r, unsigned seq, char *err, size_t len)
 {
+	int rc;
+
+	if (!rt->s->rec.id) {
+		rc = begin_session(rt, err, len);
+		if (rc)
+			return rc;
+	}
 	r->session_id = rt->s->rec.id;
 	r->config_id = rt->s->rec.config_id;
 	r->seq = seq;
@@ -535,6 +619,13 @@ static int run_load(struct session_rt *rt, struct ct_workload *w, const char *na
 	if (ct_signals_pending()) {
 		ct_load_release(&l);
 		return -EINTR;
+	}
+	if (!s->rec.id) {
+		rc = begin_session(rt, err, len);
+		if (rc) {
+			ct_load_release(&l);
+			return rc;
+		}
 	}
 	for (unsigned i = 1; i <= s->opts.runs; i++) {
 		struct ct_run r;
@@ -583,8 +674,10 @@ static int check_loads(struct ct_session *s, char *err, size_t len)
 		if (!ops)
 			return ct_err(err, len, -EINVAL, "unknown load '%s' (see: contend loads)",
 				      s->opts.loads[i]);
-		if (ops->supported && ops->supported(&s->env, why, sizeof(why)))
-			return ct_err(err, len, -ENOTSUP, "%s", why);
+		int rc = ops->supported ? ops->supported(&s->env, why, sizeof(why)) : 0;
+
+		if (rc)
+			return ct_err(err, len, rc, "%s", why);
 	}
 	return 0;
 }
@@ -600,52 +693,6 @@ static void quietness_check(struct session_rt *rt)
 		     "the machine is not quiet: %.2f CPUs busy outside contend; results may be "
 		     "noisy",
 		     cpus);
-}
-
-static void read_id(const char *path, char *buf, size_t len)
-{
-	if (ct_read_file(path, buf, len) < 0)
-		buf[0] = '\0';
-}
-
-/* Start time of a process in clock ticks since boot (field 22), 0 if gone. */
-static uint64_t proc_start(int pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long t = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (ct_read_file(path, buf, sizeof(buf)) <= 0)
-		return 0;
-	p = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
-	if (!p || sscanf(p + 2,
-			 "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d"
-			 " %*d %*d %llu",
-			 &t) != 1)
-		return 0;
-	return t;
-}
-
-struct whoami {
-	char boot[40], machine[40];
-};
-
-static void whoami(struct whoami *me)
-{
-	read_id("/proc/sys/kernel/random/boot_id", me->boot, sizeof(me->boot));
-	read_id("/etc/machine-id", me->machine, sizeof(me->machine));
-}
-
-/* A session of another machine (a shared store) is never judged; on this
- * machine it is gone with its boot, or when its pid no longer names the
- * process that started it (pids are reused, start times are not). */
-static bool session_orphaned(const struct ct_session_rec *r, const struct whoami *me)
-{
-	if (!*me->machine || strcmp(r->machine_id, me->machine))
-		return false;
-	if (!*me->boot || strcmp(r->boot_id, me->boot))
-		return true;
-	return r->pid <= 0 || proc_start(r->pid) != r->pid_start;
 }
 
 int ct_session_close_orphans(struct ct_store *st, unsigned *closed, char *err, size_t len)
@@ -676,7 +723,7 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 	const struct ct_workload_ops *wops;
 	struct session_rt rt = { .s = s, .st = st };
 	struct ct_workload w = { 0 };
-	bool have_dir = false, have_wl = false, have_session = false;
+	bool have_dir = false, have_wl = false;
 	char msg[PATH_MAX + 128];
 	unsigned closed;
 	int rc;
@@ -732,32 +779,12 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 		goto out;
 	}
 
-	rc = ct_store_config_put(st, s->label, &s->si, &s->rec.config_id, err, len);
-	if (rc)
-		goto out;
-	snprintf(s->rec.label, sizeof(s->rec.label), "%s", s->label);
-	snprintf(s->rec.argv, sizeof(s->rec.argv), "%s", s->opts.argv);
-	snprintf(s->rec.workload, sizeof(s->rec.workload), "%s", wops->name);
-	snprintf(s->rec.profile, sizeof(s->rec.profile), "%s", s->env.quick ? "quick" : "full");
 	rc = ct_session_close_orphans(st, &closed, err, len);
 	if (rc)
 		goto out;
 	if (closed)
 		warn(&rt, "%u session%s left running by a contend that is gone marked interrupted",
 		     closed, closed == 1 ? "" : "s");
-	{
-		struct whoami me;
-
-		whoami(&me);
-		s->rec.pid = getpid();
-		s->rec.pid_start = proc_start(s->rec.pid);
-		snprintf(s->rec.boot_id, sizeof(s->rec.boot_id), "%s", me.boot);
-		snprintf(s->rec.machine_id, sizeof(s->rec.machine_id), "%s", me.machine);
-	}
-	rc = ct_store_session_begin(st, &s->rec, err, len);
-	if (rc)
-		goto out;
-	have_session = true;
 
 	if (s->opts.warmup) {
 		struct ct_load none;
@@ -793,7 +820,7 @@ out:
 	if (rc == -EINTR)
 		ct_err(err, len, rc, "interrupted by signal %d (%s)", ct_signals_pending(),
 		       strsignal(ct_signals_pending()));
-	if (have_session) {
+	if (s->rec.id) {
 		char e2[CT_ERRLEN];
 		const char *status = !rc ? "complete" : rc == -EINTR ? "interrupted" : "failed";
 

@@ -25,16 +25,28 @@ static const char *list_root(const struct ct_load *l)
 	return l->env->list_dir && *l->env->list_dir ? l->env->list_dir : DEFAULT_DIR;
 }
 
-static int list_prepare(struct ct_load *l, char *err, size_t len)
+/* Checked before a session starts, so a mistyped --list-dir is a usage
+ * error rather than a session that fails half-way. */
+static int list_supported(const struct ct_env *env, char *why, size_t len)
 {
-	const char *root = list_root(l);
+	const char *root = env->list_dir && *env->list_dir ? env->list_dir : DEFAULT_DIR;
 	struct stat st;
 
 	if (stat(root, &st))
-		return ct_err(err, len, -errno, "list: cannot list '%s': %s", root,
+		return ct_err(why, len, -errno, "list: cannot list '%s': %s", root,
 			      strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return ct_err(err, len, -ENOTDIR, "list: '%s' is not a directory", root);
+		return ct_err(why, len, -ENOTDIR, "list: '%s' is not a directory", root);
+	return 0;
+}
+
+static int list_prepare(struct ct_load *l, char *err, size_t len)
+{
+	const char *root = list_root(l);
+	int rc = list_supported(l->env, err, len);
+
+	if (rc)
+		return rc;
 	l->nworkers = 1;
 	snprintf(l->params, sizeof(l->params), "dir=%s", root);
 	return 0;
@@ -68,6 +80,7 @@ const struct ct_load_ops ct_load_list = {
 	.summary = "lists a directory tree (default /usr) with lstat, over and over",
 	.work_unit = "entries listed",
 	.unit_scale = 1,
+	.supported = list_supported,
 	.prepare = list_prepare,
 	.work = list_work,
 };

@@ -2,7 +2,7 @@
 # Bad input gets one clear line on stderr and the documented exit code
 # (2 usage/input, 3 environment), and the read-only commands work.
 . "$CT_TESTLIB"
-plan 29
+plan 31
 
 run; expect_rc "no command: exit 2" 2
 run bogus; expect_rc "unknown command: exit 2" 2
@@ -41,3 +41,6 @@ expect_err "store path named" "plain/results.db"
 run run -w selftest -l io --file-size 100T -n 1 --no-warmup --dir "$T" --delay 0.1s
 expect_rc "no space for the load file: exit 3" 3
 if [ -z "$(ls -d "$T"/contend.* 2>/dev/null)" ]; then ok "nothing left in the work dir"; else not_ok "nothing left in the work dir" "$(ls -A "$T")"; fi
+run run -w selftest -l none,list --list-dir "$T/no-such-dir" -n 1
+expect_rc "missing --list-dir: exit 2" 2
+[ "$(sql "select count(*) from sessions" 2>/dev/null || echo 0)" = 0 ] && ok "nothing stored for bad input" || not_ok "nothing stored for bad input" "$(sql 'select * from sessions')"
