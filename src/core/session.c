@@ -288,6 +288,21 @@ static void kill_foreground(pid_t pid, const char *cg)
 		(void)ct_cgroup_kill(cg, 2000000000LL);
 }
 
+/* The foreground runs in a background process group: one that touches the
+ * terminal (a password prompt) is stopped by SIGTTIN/SIGTTOU and would
+ * never end. A stopped foreground fails its run instead of hanging. */
+static bool foreground_stopped(pid_t pid, char *why, size_t len)
+{
+	siginfo_t si = { 0 };
+
+	if (waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG | WNOWAIT) || si.si_pid != pid ||
+	    si.si_code != CLD_STOPPED)
+		return false;
+	snprintf(why, len, "the foreground was stopped by signal %d (%s); it may need a terminal",
+		 si.si_status, strsignal(si.si_status));
+	return true;
+}
+
 /* Ends a run that cannot give a result: everything it started is killed
  * and reaped, nothing is measured. */
 static void abort_run(struct session_rt *rt, struct ct_load *l, pid_t pid, int pidfd)
@@ -452,6 +467,12 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 				      strerror(-rc));
 		}
 		if (ct_load_check(l, s->opts.stall_ns, why, sizeof(why))) {
+			t1 = ct_now_ns();
+			kill_foreground(pid, rt->cg_fg);
+			fail_run(r, why);
+			break;
+		}
+		if (foreground_stopped(pid, why, sizeof(why))) {
 			t1 = ct_now_ns();
 			kill_foreground(pid, rt->cg_fg);
 			fail_run(r, why);

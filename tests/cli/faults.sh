@@ -2,7 +2,7 @@
 # SIGINT and SIGKILL in the middle of a session: nothing of contend is left
 # running, the store passes integrity_check, an interrupted session says so.
 . "$CT_TESTLIB"
-plan 17
+plan 21
 
 wait_for_run() { # waits until a run has started (the foreground is sleeping)
 	i=0
@@ -66,3 +66,19 @@ sql "insert into sessions (config_id, argv, workload, profile, status, started_a
 run list
 [ "$(sql "select status from sessions where argv = 'x'")" = running ] && ok "another machine's session is not judged" || not_ok "another machine's session is not judged"
 [ "$(sql "select status from sessions where argv = 'y'")" = interrupted ] && ok "a reused pid does not keep a session alive" || not_ok "a reused pid does not keep a session alive" "$(sql "select * from sessions where argv = 'y'")"
+
+# SIGTERM is an interrupt like SIGINT
+"$CONTEND" run -w selftest --selftest-mode sleep --scale 30 -l null -n 3 --delay 0.2s \
+	--no-warmup --dir "$T" >"$T/out" 2>"$T/err" &
+pid=$!
+wait_for_run
+kill -TERM $pid
+rc=0; wait $pid || rc=$?
+expect_rc "SIGTERM: exit 4" 4
+sleep 0.3
+[ -z "$(leftovers)" ] && ok "SIGTERM: no process left" || not_ok "SIGTERM: no process left"
+
+# a foreground stopped by a signal fails its run instead of hanging
+run run -w cmd -l none -n 1 --no-warmup --dir "$T" -L stopped -- sh -c 'kill -STOP $$'
+expect_rc "stopped foreground: the only run failed, exit 3" 3
+expect_out "stopped foreground: reason given" "stopped by signal 19"
