@@ -1,0 +1,554 @@
+/*
+ * The arithmetic behind contend's verdicts. Everything here is checked
+ * against R (tests/fixtures/stats/reference.R), so each rule follows what R
+ * does and says so where R offers a choice. GSL supplies the t, normal and
+ * binomial distributions; the exact rank distributions are counted here.
+ * GSL aborts on a domain error by default, so inputs are validated first.
+ */
+#include "contend/stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static bool all_finite(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return false;
+	return true;
+}
+
+static bool conf_ok(double confidence)
+{
+	return isfinite(confidence) && confidence > 0 && confidence < 100;
+}
+
+/* Two-pass mean with the compensation term of Chan, Golub and LeVeque, so
+ * 1e12-scale samples with a spread of 1 keep their digits. */
+static void mean_var(const double *x, size_t n, double *mean, double *var)
+{
+	double sum = 0, ss = 0, comp = 0, m;
+
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	m = sum / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double d = x[i] - m;
+
+		ss += d * d;
+		comp += d;
+	}
+	m += comp / (double)n;
+	*mean = m;
+	*var = n > 1 ? (ss - comp * comp / (double)n) / (double)(n - 1) : 0;
+	if (*var < 0)
+		*var = 0;
+}
+
+static double sorted_median(const double *s, size_t n)
+{
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/* Median and the median of absolute deviations; scratch holds n doubles. */
+static void median_mad(const double *x, size_t n, double *scratch, double *med, double *mad,
+		       double *aad)
+{
+	double sum = 0;
+
+	memcpy(scratch, x, n * sizeof(*x));
+	qsort(scratch, n, sizeof(*scratch), cmp_double);
+	*med = sorted_median(scratch, n);
+	for (size_t i = 0; i < n; i++) {
+		scratch[i] = fabs(x[i] - *med);
+		sum += scratch[i];
+	}
+	*aad = sum / (double)n;
+	qsort(scratch, n, sizeof(*scratch), cmp_double);
+	*mad = sorted_median(scratch, n);
+}
+
+/* Coverage of [x(k), x(n+1-k)] for the median: 1 - 2 P(B <= k-1). */
+static double median_coverage(size_t n, size_t k)
+{
+	return 1 - 2 * gsl_cdf_binomial_P((unsigned)(k - 1), 0.5, (unsigned)n);
+}
+
+int ct_stats_summarize(const double *x, size_t n, double confidence, struct ct_stats_summary *s)
+{
+	double *sorted, var, tq, half;
+	double want = confidence / 100;
+	size_t k, best = 0;
+
+	if (!x || !s || n < 2 || !conf_ok(confidence) || !all_finite(x, n) ||
+	    (uint64_t)n > UINT32_MAX)
+		return -EINVAL;
+	sorted = malloc(n * sizeof(*sorted));
+	if (!sorted)
+		return -ENOMEM;
+
+	memset(s, 0, sizeof(*s));
+	s->n = n;
+	s->confidence = confidence;
+	mean_var(x, n, &s->mean, &var);
+	s->sd = sqrt(var);
+	median_mad(x, n, sorted, &s->median, &s->mad_raw, &s->aad_median);
+	s->mad = s->mad_raw * 1.4826;
+	s->cov = s->mean != 0 ? s->sd / s->mean : NAN;
+
+	tq = gsl_cdf_tdist_Pinv(1 - (1 - want) / 2, (double)(n - 1));
+	half = tq * s->sd / sqrt((double)n);
+	s->ci_low = s->mean - half;
+	s->ci_high = s->mean + half;
+
+	memcpy(sorted, x, n * sizeof(*x));
+	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	s->min = sorted[0];
+	s->max = sorted[n - 1];
+	/* Coverage shrinks as k grows: find the narrowest interval that still
+	 * covers. */
+	for (k = 1; k <= (n + 1) / 2; k++) {
+		if (median_coverage(n, k) >= want)
+			best = k;
+		else
+			break;
+	}
+	s->median_ci_ok = best > 0;
+	if (!best)
+		best = 1;
+	s->median_ci_low = sorted[best - 1];
+	s->median_ci_high = sorted[n - best];
+	s->median_ci_level = 100 * median_coverage(n, best);
+	free(sorted);
+	return 0;
+}
+
+int ct_stats_outliers(const double *x, size_t n, bool *flags, size_t *nflagged)
+{
+	double *scratch, med, mad, aad, scale;
+	size_t count = 0;
+
+	if (!x || !flags || n < 1 || !all_finite(x, n))
+		return -EINVAL;
+	scratch = malloc(n * sizeof(*scratch));
+	if (!scratch)
+		return -ENOMEM;
+	median_mad(x, n, scratch, &med, &mad, &aad);
+	free(scratch);
+
+	/* 0.6745 * d / MAD > 3.5 is d / (MAD / 0.6745) > 3.5. */
+	scale = mad > 0 ? mad / 0.6745 : 1.253314 * aad;
+	for (size_t i = 0; i < n; i++) {
+		flags[i] = scale > 0 && fabs(x[i] - med) / scale > CT_STATS_OUTLIER_Z;
+		count += flags[i];
+	}
+	if (nflagged)
+		*nflagged = count;
+	return 0;
+}
+
+static double two_sided_t(double t, double df)
+{
+	return 2 * gsl_cdf_tdist_Q(fabs(t), df);
+}
+
+static double welch_df(double vx, size_t nx, double vy, size_t ny)
+{
+	double a = vx / (double)nx, b = vy / (double)ny;
+
+	return (a + b) * (a + b) / (a * a / (double)(nx - 1) + b * b / (double)(ny - 1));
+}
+
+int ct_stats_welch(const double *x, size_t nx, const double *y, size_t ny, struct ct_stats_ttest *r)
+{
+	double mx, vx, my, vy, se;
+
+	if (!x || !y || !r || nx < 2 || ny < 2 || !all_finite(x, nx) || !all_finite(y, ny))
+		return -EINVAL;
+	mean_var(x, nx, &mx, &vx);
+	mean_var(y, ny, &my, &vy);
+	se = sqrt(vx / (double)nx + vy / (double)ny);
+	if (!(se > 0))
+		return -EINVAL;
+	r->diff = mx - my;
+	r->t = r->diff / se;
+	r->df = welch_df(vx, nx, vy, ny);
+	r->p = two_sided_t(r->t, r->df);
+	return 0;
+}
+
+int ct_stats_student(const double *x, size_t nx, const double *y, size_t ny,
+		     struct ct_stats_ttest *r)
+{
+	double mx, vx, my, vy, sp2, se;
+
+	if (!x || !y || !r || nx < 2 || ny < 2 || !all_finite(x, nx) || !all_finite(y, ny))
+		return -EINVAL;
+	mean_var(x, nx, &mx, &vx);
+	mean_var(y, ny, &my, &vy);
+	r->df = (double)(nx + ny - 2);
+	sp2 = ((double)(nx - 1) * vx + (double)(ny - 1) * vy) / r->df;
+	se = sqrt(sp2 * (1.0 / (double)nx + 1.0 / (double)ny));
+	if (!(se > 0))
+		return -EINVAL;
+	r->diff = mx - my;
+	r->t = r->diff / se;
+	r->p = two_sided_t(r->t, r->df);
+	return 0;
+}
+
+int ct_stats_paired_t(const double *x, const double *y, size_t n, struct ct_stats_ttest *r)
+{
+	double *d, m, v, se;
+
+	if (!x || !y || !r || n < 2 || !all_finite(x, n) || !all_finite(y, n))
+		return -EINVAL;
+	d = malloc(n * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		d[i] = x[i] - y[i];
+	mean_var(d, n, &m, &v);
+	free(d);
+	se = sqrt(v / (double)n);
+	if (!(se > 0))
+		return -EINVAL;
+	r->diff = m;
+	r->t = m / se;
+	r->df = (double)(n - 1);
+	r->p = two_sided_t(r->t, r->df);
+	return 0;
+}
+
+struct ranked {
+	double v;
+	size_t idx;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
+}
+
+/* Sorts r by value and writes mid-ranks (1-based, ties averaged) into rank[]
+ * by original index. Returns sum(t^3 - t) over tie groups. */
+static double midranks(struct ranked *r, size_t n, double *rank)
+{
+	double ties = 0;
+	size_t i = 0;
+
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	while (i < n) {
+		size_t j = i + 1;
+		double t, mid;
+
+		while (j < n && r[j].v == r[i].v)
+			j++;
+		t = (double)(j - i);
+		mid = ((double)i + 1 + (double)j) / 2;
+		for (size_t k = i; k < j; k++)
+			rank[r[k].idx] = mid;
+		ties += t * t * t - t;
+		i = j;
+	}
+	return ties;
+}
+
+/* Upper or lower tail of a counted null distribution, R's two-sided rule:
+ * above the centre take P(S >= s), else P(S <= s); p = min(1, 2 * that). */
+static double exact_two_sided(const double *count, size_t max, double stat, double centre)
+{
+	double total = 0, tail = 0;
+	size_t s = (size_t)llround(stat);
+
+	for (size_t u = 0; u <= max; u++)
+		total += count[u];
+	if (stat > centre) {
+		for (size_t u = s; u <= max; u++)
+			tail += count[u];
+	} else {
+		for (size_t u = 0; u <= s; u++)
+			tail += count[u];
+	}
+	tail /= total;
+	return fmin(1, 2 * tail);
+}
+
+/* Number of ways to reach U = u with m x's and n y's, U counting (x > y)
+ * pairs: the largest of i + j values is an x (adding j pairs) or a y. */
+static int mw_exact(size_t m, size_t n, double u, double *p)
+{
+	size_t umax = m * n, w = umax + 1;
+	double *prev = calloc((n + 1) * w, sizeof(double));
+	double *cur = calloc((n + 1) * w, sizeof(double));
+	int rc = -ENOMEM;
+
+	if (!prev || !cur)
+		goto out;
+	for (size_t j = 0; j <= n; j++)
+		prev[j * w] = 1; /* i = 0: U = 0 whatever j */
+	for (size_t i = 1; i <= m; i++) {
+		double *tmp;
+
+		memset(cur, 0, (n + 1) * w * sizeof(double));
+		cur[0] = 1; /* j = 0 */
+		for (size_t j = 1; j <= n; j++) {
+			double *c = cur + j * w, *left = cur + (j - 1) * w, *up = prev + j * w;
+
+			for (size_t k = 0; k <= i * j; k++)
+				c[k] = left[k] + (k >= j ? up[k - j] : 0);
+		}
+		tmp = prev;
+		prev = cur;
+		cur = tmp;
+	}
+	*p = exact_two_sided(prev + n * w, umax, u, (double)umax / 2);
+	rc = 0;
+out:
+	free(prev);
+	free(cur);
+	return rc;
+}
+
+/* z-test with R's continuity correction: |z| shrunk by 0.5 towards 0. */
+static double normal_two_sided(double z, double sigma)
+{
+	double c = z > 0 ? 0.5 : z < 0 ? -0.5 : 0;
+
+	z = (z - c) / sigma;
+	return 2 * fmin(gsl_cdf_ugaussian_P(z), gsl_cdf_ugaussian_Q(z));
+}
+
+int ct_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+			  enum ct_stats_method method, struct ct_stats_rank *r)
+{
+	size_t n = nx + ny;
+	struct ranked *rk = NULL;
+	double *rank = NULL, ties, sumx = 0, dnx = (double)nx, dny = (double)ny, dn = (double)n;
+	bool exact;
+	int rc = -EINVAL;
+
+	if (!x || !y || !r || nx < 1 || ny < 1 || !all_finite(x, nx) || !all_finite(y, ny))
+		return -EINVAL;
+	rc = -ENOMEM;
+	rk = malloc(n * sizeof(*rk));
+	rank = malloc(n * sizeof(*rank));
+	if (!rk || !rank)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		rk[i].v = i < nx ? x[i] : y[i - nx];
+		rk[i].idx = i;
+	}
+	ties = midranks(rk, n, rank);
+	for (size_t i = 0; i < nx; i++)
+		sumx += rank[i];
+	memset(r, 0, sizeof(*r));
+	r->stat = sumx - dnx * (dnx + 1) / 2;
+
+	exact = ties == 0 && nx <= CT_STATS_EXACT_MAX && ny <= CT_STATS_EXACT_MAX;
+	rc = -EINVAL;
+	if (method == CT_STATS_EXACT && !exact)
+		goto out;
+	if (method == CT_STATS_NORMAL)
+		exact = false;
+	r->exact = exact;
+	if (exact) {
+		rc = mw_exact(nx, ny, r->stat, &r->p);
+	} else {
+		double sigma = sqrt(dnx * dny / 12 * ((dn + 1) - ties / (dn * (dn - 1))));
+
+		if (!(sigma > 0))
+			goto out;
+		r->p = normal_two_sided(r->stat - dnx * dny / 2, sigma);
+		rc = 0;
+	}
+out:
+	free(rk);
+	free(rank);
+	return rc;
+}
+
+/* Number of subsets of {1..n} with rank sum v. */
+static int sr_exact(size_t n, double v, double *p)
+{
+	size_t vmax = n * (n + 1) / 2;
+	double *c = calloc(vmax + 1, sizeof(double));
+
+	if (!c)
+		return -ENOMEM;
+	c[0] = 1;
+	for (size_t k = 1; k <= n; k++)
+		for (size_t s = k * (k + 1) / 2; s >= k; s--)
+			c[s] += c[s - k];
+	*p = exact_two_sided(c, vmax, v, (double)vmax / 2);
+	free(c);
+	return 0;
+}
+
+int ct_stats_signed_rank(const double *x, const double *y, size_t n, enum ct_stats_method method,
+			 struct ct_stats_rank *r)
+{
+	struct ranked *rk = NULL;
+	double *rank = NULL, *d = NULL, ties, v = 0, dm;
+	size_t m = 0;
+	bool exact;
+	int rc;
+
+	if (!x || !y || !r || n < 1 || !all_finite(x, n) || !all_finite(y, n))
+		return -EINVAL;
+	rc = -ENOMEM;
+	rk = malloc(n * sizeof(*rk));
+	rank = malloc(n * sizeof(*rank));
+	d = malloc(n * sizeof(*d));
+	if (!rk || !rank || !d)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		double di = x[i] - y[i];
+
+		if (di == 0)
+			continue;
+		d[m] = di;
+		rk[m].v = fabs(di);
+		rk[m].idx = m;
+		m++;
+	}
+	rc = -EINVAL;
+	if (!m)
+		goto out;
+	ties = midranks(rk, m, rank);
+	for (size_t i = 0; i < m; i++)
+		if (d[i] > 0)
+			v += rank[i];
+	memset(r, 0, sizeof(*r));
+	r->stat = v;
+	r->n = m;
+	dm = (double)m;
+
+	exact = ties == 0 && m == n && m <= CT_STATS_EXACT_MAX;
+	if (method == CT_STATS_EXACT && !exact)
+		goto out;
+	if (method == CT_STATS_NORMAL)
+		exact = false;
+	r->exact = exact;
+	if (exact) {
+		rc = sr_exact(m, v, &r->p);
+	} else {
+		double sigma = sqrt(dm * (dm + 1) * (2 * dm + 1) / 24 - ties / 48);
+
+		if (!(sigma > 0))
+			goto out;
+		r->p = normal_two_sided(v - dm * (dm + 1) / 4, sigma);
+		rc = 0;
+	}
+out:
+	free(rk);
+	free(rank);
+	free(d);
+	return rc;
+}
+
+int ct_stats_fieller(const double *num, size_t nn, const double *den, size_t nd, double confidence,
+		     struct ct_stats_ratio *r)
+{
+	double mx, vx, my, vy, v11, v22, t, g, q, disc;
+
+	if (!num || !den || !r || nn < 2 || nd < 2 || !conf_ok(confidence) ||
+	    !all_finite(num, nn) || !all_finite(den, nd))
+		return -EINVAL;
+	mean_var(num, nn, &mx, &vx);
+	mean_var(den, nd, &my, &vy);
+	v11 = vx / (double)nn;
+	v22 = vy / (double)nd;
+	if (!(v11 + v22 > 0))
+		return -EINVAL;
+	memset(r, 0, sizeof(*r));
+	r->ratio = my != 0 ? mx / my : NAN;
+	r->df = welch_df(vx, nn, vy, nd);
+	r->low = -INFINITY;
+	r->high = INFINITY;
+	t = gsl_cdf_tdist_Pinv(1 - (1 - confidence / 100) / 2, r->df);
+	/* g >= 1: the denominator's CI holds 0, so the set of ratios is not a
+	 * finite interval. */
+	if (my == 0)
+		return 0;
+	g = t * t * v22 / (my * my);
+	if (g >= 1)
+		return 0;
+	q = r->ratio;
+	disc = v11 + q * q * v22 - g * v11;
+	disc = (t / fabs(my)) * sqrt(disc > 0 ? disc : 0);
+	r->low = (q - disc) / (1 - g);
+	r->high = (q + disc) / (1 - g);
+	r->bounded = true;
+	return 0;
+}
+
+struct pidx {
+	double p;
+	size_t idx;
+};
+
+static int cmp_pidx(const void *a, const void *b)
+{
+	const struct pidx *x = a, *y = b;
+
+	if (x->p != y->p)
+		return (x->p > y->p) - (x->p < y->p);
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+int ct_stats_holm(const double *p, size_t n, double *adj)
+{
+	struct pidx *s;
+	double run = 0;
+
+	if (!p || !adj || n < 1)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!(p[i] >= 0 && p[i] <= 1))
+			return -EINVAL;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		s[i].p = p[i];
+		s[i].idx = i;
+	}
+	qsort(s, n, sizeof(*s), cmp_pidx);
+	/* Step-down: the i-th smallest is multiplied by n - i and the adjusted
+	 * values are kept monotone, as R's p.adjust("holm"). */
+	for (size_t i = 0; i < n; i++) {
+		double a = fmin(1, (double)(n - i) * s[i].p);
+
+		run = fmax(run, a);
+		adj[s[i].idx] = run;
+	}
+	free(s);
+	return 0;
+}
+
+int ct_stats_geomean(const double *x, size_t n, double *gm)
+{
+	double sum = 0;
+
+	if (!x || !gm || n < 1)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return -EINVAL;
+		sum += log(x[i]);
+	}
+	*gm = exp(sum / (double)n);
+	return 0;
+}

@@ -1,0 +1,409 @@
+/*
+ * src/stats checked against values computed elsewhere: the io_load figures
+ * of seed 001 (worked by hand in the 2002 thread and in issue 3), and R's
+ * t.test, wilcox.test, p.adjust, median and mad through
+ * fixtures/stats/reference.txt, which fixtures/stats/reference.R writes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "contend/stats.h"
+
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REL_STAT 1e-6 /* statistics, R against GSL */
+#define REL_P	 1e-4 /* p-values */
+#define MAXV	 128
+
+struct rec {
+	char kind[8], name[32], key[32];
+	double v[MAXV];
+	size_t n;
+};
+
+static struct rec *recs;
+static size_t nrecs;
+
+static int load_fixture(void **state)
+{
+	char path[PATH_MAX], line[8192];
+	const char *base = getenv("CT_FIXTURES");
+	FILE *f;
+
+	assert_non_null(base);
+	snprintf(path, sizeof(path), "%s/stats/reference.txt", base);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		struct rec r;
+		char *tok, *save = NULL;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		memset(&r, 0, sizeof(r));
+		tok = strtok_r(line, " \n", &save);
+		snprintf(r.kind, sizeof(r.kind), "%s", tok);
+		snprintf(r.name, sizeof(r.name), "%s", strtok_r(NULL, " \n", &save));
+		snprintf(r.key, sizeof(r.key), "%s", strtok_r(NULL, " \n", &save));
+		while ((tok = strtok_r(NULL, " \n", &save)) && r.n < MAXV)
+			r.v[r.n++] = strtod(tok, NULL);
+		recs = realloc(recs, (nrecs + 1) * sizeof(*recs));
+		assert_non_null(recs);
+		recs[nrecs++] = r;
+	}
+	fclose(f);
+	assert_true(nrecs > 100);
+	return 0;
+}
+
+static int free_fixture(void **state)
+{
+	free(recs);
+	recs = NULL;
+	nrecs = 0;
+	return 0;
+}
+
+/* NULL when R did not compute it for this case. */
+static const struct rec *find(const char *kind, const char *name, const char *key)
+{
+	for (size_t i = 0; i < nrecs; i++)
+		if (!strcmp(recs[i].kind, kind) && !strcmp(recs[i].name, name) &&
+		    !strcmp(recs[i].key, key))
+			return &recs[i];
+	return NULL;
+}
+
+static const struct rec *val(const char *name, const char *key)
+{
+	const struct rec *r = find("val", name, key);
+
+	if (!r)
+		fail_msg("fixture has no '%s %s'", name, key);
+	return r;
+}
+
+static void check(const char *what, double got, double want, double tol)
+{
+	double err = fabs(got - want);
+
+	if (want == 0 ? got == 0 : err <= tol * fabs(want))
+		return;
+	fail_msg("%s: got %.17g, R says %.17g (rel err %.3g)", what, got, want,
+		 want ? err / fabs(want) : err);
+}
+
+/* Locations (mean, median, CI ends) are judged against the spread: for a
+ * 1e12-scale sample relative 1e-6 of the value would hide any cancellation. */
+static void check_loc(const char *what, double got, double want, double spread)
+{
+	double tol = 1e-6 * spread + 4 * DBL_EPSILON * fabs(want);
+
+	if (fabs(got - want) <= tol)
+		return;
+	fail_msg("%s: got %.17g, R says %.17g (tolerance %.3g)", what, got, want, tol);
+}
+
+static void check_summary(const char *name, const char *side, const double *x, size_t n)
+{
+	static const int confs[] = { 95, 80 };
+	struct ct_stats_summary s;
+	char key[32];
+	const struct rec *r;
+	double sd;
+	bool flags[MAXV];
+	size_t nflag;
+
+#define V(k) (snprintf(key, sizeof(key), "%s.%s", side, k), val(name, key))
+	sd = V("sd")->v[0];
+	for (size_t c = 0; c < CT_ARRAY_SIZE(confs); c++) {
+		assert_int_equal(ct_stats_summarize(x, n, confs[c], &s), 0);
+		assert_int_equal(s.n, n);
+		check_loc("mean", s.mean, V("mean")->v[0], sd);
+		check("sd", s.sd, sd, REL_STAT);
+		check_loc("median", s.median, V("median")->v[0], sd);
+		check("mad_raw", s.mad_raw, V("mad_raw")->v[0], REL_STAT);
+		check("mad", s.mad, V("mad")->v[0], REL_STAT);
+		check_loc("min", s.min, V("min")->v[0], 0);
+		check_loc("max", s.max, V("max")->v[0], 0);
+		check("cov", s.cov, V("cov")->v[0], REL_STAT);
+		check("aad", s.aad_median, V("aad")->v[0], REL_STAT);
+		snprintf(key, sizeof(key), "%s.ci%d", side, confs[c]);
+		r = val(name, key);
+		check_loc("ci_low", s.ci_low, r->v[0], sd);
+		check_loc("ci_high", s.ci_high, r->v[1], sd);
+		snprintf(key, sizeof(key), "%s.mci%d", side, confs[c]);
+		r = val(name, key);
+		check_loc("median_ci_low", s.median_ci_low, r->v[0], 0);
+		check_loc("median_ci_high", s.median_ci_high, r->v[1], 0);
+		check("median_ci_level", s.median_ci_level, r->v[2], 1e-12);
+		assert_int_equal(s.median_ci_ok, r->v[3] != 0);
+	}
+
+	r = V("outliers");
+	assert_int_equal(ct_stats_outliers(x, n, flags, &nflag), 0);
+	assert_int_equal(nflag, (size_t)r->v[0]);
+	for (size_t i = 1; i < r->n; i++)
+		assert_true(flags[(size_t)r->v[i]]);
+#undef V
+}
+
+static const struct rec *data(const char *name, const char *side)
+{
+	const struct rec *r = find("data", name, side);
+
+	assert_non_null(r);
+	return r;
+}
+
+static void check_ttest(const char *name, const char *key, const struct ct_stats_ttest *t)
+{
+	const struct rec *r = val(name, key);
+
+	check("t", t->t, r->v[0], REL_STAT);
+	check("df", t->df, r->v[1], REL_STAT);
+	check("p", t->p, r->v[2], REL_P);
+}
+
+static void check_fieller(const char *name, const char *key, const struct rec *x,
+			  const struct rec *y, int conf)
+{
+	struct ct_stats_ratio q;
+	const struct rec *r = val(name, key);
+
+	assert_int_equal(ct_stats_fieller(x->v, x->n, y->v, y->n, conf, &q), 0);
+	check("ratio", q.ratio, r->v[0], REL_STAT);
+	check("ratio df", q.df, r->v[1], REL_STAT);
+	assert_int_equal(q.bounded, r->v[2] != 0);
+	if (q.bounded) {
+		check("fieller low", q.low, r->v[3], REL_STAT);
+		check("fieller high", q.high, r->v[4], REL_STAT);
+	} else {
+		assert_true(isinf(q.low) && q.low < 0);
+		assert_true(isinf(q.high) && q.high > 0);
+	}
+}
+
+static void check_two_sample(const char *name)
+{
+	const struct rec *x = data(name, "x"), *y = data(name, "y"), *r;
+	struct ct_stats_ttest t;
+	struct ct_stats_rank u;
+
+	print_message("case %s (n = %zu, %zu)\n", name, x->n, y->n);
+	check_summary(name, "x", x->v, x->n);
+	check_summary(name, "y", y->v, y->n);
+
+	assert_int_equal(ct_stats_welch(x->v, x->n, y->v, y->n, &t), 0);
+	check_ttest(name, "welch", &t);
+	assert_int_equal(ct_stats_student(x->v, x->n, y->v, y->n, &t), 0);
+	check_ttest(name, "student", &t);
+	check_fieller(name, "fieller95", x, y, 95);
+	check_fieller(name, "fieller90", x, y, 90);
+
+	r = find("val", name, "mw_exact");
+	assert_int_equal(ct_stats_mann_whitney(x->v, x->n, y->v, y->n, CT_STATS_AUTO, &u), 0);
+	if (r) {
+		assert_true(u.exact);
+		check("U", u.stat, r->v[0], REL_STAT);
+		check("exact p", u.p, r->v[1], REL_P);
+		assert_int_equal(ct_stats_mann_whitney(x->v, x->n, y->v, y->n, CT_STATS_EXACT, &u),
+				 0);
+		check("exact p", u.p, r->v[1], REL_P);
+	} else {
+		/* ties or n > 50: AUTO must fall back to the approximation */
+		assert_false(u.exact);
+		assert_int_equal(ct_stats_mann_whitney(x->v, x->n, y->v, y->n, CT_STATS_EXACT, &u),
+				 -EINVAL);
+	}
+	r = val(name, "mw_normal");
+	assert_int_equal(ct_stats_mann_whitney(x->v, x->n, y->v, y->n, CT_STATS_NORMAL, &u), 0);
+	assert_false(u.exact);
+	check("U", u.stat, r->v[0], REL_STAT);
+	check("normal p", u.p, r->v[1], REL_P);
+}
+
+/* Issue 3's reference values, to the precision it states. */
+static void test_seed(void **state)
+{
+	static const double nopre[] = { 176.52, 181.21, 189.31, 198.59, 198.96, 204.19 };
+	static const double pre[] = { 190.04, 195.49, 199.44, 200.14, 221.99, 263.03 };
+	struct ct_stats_summary s;
+	struct ct_stats_ttest t;
+	struct ct_stats_rank u;
+	bool flags[6];
+	size_t nflag;
+
+	assert_int_equal(ct_stats_summarize(nopre, 6, 95, &s), 0);
+	assert_true(fabs(s.mean - 191.463) < 0.0005);
+	assert_true(fabs(s.ci_low - 179.948) < 0.0005);
+	assert_true(fabs(s.ci_high - 202.979) < 0.0005);
+	assert_true(fabs(s.sd - 10.973) < 0.0005);
+	assert_true(fabs(s.median - 193.95) < 1e-9);
+	assert_true(fabs(s.aad_median - 9.117) < 0.0005);
+
+	assert_int_equal(ct_stats_summarize(pre, 6, 95, &s), 0);
+	assert_true(fabs(s.mean - 211.688) < 0.0005);
+	assert_true(fabs(s.ci_low - 182.92) < 0.005);
+	assert_true(fabs(s.ci_high - 240.45) < 0.005);
+	assert_true(fabs(s.sd - 27.410) < 0.0005);
+	assert_true(fabs(s.median - 199.79) < 1e-9);
+	assert_true(fabs(s.aad_median - 16.698) < 0.0005);
+	assert_int_equal(ct_stats_outliers(pre, 6, flags, &nflag), 0);
+	assert_int_equal(nflag, 1);
+	assert_true(flags[5]);
+	assert_int_equal(ct_stats_outliers(nopre, 6, flags, &nflag), 0);
+	assert_int_equal(nflag, 0);
+
+	assert_int_equal(ct_stats_welch(nopre, 6, pre, 6, &t), 0);
+	assert_true(fabs(t.t - -1.678) < 0.0005);
+	assert_true(fabs(t.df - 6.56) < 0.005);
+	assert_true(fabs(t.p - 0.140) < 0.0005);
+	assert_int_equal(ct_stats_mann_whitney(nopre, 6, pre, 6, CT_STATS_AUTO, &u), 0);
+	assert_true(u.exact);
+	assert_true(fabs(u.p - 0.132) < 0.0005);
+}
+
+static void test_two_sample(void **state)
+{
+	static const char *const cases[] = { "io",	"ties",	 "n2",	 "huge",     "tiny",
+					     "unequal", "large", "mad0", "unbounded" };
+
+	for (size_t i = 0; i < CT_ARRAY_SIZE(cases); i++)
+		check_two_sample(cases[i]);
+}
+
+/* Constant samples: the summary is exact (sd 0, CI a point); the tests that
+ * divide by a standard error refuse, as R's t.test does; with every value
+ * tied the rank test has no variance and refuses too. */
+static void test_identical(void **state)
+{
+	const struct rec *x = data("ident", "x"), *y = data("ident", "y");
+	struct ct_stats_ttest t;
+	struct ct_stats_rank u;
+	struct ct_stats_ratio q;
+
+	check_summary("ident", "x", x->v, x->n);
+	assert_int_equal(ct_stats_welch(x->v, x->n, y->v, y->n, &t), -EINVAL);
+	assert_int_equal(ct_stats_student(x->v, x->n, y->v, y->n, &t), -EINVAL);
+	assert_int_equal(ct_stats_fieller(x->v, x->n, y->v, y->n, 95, &q), -EINVAL);
+	assert_int_equal(ct_stats_paired_t(x->v, y->v, x->n, &t), -EINVAL);
+	assert_int_equal(ct_stats_mann_whitney(x->v, x->n, y->v, y->n, CT_STATS_AUTO, &u), -EINVAL);
+	assert_int_equal(ct_stats_signed_rank(x->v, y->v, x->n, CT_STATS_AUTO, &u), -EINVAL);
+}
+
+static void check_paired(const char *name)
+{
+	const struct rec *x = data(name, "x"), *y = data(name, "y"), *r;
+	struct ct_stats_ttest t;
+	struct ct_stats_rank w;
+
+	assert_int_equal(x->n, y->n);
+	r = val(name, "paired_t");
+	assert_int_equal(ct_stats_paired_t(x->v, y->v, x->n, &t), 0);
+	check("mean diff", t.diff, r->v[0], REL_STAT);
+	check("t", t.t, r->v[1], REL_STAT);
+	check("df", t.df, r->v[2], REL_STAT);
+	check("p", t.p, r->v[3], REL_P);
+
+	r = find("val", name, "sr_exact");
+	assert_int_equal(ct_stats_signed_rank(x->v, y->v, x->n, CT_STATS_AUTO, &w), 0);
+	if (r) {
+		assert_true(w.exact);
+		check("V", w.stat, r->v[0], REL_STAT);
+		check("exact p", w.p, r->v[1], REL_P);
+	} else {
+		assert_false(w.exact);
+		assert_int_equal(ct_stats_signed_rank(x->v, y->v, x->n, CT_STATS_EXACT, &w),
+				 -EINVAL);
+	}
+	r = val(name, "sr_normal");
+	assert_int_equal(ct_stats_signed_rank(x->v, y->v, x->n, CT_STATS_NORMAL, &w), 0);
+	assert_false(w.exact);
+	check("V", w.stat, r->v[0], REL_STAT);
+	check("normal p", w.p, r->v[1], REL_P);
+	assert_int_equal(w.n, (size_t)r->v[2]);
+}
+
+static void test_paired(void **state)
+{
+	check_paired("pair");
+	check_paired("pairties");
+	check_paired("pairzero");
+}
+
+static void test_holm_geomean(void **state)
+{
+	const struct rec *p = data("holm", "x"), *want = val("holm", "adj");
+	const struct rec *g = data("geomean", "x");
+	double adj[MAXV], gm;
+
+	assert_int_equal(ct_stats_holm(p->v, p->n, adj), 0);
+	for (size_t i = 0; i < p->n; i++)
+		check("holm", adj[i], want->v[i], 1e-12);
+	/* in place */
+	memcpy(adj, p->v, p->n * sizeof(double));
+	assert_int_equal(ct_stats_holm(adj, p->n, adj), 0);
+	for (size_t i = 0; i < p->n; i++)
+		check("holm in place", adj[i], want->v[i], 1e-12);
+
+	assert_int_equal(ct_stats_geomean(g->v, g->n, &gm), 0);
+	check("geomean", gm, val("geomean", "gm")->v[0], 1e-12);
+}
+
+static void test_errors(void **state)
+{
+	static const double x[] = { 1, 2, 3, 4 }, bad[] = { 1, NAN, 3 };
+	static const double neg[] = { 1, -2 }, p[] = { 0.5, 1.5 };
+	double big[60], other[60], out[2];
+	struct ct_stats_summary s;
+	struct ct_stats_ttest t;
+	struct ct_stats_rank u;
+	struct ct_stats_ratio q;
+	bool flags[4];
+
+	assert_int_equal(ct_stats_summarize(x, 1, 95, &s), -EINVAL);
+	assert_int_equal(ct_stats_summarize(x, 4, 0, &s), -EINVAL);
+	assert_int_equal(ct_stats_summarize(x, 4, 100, &s), -EINVAL);
+	assert_int_equal(ct_stats_summarize(x, 4, NAN, &s), -EINVAL);
+	assert_int_equal(ct_stats_summarize(bad, 3, 95, &s), -EINVAL);
+	assert_int_equal(ct_stats_summarize(NULL, 3, 95, &s), -EINVAL);
+	assert_int_equal(ct_stats_outliers(x, 0, flags, NULL), -EINVAL);
+	assert_int_equal(ct_stats_welch(x, 1, x, 4, &t), -EINVAL);
+	assert_int_equal(ct_stats_student(x, 4, x, 1, &t), -EINVAL);
+	assert_int_equal(ct_stats_paired_t(x, x, 1, &t), -EINVAL);
+	assert_int_equal(ct_stats_fieller(x, 4, x, 4, 100, &q), -EINVAL);
+	assert_int_equal(ct_stats_mann_whitney(x, 0, x, 4, CT_STATS_AUTO, &u), -EINVAL);
+	/* x against itself is all ties: exact is refused */
+	assert_int_equal(ct_stats_mann_whitney(x, 4, x, 4, CT_STATS_EXACT, &u), -EINVAL);
+	for (int i = 0; i < 60; i++) {
+		big[i] = i;
+		other[i] = i + 0.5;
+	}
+	assert_int_equal(ct_stats_mann_whitney(big, 60, other, 60, CT_STATS_EXACT, &u), -EINVAL);
+	assert_int_equal(ct_stats_mann_whitney(big, 60, other, 60, CT_STATS_AUTO, &u), 0);
+	assert_false(u.exact);
+	assert_int_equal(ct_stats_holm(p, 2, out), -EINVAL);
+	assert_int_equal(ct_stats_holm(p, 0, out), -EINVAL);
+	assert_int_equal(ct_stats_geomean(neg, 2, out), -EINVAL);
+	assert_int_equal(ct_stats_geomean(neg, 0, out), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seed),	     cmocka_unit_test(test_two_sample),
+		cmocka_unit_test(test_identical),    cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_holm_geomean), cmocka_unit_test(test_errors),
+	};
+	return cmocka_run_group_tests(tests, load_fixture, free_fixture);
+}
