@@ -1,0 +1,57 @@
+#!/bin/sh
+# `contend stats` on the seed's io_load times: the figures the thread
+# computed by hand (and R), not this code's own output; then bad input.
+. "$CT_TESTLIB"
+plan 30
+
+printf '176.52\n181.21\n189.31\n198.59\n198.96\n204.19\n' >"$T/nopre"
+printf '# 2.5.38-mm2, sorted\n190.04\n195.49\n\n199.44\n200.14  # a comment\n221.99\n263.03\n' >"$T/pre"
+
+# jnum KEY [N]: the Nth value of KEY in the JSON output, rounded by the caller
+jnum() { grep -o "\"$1\": [^,}]*" "$T/out" | sed -n "${2:-1}p" | sed 's/.*: //'; }
+near() { # near DESC VALUE WANT DECIMALS
+	got=$(printf "%.${4}f" "$2" 2>/dev/null)
+	if [ "$got" = "$3" ]; then ok "$1 = $3"; else not_ok "$1 = $3" "got $2"; fi
+}
+
+run stats --format json "$T/nopre" "$T/pre"
+expect_rc "json: exit 0" 0
+near "NoPre mean" "$(jnum mean 1)" 191.463 3
+near "NoPre CI low" "$(jnum ci_low 1)" 179.948 3
+near "NoPre CI high" "$(jnum ci_high 1)" 202.979 3
+near "NoPre sd" "$(jnum sd 1)" 10.973 3
+near "NoPre median" "$(jnum median 1)" 193.95 2
+near "NoPre AAD from the median" "$(jnum aad_median 1)" 9.117 3
+near "Pre mean" "$(jnum mean 2)" 211.688 3
+near "Pre CI low" "$(jnum ci_low 2)" 182.92 2
+near "Pre CI high" "$(jnum ci_high 2)" 240.45 2
+near "Pre sd" "$(jnum sd 2)" 27.410 3
+near "Pre median" "$(jnum median 2)" 199.79 2
+near "Pre AAD from the median" "$(jnum aad_median 2)" 16.698 3
+[ "$(grep -o '"outliers": \[[^]]*\]' "$T/out" | sed -n 2p)" = '"outliers": [5]' ] && ok "263.03 flagged as an outlier" || not_ok "263.03 flagged as an outlier" "$(cat "$T/out")"
+near "Welch t" "$(jnum welch_t)" -1.678 3
+near "Welch df" "$(jnum welch_df)" 6.56 2
+near "Welch p (not the thread's 0.057)" "$(jnum welch_p)" 0.140 3
+near "exact Mann-Whitney p" "$(jnum mann_whitney_p)" 0.132 3
+expect_out "verdict" '"verdict": "no significant difference"'
+
+run stats "$T/nopre" "$T/pre"
+expect_out "text: the effect with Fieller's interval" '\+10\.6% \[-4\.4%, \+26\.3%\]'
+expect_out "text: the dot plot" '^\|.*A.*\|$'
+
+printf '10\n11\n12\n10\n11\n' >"$T/a"
+printf '20\n21\n22\n20\n21\n' >"$T/b"
+run stats "$T/a" "$T/b"
+expect_out "a real difference is called larger" " larger\$"
+
+printf '1\nabc\n3\n' >"$T/bad"
+run stats "$T/nopre" "$T/bad"; expect_rc "a non-number: exit 2" 2
+expect_err "names the file and line" "'$T/bad' line 2: 'abc' is not a number"
+: >"$T/empty"
+run stats "$T/empty"; expect_rc "an empty file: exit 2" 2
+printf '5\n' >"$T/one"
+run stats "$T/one"; expect_rc "one value: exit 2" 2
+expect_err "one value explained" "holds one number"
+run stats "$T/missing"; expect_rc "a missing file: exit 2" 2
+run stats --confidence 0 "$T/nopre"; expect_rc "--confidence 0: exit 2" 2
+run stats --paired "$T/nopre" "$T/a"; expect_rc "--paired with unequal lengths: exit 2" 2
