@@ -155,9 +155,21 @@ static void compare(const struct dataset *base, const struct dataset *o, double 
 		c->verdict = "no significant difference";
 }
 
-static void print_pct(double r)
+/* Effects print with one decimal, or as many more as a narrow interval
+ * needs to show its ends apart. */
+static void print_pct(double r, int decimals)
 {
-	printf("%+.1f%%", (r - 1) * 100);
+	printf("%+.*f%%", decimals, (r - 1) * 100);
+}
+
+static int pct_decimals(const struct ct_stats_ratio *q)
+{
+	double w = q->bounded ? (q->high - q->low) * 100 : 1;
+	int d = 1;
+
+	while (d < 6 && w > 0 && w < pow(10, 1 - d))
+		d++;
+	return d;
 }
 
 /* ministat's picture: each value a symbol on a shared axis (stacked where
@@ -244,15 +256,17 @@ static void print_text(const struct dataset *d, size_t nd, const struct comparis
 		const struct comparison *ci = &c[i - 1];
 
 		printf("%c vs %c: ", symbols[i % (sizeof(symbols) - 1)], symbols[0]);
+		int dec = pct_decimals(&ci->ratio);
+
 		if (ci->have_ratio && ci->ratio.bounded) {
-			print_pct(ci->ratio.ratio);
+			print_pct(ci->ratio.ratio, dec);
 			printf(" [");
-			print_pct(ci->ratio.low);
+			print_pct(ci->ratio.low, dec);
 			printf(", ");
-			print_pct(ci->ratio.high);
+			print_pct(ci->ratio.high, dec);
 			printf("]");
 		} else if (ci->have_ratio) {
-			print_pct(ci->ratio.ratio);
+			print_pct(ci->ratio.ratio, dec);
 			printf(" [unbounded]");
 		} else {
 			printf("ratio undefined");

@@ -61,22 +61,28 @@ static double sorted_median(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
+/* MAD and mean absolute deviation around med; dev holds n doubles. */
+static void deviations(const double *x, size_t n, double med, double *dev, double *mad, double *aad)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		dev[i] = fabs(x[i] - med);
+		sum += dev[i];
+	}
+	*aad = sum / (double)n;
+	qsort(dev, n, sizeof(*dev), cmp_double);
+	*mad = sorted_median(dev, n);
+}
+
 /* Median and the median of absolute deviations; scratch holds n doubles. */
 static void median_mad(const double *x, size_t n, double *scratch, double *med, double *mad,
 		       double *aad)
 {
-	double sum = 0;
-
 	memcpy(scratch, x, n * sizeof(*x));
 	qsort(scratch, n, sizeof(*scratch), cmp_double);
 	*med = sorted_median(scratch, n);
-	for (size_t i = 0; i < n; i++) {
-		scratch[i] = fabs(x[i] - *med);
-		sum += scratch[i];
-	}
-	*aad = sum / (double)n;
-	qsort(scratch, n, sizeof(*scratch), cmp_double);
-	*mad = sorted_median(scratch, n);
+	deviations(x, n, *med, scratch, mad, aad);
 }
 
 /* Coverage of [x(k), x(n+1-k)] for the median: 1 - 2 P(B <= k-1). */
@@ -94,7 +100,7 @@ int ct_stats_summarize(const double *x, size_t n, double confidence, struct ct_s
 	if (!x || !s || n < 2 || !conf_ok(confidence) || !all_finite(x, n) ||
 	    (uint64_t)n > UINT32_MAX)
 		return -EINVAL;
-	sorted = malloc(n * sizeof(*sorted));
+	sorted = malloc(2 * n * sizeof(*sorted)); /* sorted copy, then deviations */
 	if (!sorted)
 		return -ENOMEM;
 
@@ -103,7 +109,10 @@ int ct_stats_summarize(const double *x, size_t n, double confidence, struct ct_s
 	s->confidence = confidence;
 	mean_var(x, n, &s->mean, &var);
 	s->sd = sqrt(var);
-	median_mad(x, n, sorted, &s->median, &s->mad_raw, &s->aad_median);
+	memcpy(sorted, x, n * sizeof(*x));
+	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	s->median = sorted_median(sorted, n);
+	deviations(x, n, s->median, sorted + n, &s->mad_raw, &s->aad_median);
 	s->mad = s->mad_raw * 1.4826;
 	s->cov = s->mean != 0 ? s->sd / s->mean : NAN;
 
@@ -112,17 +121,22 @@ int ct_stats_summarize(const double *x, size_t n, double confidence, struct ct_s
 	s->ci_low = s->mean - half;
 	s->ci_high = s->mean + half;
 
-	memcpy(sorted, x, n * sizeof(*x));
-	qsort(sorted, n, sizeof(*sorted), cmp_double);
 	s->min = sorted[0];
 	s->max = sorted[n - 1];
 	/* Coverage shrinks as k grows: find the narrowest interval that still
-	 * covers. */
-	for (k = 1; k <= (n + 1) / 2; k++) {
-		if (median_coverage(n, k) >= want)
-			best = k;
-		else
-			break;
+	 * covers, by bisection (best is the largest k that covers, 0 if none). */
+	{
+		size_t lo = 1, hi = (n + 1) / 2;
+
+		while (lo <= hi) {
+			k = lo + (hi - lo) / 2;
+			if (median_coverage(n, k) >= want) {
+				best = k;
+				lo = k + 1;
+			} else {
+				hi = k - 1;
+			}
+		}
 	}
 	s->median_ci_ok = best > 0;
 	if (!best)
