@@ -20,6 +20,7 @@ int cmd_sysinfo(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_loads(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* Prints "contend: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) CT_PRINTF(1, 2);

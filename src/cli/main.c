@@ -18,6 +18,7 @@ static const struct ct_cmd commands[] = {
 	{ "sysinfo", cmd_sysinfo, "print the system facts that identify a config" },
 	{ "list", cmd_list, "list stored sessions" },
 	{ "loads", cmd_loads, "list the background loads and what their Loads column counts" },
+	{ "compare", cmd_compare, "compare stored configs per load, with verdicts" },
 	{ "stats", cmd_stats, "compare sets of numbers: summaries, tests, verdicts (ministat)" },
 	{ "help", cmd_help, "show this help" },
 };

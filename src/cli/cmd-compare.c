@@ -1,0 +1,326 @@
+/*
+ * `contend compare`: stored runs of several configs side by side, contest's
+ * rows per load, then for every config against the baseline the effect on
+ * Time with Fieller's interval, Welch's and Mann-Whitney's p-values and a
+ * verdict whose p-values are Holm-adjusted across the loads compared.
+ * `--fail-on-regression PCT` makes it a gate for a kernel CI: exit 1 when a
+ * load is significantly slower by more than PCT percent.
+ */
+#include "cli.h"
+#include "contend/report.h"
+#include "contend/stats.h"
+#include "contend/store.h"
+#include "contend/util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LOADS 32
+
+struct verdict {
+	bool ok; /* enough runs on both sides for the tests */
+	struct ct_stats_ttest t;
+	struct ct_stats_rank u;
+	struct ct_stats_ratio ratio;
+	bool have_ratio, have_u;
+	double holm_p;
+	const char *word;
+};
+
+static void compare_usage(FILE *f)
+{
+	fputs("usage: contend compare [options] LABEL...\n"
+	      "\n"
+	      "  compares the stored runs of each LABEL with the baseline (the first LABEL)\n"
+	      "      --baseline LABEL            the config the others are compared with\n"
+	      "  -w, --workload NAME             workload (default: the baseline's latest)\n"
+	      "  -l, --loads LIST                loads (default: those the baseline has)\n"
+	      "      --confidence PCT            confidence level (default 95)\n"
+	      "      --fail-on-regression PCT    exit 1 when a load is significantly slower\n"
+	      "                                  than the baseline by more than PCT percent\n"
+	      "      --db PATH                   results store\n",
+	      f);
+}
+
+/* Times (s) of the ok runs of one session and load. */
+static int times_of(struct ct_store *st, int64_t session, const char *label, const char *workload,
+		    const char *params, const char *load, double **out, size_t *n, char *err,
+		    size_t len)
+{
+	struct ct_run_filter f = { .session_id = session,
+				   .label = label,
+				   .workload = workload,
+				   .load = load,
+				   .workload_params = params,
+				   .ok_only = true };
+	struct ct_run *runs = NULL;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!session)
+		return 0;
+	rc = ct_store_runs(st, &f, &runs, n, err, len);
+	if (rc)
+		return rc;
+	*out = malloc((*n ? *n : 1) * sizeof(**out));
+	if (!*out) {
+		free(runs);
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < *n; i++)
+		(*out)[i] = ct_run_time_s(&runs[i]);
+	free(runs);
+	return 0;
+}
+
+static void print_pct(double r)
+{
+	printf("%+.1f%%", (r - 1) * 100);
+}
+
+static void print_verdict(const char *load, const char *label, const char *base,
+			  const struct verdict *v)
+{
+	printf("%-9s %s vs %s: ", load, label, base);
+	if (!v->ok) {
+		printf("%s\n", v->word);
+		return;
+	}
+	if (v->have_ratio && v->ratio.bounded) {
+		print_pct(v->ratio.ratio);
+		printf(" [");
+		print_pct(v->ratio.low);
+		printf(", ");
+		print_pct(v->ratio.high);
+		printf("]");
+	} else if (v->have_ratio) {
+		print_pct(v->ratio.ratio);
+		printf(" [unbounded]");
+	}
+	printf("  p=%.2g (Welch), ", v->t.p);
+	if (v->have_u)
+		printf("%.2g (U)", v->u.p);
+	else
+		printf("- (U)");
+	printf("  Holm p=%.2g  %s\n", v->holm_p, v->word);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "loads", required_argument, NULL, 'l' },
+		{ "confidence", required_argument, NULL, 'c' },
+		{ "fail-on-regression", required_argument, NULL, 'f' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *baseline = NULL, *workload = NULL, *db = NULL;
+	const char *labels[CT_REPORT_MAX_ROWS], *loads[MAX_LOADS];
+	struct ct_report_source src[CT_REPORT_MAX_ROWS];
+	char loadbuf[512] = "", params[256] = "", err[CT_ERRLEN] = "", *save = NULL, *tok;
+	double confidence = 95, fail_pct = -1;
+	struct ct_store *st = NULL;
+	struct ct_run *runs = NULL;
+	struct ct_report rep = { 0 };
+	struct verdict *v = NULL;
+	size_t nlabels = 0, nloads = 0, n = 0;
+	int c, rc, ex = 0;
+	bool regression = false;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "w:l:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			baseline = optarg;
+			break;
+		case 'w':
+			workload = optarg;
+			break;
+		case 'l':
+			snprintf(loadbuf, sizeof(loadbuf), "%s", optarg);
+			break;
+		case 'c':
+			if (ct_parse_double(optarg, &confidence) || confidence >= 100) {
+				cli_error("invalid value '%s' for --confidence (0 < PCT < 100)",
+					  optarg);
+				return CT_EXIT_USAGE;
+			}
+			break;
+		case 'f':
+			if (ct_parse_double(optarg, &fail_pct) && strcmp(optarg, "0")) {
+				cli_error("invalid value '%s' for --fail-on-regression", optarg);
+				return CT_EXIT_USAGE;
+			}
+			if (!strcmp(optarg, "0"))
+				fail_pct = 0;
+			break;
+		case 'd':
+			db = optarg;
+			break;
+		case 'h':
+			compare_usage(stdout);
+			return 0;
+		default:
+			compare_usage(stderr);
+			return CT_EXIT_USAGE;
+		}
+	}
+	if (baseline)
+		labels[nlabels++] = baseline;
+	for (int i = optind; i < argc; i++) {
+		if (baseline && !strcmp(argv[i], baseline))
+			continue;
+		if (nlabels == CT_REPORT_MAX_ROWS) {
+			cli_error("at most %d configs can be compared", CT_REPORT_MAX_ROWS);
+			return CT_EXIT_USAGE;
+		}
+		labels[nlabels++] = argv[i];
+	}
+	if (nlabels < 2) {
+		cli_error("compare needs at least two labels (a baseline and another)");
+		return CT_EXIT_USAGE;
+	}
+	ex = cli_open_store(db, &st);
+	if (ex)
+		return ex;
+
+	/* the baseline's latest run says which workload and parameters */
+	{
+		struct ct_run_filter f = { .label = labels[0],
+					   .workload = workload,
+					   .ok_only = true };
+
+		rc = ct_store_runs(st, &f, &runs, &n, err, sizeof(err));
+		if (rc) {
+			ex = cli_fail(rc, err);
+			goto out;
+		}
+		if (!n) {
+			cli_error("no stored runs of '%s'%s%s", labels[0], workload ? " for " : "",
+				  workload ? workload : "");
+			ex = CT_EXIT_USAGE;
+			goto out;
+		}
+		static char wl[32];
+		snprintf(wl, sizeof(wl), "%s", runs[n - 1].workload);
+		workload = wl;
+		snprintf(params, sizeof(params), "%s", runs[n - 1].workload_params);
+	}
+	if (*loadbuf) {
+		for (tok = strtok_r(loadbuf, ",", &save); tok && nloads < MAX_LOADS;
+		     tok = strtok_r(NULL, ",", &save))
+			loads[nloads++] = tok;
+	} else {
+		for (size_t i = 0; i < n && nloads < MAX_LOADS; i++) {
+			bool seen = false;
+
+			if (strcmp(runs[i].workload, workload) ||
+			    strcmp(runs[i].workload_params, params))
+				continue;
+			for (size_t k = 0; k < nloads && !seen; k++)
+				seen = !strcmp(loads[k], runs[i].load);
+			if (!seen) {
+				loads[nloads] = strdup(runs[i].load);
+				if (loads[nloads])
+					nloads++;
+			}
+		}
+	}
+	for (size_t i = 0; i < nlabels; i++)
+		src[i] = (struct ct_report_source){ labels[i], 0 };
+	rc = ct_report_build(&rep, st, workload, params, src, nlabels, loads, nloads, labels[0],
+			     err, sizeof(err));
+	if (rc) {
+		ex = cli_fail(rc, err);
+		goto out;
+	}
+	printf("contend compare: workload %s (%s), baseline '%s'\n\n", workload, params, labels[0]);
+	ct_report_print_text(stdout, &rep);
+	printf("\nTime against '%s' (Holm-adjusted across %zu loads, %g%% confidence):\n",
+	       labels[0], nloads, confidence);
+
+	v = calloc(nloads * nlabels, sizeof(*v));
+	if (!v) {
+		ex = cli_fail(-ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t j = 1; j < nlabels; j++) {
+		double p[MAX_LOADS], adj[MAX_LOADS];
+		size_t idx[MAX_LOADS], np = 0;
+
+		for (size_t i = 0; i < nloads; i++) {
+			struct verdict *vi = &v[i * nlabels + j];
+			const struct ct_report_block *b = &rep.blocks[i];
+			double *x = NULL, *y = NULL;
+			size_t nx = 0, ny = 0;
+
+			vi->word = "not enough runs (2 a side needed)";
+			rc = times_of(st, b->rows[0].session_id, labels[0], workload, params,
+				      loads[i], &x, &nx, err, sizeof(err));
+			if (!rc)
+				rc = times_of(st, b->rows[j].session_id, labels[j], workload,
+					      params, loads[i], &y, &ny, err, sizeof(err));
+			if (rc) {
+				free(x);
+				free(y);
+				ex = cli_fail(rc, err);
+				goto out;
+			}
+			if (nx >= 2 && ny >= 2 && !ct_stats_welch(x, nx, y, ny, &vi->t)) {
+				vi->ok = true;
+				vi->have_u =
+					!ct_stats_mann_whitney(x, nx, y, ny, CT_STATS_AUTO, &vi->u);
+				vi->have_ratio =
+					!ct_stats_fieller(y, ny, x, nx, confidence, &vi->ratio);
+				p[np] = vi->t.p;
+				idx[np++] = i;
+			} else if (nx >= 2 && ny >= 2) {
+				vi->word = "no spread in the times: no test possible";
+			}
+			free(x);
+			free(y);
+		}
+		if (np && ct_stats_holm(p, np, adj)) {
+			ex = cli_fail(-EINVAL, "cannot adjust the p-values");
+			goto out;
+		}
+		for (size_t k = 0; k < np; k++) {
+			struct verdict *vi = &v[idx[k] * nlabels + j];
+			bool slower = vi->t.diff < 0; /* mean(baseline) - mean(other) */
+
+			vi->holm_p = adj[k];
+			if (adj[k] >= 1 - confidence / 100) {
+				vi->word = "no significant difference";
+				continue;
+			}
+			vi->word = slower ? "worse" : "better";
+			if (slower && fail_pct >= 0 && vi->have_ratio &&
+			    (vi->ratio.ratio - 1) * 100 > fail_pct)
+				regression = true;
+		}
+		for (size_t i = 0; i < nloads; i++)
+			print_verdict(loads[i], labels[j], labels[0], &v[i * nlabels + j]);
+	}
+	if (regression) {
+		cli_error("regression: a load is significantly slower than '%s' by more than %g%%",
+			  labels[0], fail_pct);
+		ex = CT_EXIT_REGRESSION;
+	}
+out:
+	if (!*loadbuf)
+		for (size_t i = 0; i < nloads; i++)
+			free((char *)loads[i]);
+	free(v);
+	free(runs);
+	ct_report_release(&rep);
+	ct_store_close(st);
+	return ex;
+}
