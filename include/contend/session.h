@@ -16,6 +16,15 @@
 #include "contend/workload.h"
 
 #define CT_SESSION_MAX_LOADS 16
+#define CT_ADAPTIVE_MIN_RUNS 5
+
+/* What adaptive repetition reached for one load. */
+struct ct_cell_outcome {
+	char load[32];
+	unsigned runs;	      /* ok runs */
+	double halfwidth_pct; /* 95% CI half-width of the mean, % of the mean; NaN if n < 2 */
+	bool precise;
+};
 
 struct ct_session_opts {
 	const char *workload; /* "kbuild" */
@@ -28,6 +37,14 @@ struct ct_session_opts {
 	int64_t delay_ns;  /* load start-up before the foreground */
 	int64_t stall_ns;  /* load without progress this long fails the run */
 	bool warmup;
+	/* adaptive repetition: after CT_ADAPTIVE_MIN_RUNS runs a load stops once
+	 * the CI half-width of its mean Time is within precision_pct of the
+	 * mean, or at max_runs / max_time_ns (then it is reported imprecise);
+	 * never because of a p-value */
+	bool adaptive;
+	double precision_pct;
+	unsigned max_runs;
+	int64_t max_time_ns; /* per load; 0 = none */
 	bool drop_caches;
 	bool use_cgroups;
 	char argv[1024]; /* for the session record */
@@ -59,6 +76,8 @@ struct ct_session {
 	struct ct_session_rec rec;
 	char label[128];
 	char workload_params[256];
+	struct ct_cell_outcome cells[CT_SESSION_MAX_LOADS]; /* adaptive only */
+	size_t ncells;
 	ct_event_fn on_event;
 	void *ctx;
 	int64_t t0;

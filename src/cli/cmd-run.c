@@ -40,6 +40,10 @@ enum {
 	OPT_PROFILE,
 	OPT_NO_CGROUP,
 	OPT_MODE,
+	OPT_ADAPTIVE,
+	OPT_PRECISION,
+	OPT_MAX_RUNS,
+	OPT_MAX_TIME,
 };
 
 static const struct option long_opts[] = {
@@ -68,6 +72,10 @@ static const struct option long_opts[] = {
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "no-cgroup", no_argument, NULL, OPT_NO_CGROUP },
 	{ "selftest-mode", required_argument, NULL, OPT_MODE },
+	{ "adaptive", no_argument, NULL, OPT_ADAPTIVE },
+	{ "precision", required_argument, NULL, OPT_PRECISION },
+	{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
+	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -104,6 +112,12 @@ static void run_usage(FILE *f)
 	      "      --dbench-procs N    dbench load clients (default 2 x CPUs)\n"
 	      "      --no-cgroup         do not put loads and the foreground in cgroups\n"
 	      "      --selftest-mode M   selftest: spin (default), sleep or fail\n"
+	      "      --adaptive          repeat each load until the 95%% CI of its mean Time is\n"
+	      "                          within --precision of the mean (at least 5 runs; -n is\n"
+	      "                          ignored), up to --max-runs (50) and --max-time per load\n"
+	      "      --precision PCT     target CI half-width in %% of the mean (default 1)\n"
+	      "      --max-runs N        adaptive cap on runs per load (default 50)\n"
+	      "      --max-time DURATION adaptive cap on time per load (default none)\n"
 	      "  -q, --quiet             no progress on stderr\n",
 	      f);
 }
@@ -173,6 +187,18 @@ static bool runnable(const char *prog)
 	return false;
 }
 
+static void print_adaptive(const struct ct_session *s)
+{
+	for (size_t i = 0; i < s->ncells; i++) {
+		const struct ct_cell_outcome *c = &s->cells[i];
+
+		printf("%sadaptive: %s %s after %u runs (95%% CI of the mean +-%.2f%%, target "
+		       "+-%g%%)\n",
+		       i ? "" : "\n", c->load, c->precise ? "precise" : "IMPRECISE", c->runs,
+		       c->halfwidth_pct, s->opts.precision_pct);
+	}
+}
+
 static void print_header(const struct ct_session *s)
 {
 	printf("contend: workload %s (%s), config '%s' [%s], session %lld\n", s->opts.workload,
@@ -203,6 +229,8 @@ int cmd_run(int argc, char **argv)
 	o->stall_ns = 10000000000LL;
 	o->warmup = true;
 	o->use_cgroups = true;
+	o->precision_pct = 1;
+	o->max_runs = 50;
 	env->list_dir = "/usr";
 	join_argv(o->argv, sizeof(o->argv), argc, argv);
 
@@ -303,6 +331,22 @@ int cmd_run(int argc, char **argv)
 				return bad_value("selftest-mode", optarg);
 			o->wopts.mode = optarg;
 			break;
+		case OPT_ADAPTIVE:
+			o->adaptive = true;
+			break;
+		case OPT_PRECISION:
+			if (ct_parse_double(optarg, &o->precision_pct) || o->precision_pct >= 100)
+				return bad_value("precision", optarg);
+			break;
+		case OPT_MAX_RUNS:
+			if (ct_parse_uint(optarg, 5, 100000, &u))
+				return bad_value("max-runs", optarg);
+			o->max_runs = (unsigned)u;
+			break;
+		case OPT_MAX_TIME:
+			if (ct_parse_duration(optarg, &o->max_time_ns) || !o->max_time_ns)
+				return bad_value("max-time", optarg);
+			break;
 		case 'q':
 			quiet = true;
 			break;
@@ -386,6 +430,7 @@ int cmd_run(int argc, char **argv)
 		} else {
 			print_header(&s);
 			ct_report_print_text(stdout, &rep);
+			print_adaptive(&s);
 			fflush(stdout);
 			ct_report_release(&rep);
 		}

@@ -9,12 +9,14 @@
 #include "contend/monitor.h"
 #include "contend/proc.h"
 #include "contend/signals.h"
+#include "contend/stats.h"
 #include "contend/util.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -623,6 +625,19 @@ static int store_run(struct session_rt *rt, struct ct_run *r, unsigned seq, char
 	return ct_store_run_put(rt->st, r, err, len);
 }
 
+/* Updates the cell's precision; true once it is precise enough to stop. */
+static bool adaptive_done(struct ct_session *s, struct ct_cell_outcome *cell, const double *times)
+{
+	struct ct_stats_summary sum;
+
+	if (cell->runs < 2 || ct_stats_summarize(times, cell->runs, 95, &sum) || sum.mean <= 0)
+		return false;
+	cell->halfwidth_pct = (sum.ci_high - sum.ci_low) / 2 / sum.mean * 100;
+	cell->precise =
+		cell->runs >= CT_ADAPTIVE_MIN_RUNS && cell->halfwidth_pct <= s->opts.precision_pct;
+	return cell->precise;
+}
+
 static int run_load(struct session_rt *rt, struct ct_workload *w, const char *name, char *err,
 		    size_t len)
 {
@@ -648,7 +663,21 @@ static int run_load(struct session_rt *rt, struct ct_workload *w, const char *na
 			return rc;
 		}
 	}
-	for (unsigned i = 1; i <= s->opts.runs; i++) {
+	unsigned cap = s->opts.adaptive ? s->opts.max_runs : s->opts.runs;
+	struct ct_cell_outcome *cell = s->opts.adaptive ? &s->cells[s->ncells++] : NULL;
+	double *times = cell ? calloc(cap, sizeof(*times)) : NULL;
+	int64_t cell_start = ct_now_ns();
+
+	if (cell) {
+		if (!times) {
+			ct_load_release(&l);
+			return ct_err(err, len, -ENOMEM, "out of memory");
+		}
+		memset(cell, 0, sizeof(*cell));
+		snprintf(cell->load, sizeof(cell->load), "%s", name);
+		cell->halfwidth_pct = NAN;
+	}
+	for (unsigned i = 1; i <= cap; i++) {
 		struct ct_run r;
 
 		memset(&r, 0, sizeof(r));
@@ -661,7 +690,15 @@ static int run_load(struct session_rt *rt, struct ct_workload *w, const char *na
 			break;
 		rt->done++;
 		emit(rt, CT_EV_RUN_DONE, name, i, &r, NULL);
+		if (cell && r.status == CT_RUN_OK) {
+			times[cell->runs++] = ct_run_time_s(&r);
+			if (adaptive_done(s, cell, times))
+				break;
+		}
+		if (cell && s->opts.max_time_ns && ct_now_ns() - cell_start >= s->opts.max_time_ns)
+			break;
 	}
+	free(times);
 	ct_load_release(&l);
 	return rc;
 }
@@ -755,6 +792,9 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 		return ct_err(err, len, -EINVAL, "unknown workload '%s'", s->opts.workload);
 	if (!s->opts.runs)
 		return ct_err(err, len, -EINVAL, "number of runs must be at least 1");
+	if (s->opts.adaptive && s->opts.max_runs < CT_ADAPTIVE_MIN_RUNS)
+		return ct_err(err, len, -EINVAL, "--max-runs must be at least %d with --adaptive",
+			      CT_ADAPTIVE_MIN_RUNS);
 	if (s->opts.drop_caches && geteuid() != 0)
 		return ct_err(err, len, -EPERM, "--drop-caches needs root");
 	rc = check_loads(s, err, len);
@@ -779,7 +819,7 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 	snprintf(s->label, sizeof(s->label), "%s",
 		 s->opts.label ? s->opts.label : s->si.kernel_release);
 
-	rt.total = (unsigned)s->opts.nloads * s->opts.runs;
+	rt.total = (unsigned)s->opts.nloads * (s->opts.adaptive ? s->opts.max_runs : s->opts.runs);
 	setup_cgroups(&rt);
 	rc = start_guard(&rt);
 	if (rc) {

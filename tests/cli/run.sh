@@ -2,7 +2,7 @@
 # Whole sessions of the real binary at tiny sizes: the table, the store's
 # contents, failed runs reported as failed, the baseline, the kbuild tree.
 . "$CT_TESTLIB"
-plan 24
+plan 29
 
 run run -w selftest --scale 0.05 -l none,null -n 2 --delay 0.2s --dir "$T" -L st
 expect_rc "selftest session: exit 0" 0
@@ -42,3 +42,15 @@ if [ "$(id -u)" = 0 ] && grep -q cgroup2 /proc/mounts; then
 else
 	skip "with a cgroup LCPU is exact" "not root or no cgroup v2 mounted"
 fi
+
+# adaptive repetition: a quiet self-test stops once its CI is tight enough,
+# before the cap; an unreachable target stops at the cap and says so
+run run -w selftest --scale 0.1 -l none --adaptive --precision 2 --max-runs 40 --no-warmup --dir "$T" -L adapt
+expect_rc "adaptive: exit 0" 0
+expect_out "adaptive: precise before the cap" "^adaptive: none precise after ([5-9]|[1-3][0-9]) runs"
+n=$(sed -n 's/^adaptive: none precise after \([0-9]*\) runs.*/\1/p' "$T/out")
+[ "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'adapt'")" = "$n" ] && ok "adaptive: the runs it took are stored ($n)" || not_ok "adaptive: the runs it took are stored" "printed $n"
+run run -w selftest --scale 0.02 -l none --adaptive --precision 0.0001 --max-runs 5 --no-warmup --dir "$T" -L adapt2
+expect_out "adaptive: an unreachable target stops at the cap" "^adaptive: none IMPRECISE after 5 runs"
+run run -w selftest -l none --adaptive --max-runs 3
+expect_rc "adaptive: a cap under 5 runs is refused" 2
