@@ -78,6 +78,84 @@ static int times_of(struct ct_store *st, int64_t session, const char *label, con
 	return 0;
 }
 
+/*
+ * Interference a run's monitors recorded, as a share of its wall time: CPU
+ * used outside contend, steal, and the worst PSI "some" stall. A run that
+ * is an outlier and shows any of them above 10% (steal: 2%) is a likely
+ * fluke; the evidence is printed either way.
+ */
+static bool interfered(const struct ct_run *r, char *buf, size_t len)
+{
+	double wall = (double)r->wall_ns / 1e3, psi = 0;
+	const char *res[] = { "cpu", "io", "memory" }, *worst = "cpu";
+
+	for (int k = 0; k < 3 && r->mon.have_psi; k++)
+		if ((double)r->mon.psi_us[k][0] > psi) {
+			psi = (double)r->mon.psi_us[k][0];
+			worst = res[k];
+		}
+	snprintf(buf, len, "foreign CPU %.0f%%, steal %.1f%%, PSI %s some %.0f%%",
+		 100 * (double)r->mon.foreign_cpu_us / wall, 100 * (double)r->mon.steal_us / wall,
+		 worst, 100 * psi / wall);
+	return wall > 0 && ((double)r->mon.foreign_cpu_us > 0.10 * wall ||
+			    (double)r->mon.steal_us > 0.02 * wall || psi > 0.10 * wall);
+}
+
+/* Lists the runs of one row flagged as outliers, with their evidence and
+ * the mean without them. */
+static int print_flagged(struct ct_store *st, const char *label, int64_t session,
+			 const char *workload, const char *params, const char *load, char *err,
+			 size_t len)
+{
+	struct ct_run_filter f = { .session_id = session,
+				   .label = label,
+				   .workload = workload,
+				   .load = load,
+				   .workload_params = params,
+				   .ok_only = true };
+	struct ct_run *runs = NULL;
+	double *t = NULL, kept = 0;
+	bool *flag = NULL;
+	size_t n = 0, nflag = 0;
+	int rc;
+
+	if (!session)
+		return 0;
+	rc = ct_store_runs(st, &f, &runs, &n, err, len);
+	if (rc || n < 3)
+		goto out;
+	t = malloc(n * sizeof(*t));
+	flag = calloc(n, sizeof(*flag));
+	if (!t || !flag) {
+		rc = ct_err(err, len, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		t[i] = ct_run_time_s(&runs[i]);
+	if (ct_stats_outliers(t, n, flag, &nflag) || !nflag)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		if (!flag[i])
+			kept += t[i];
+	for (size_t i = 0; i < n; i++) {
+		char ev[160];
+		bool fluke;
+
+		if (!flag[i])
+			continue;
+		fluke = interfered(&runs[i], ev, sizeof(ev));
+		printf("%-9s %s run %u flagged (%.2f s): %s; %s\n", load, label, runs[i].seq, t[i],
+		       ev, fluke ? "likely fluke" : "no interference seen");
+	}
+	printf("%-9s %s mean without flagged runs: %.2f s (%zu runs)\n", load, label,
+	       kept / (double)(n - nflag), n - nflag);
+out:
+	free(t);
+	free(flag);
+	free(runs);
+	return rc;
+}
+
 static void print_pct(double r)
 {
 	printf("%+.1f%%", (r - 1) * 100);
@@ -309,6 +387,15 @@ int cmd_compare(int argc, char **argv)
 		for (size_t i = 0; i < nloads; i++)
 			print_verdict(loads[i], labels[j], labels[0], &v[i * nlabels + j]);
 	}
+	for (size_t i = 0; i < nloads; i++)
+		for (size_t j = 0; j < nlabels; j++) {
+			rc = print_flagged(st, labels[j], rep.blocks[i].rows[j].session_id,
+					   workload, params, loads[i], err, sizeof(err));
+			if (rc) {
+				ex = cli_fail(rc, err);
+				goto out;
+			}
+		}
 	if (regression) {
 		cli_error("regression: a load is significantly slower than '%s' by more than %g%%",
 			  labels[0], fail_pct);

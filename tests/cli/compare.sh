@@ -3,7 +3,7 @@
 # ran outside contend is a regression against a quiet one (exit 1 with
 # --fail-on-regression); a second quiet config is not (exit 0).
 . "$CT_TESTLIB"
-plan 10
+plan 14
 
 rec() { "$CONTEND" run -q -w selftest --scale 0.3 -l none,null -n 5 --delay 0.2s --dir "$T" -L "$1" >/dev/null 2>&1; }
 rec a
@@ -31,3 +31,15 @@ expect_rc "a label without runs among the others: exit 0 with no test" 0
 expect_out "says there are not enough runs" "zzz vs a: not enough runs"
 run compare zzz a
 expect_rc "a baseline without runs: exit 2" 2
+
+# flagged runs: one run of c made an outlier with interference recorded
+# (foreign CPU the whole run) is a likely fluke; one of a without it is not
+cid=$(sql "select max(r.id) from runs r join configs g on g.id = r.config_id where g.label = 'c' and r.load = 'none'")
+sql "update runs set wall_ns = wall_ns * 3, foreign_cpu_us = wall_ns * 3 / 1000 where id = $cid"
+aid=$(sql "select max(r.id) from runs r join configs g on g.id = r.config_id where g.label = 'a' and r.load = 'none'")
+sql "update runs set wall_ns = wall_ns * 3, foreign_cpu_us = 0, steal_us = 0, psi_cpu_some_us = 0, psi_io_some_us = 0, psi_mem_some_us = 0 where id = $aid"
+run compare a c
+expect_out "an outlier with interference is a likely fluke" "^none +c run 5 flagged \([0-9.]+ s\): foreign CPU 100%.*likely fluke\$"
+expect_out "an outlier without interference is not" "^none +a run 5 flagged .*no interference seen\$"
+expect_out "the mean without flagged runs" "^none +c mean without flagged runs: [0-9.]+ s \(4 runs\)\$"
+expect_rc "flagged runs do not fail a compare" 0
