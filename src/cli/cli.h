@@ -25,6 +25,8 @@ int cmd_compare(int argc, char **argv);
 /* Prints "contend: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) CT_PRINTF(1, 2);
 void cli_warn(const char *fmt, ...) CT_PRINTF(1, 2);
+/* A confidence level in percent, 0 < PCT < 100; prints and returns -1 if not. */
+int cli_parse_confidence(const char *arg, double *out);
 /* Prints the library error for rc and returns the exit code. */
 int cli_fail(int rc, const char *err);
 /* Opens the store named by --db or the default; prints and returns the

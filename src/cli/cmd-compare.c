@@ -46,10 +46,16 @@ static void compare_usage(FILE *f)
 	      f);
 }
 
-/* Times (s) of the ok runs of one session and load. */
-static int times_of(struct ct_store *st, int64_t session, const char *label, const char *workload,
-		    const char *params, const char *load, double **out, size_t *n, char *err,
-		    size_t len)
+/* The ok runs of one row (a session and load) and their times, fetched once
+ * for both the tests and the list of flagged runs. */
+struct row_runs {
+	struct ct_run *runs;
+	double *t;
+	size_t n;
+};
+
+static int runs_of(struct ct_store *st, int64_t session, const char *label, const char *workload,
+		   const char *params, const char *load, struct row_runs *rr, char *err, size_t len)
 {
 	struct ct_run_filter f = { .session_id = session,
 				   .label = label,
@@ -57,24 +63,19 @@ static int times_of(struct ct_store *st, int64_t session, const char *label, con
 				   .load = load,
 				   .workload_params = params,
 				   .ok_only = true };
-	struct ct_run *runs = NULL;
 	int rc;
 
-	*out = NULL;
-	*n = 0;
+	memset(rr, 0, sizeof(*rr));
 	if (!session)
 		return 0;
-	rc = ct_store_runs(st, &f, &runs, n, err, len);
+	rc = ct_store_runs(st, &f, &rr->runs, &rr->n, err, len);
 	if (rc)
 		return rc;
-	*out = malloc((*n ? *n : 1) * sizeof(**out));
-	if (!*out) {
-		free(runs);
+	rr->t = malloc((rr->n ? rr->n : 1) * sizeof(*rr->t));
+	if (!rr->t)
 		return ct_err(err, len, -ENOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < *n; i++)
-		(*out)[i] = ct_run_time_s(&runs[i]);
-	free(runs);
+	for (size_t i = 0; i < rr->n; i++)
+		rr->t[i] = ct_run_time_s(&rr->runs[i]);
 	return 0;
 }
 
@@ -104,57 +105,37 @@ static bool interfered(const struct ct_run *r, char *buf, size_t len)
 
 /* Lists the runs of one row flagged as outliers, with their evidence and
  * the mean without them. */
-static int print_flagged(struct ct_store *st, const char *label, int64_t session,
-			 const char *workload, const char *params, const char *load, char *err,
-			 size_t len)
+static int print_flagged(const char *label, const char *load, const struct row_runs *rr)
 {
-	struct ct_run_filter f = { .session_id = session,
-				   .label = label,
-				   .workload = workload,
-				   .load = load,
-				   .workload_params = params,
-				   .ok_only = true };
-	struct ct_run *runs = NULL;
-	double *t = NULL, kept = 0;
-	bool *flag = NULL;
-	size_t n = 0, nflag = 0;
-	int rc;
+	double kept = 0;
+	bool *flag;
+	size_t nflag = 0;
 
-	if (!session)
+	if (rr->n < 3)
 		return 0;
-	rc = ct_store_runs(st, &f, &runs, &n, err, len);
-	if (rc || n < 3)
-		goto out;
-	t = malloc(n * sizeof(*t));
-	flag = calloc(n, sizeof(*flag));
-	if (!t || !flag) {
-		rc = ct_err(err, len, -ENOMEM, "out of memory");
-		goto out;
+	flag = calloc(rr->n, sizeof(*flag));
+	if (!flag)
+		return -ENOMEM;
+	if (ct_stats_outliers(rr->t, rr->n, flag, &nflag) || !nflag) {
+		free(flag);
+		return 0;
 	}
-	for (size_t i = 0; i < n; i++)
-		t[i] = ct_run_time_s(&runs[i]);
-	if (ct_stats_outliers(t, n, flag, &nflag) || !nflag)
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		if (!flag[i])
-			kept += t[i];
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < rr->n; i++) {
 		char ev[160];
 		bool fluke;
 
-		if (!flag[i])
+		if (!flag[i]) {
+			kept += rr->t[i];
 			continue;
-		fluke = interfered(&runs[i], ev, sizeof(ev));
-		printf("%-9s %s run %u flagged (%.2f s): %s; %s\n", load, label, runs[i].seq, t[i],
-		       ev, fluke ? "likely fluke" : "no interference seen");
+		}
+		fluke = interfered(&rr->runs[i], ev, sizeof(ev));
+		printf("%-9s %s run %u flagged (%.2f s): %s; %s\n", load, label, rr->runs[i].seq,
+		       rr->t[i], ev, fluke ? "likely fluke" : "no interference seen");
 	}
 	printf("%-9s %s mean without flagged runs: %.2f s (%zu runs)\n", load, label,
-	       kept / (double)(n - nflag), n - nflag);
-out:
-	free(t);
+	       kept / (double)(rr->n - nflag), rr->n - nflag);
 	free(flag);
-	free(runs);
-	return rc;
+	return 0;
 }
 
 static void print_pct(double r)
@@ -204,12 +185,14 @@ int cmd_compare(int argc, char **argv)
 	const char *baseline = NULL, *workload = NULL, *db = NULL;
 	const char *labels[CT_REPORT_MAX_ROWS], *loads[MAX_LOADS];
 	struct ct_report_source src[CT_REPORT_MAX_ROWS];
-	char loadbuf[512] = "", params[256] = "", err[CT_ERRLEN] = "", *save = NULL, *tok;
+	char loadbuf[512] = "", params[256] = "", wl[32] = "", err[CT_ERRLEN] = "", *save = NULL,
+	     *tok;
 	double confidence = 95, fail_pct = -1;
 	struct ct_store *st = NULL;
 	struct ct_run *runs = NULL;
 	struct ct_report rep = { 0 };
 	struct verdict *v = NULL;
+	struct row_runs *rr = NULL;
 	size_t nlabels = 0, nloads = 0, n = 0;
 	int c, rc, ex = 0;
 	bool regression = false;
@@ -227,11 +210,8 @@ int cmd_compare(int argc, char **argv)
 			snprintf(loadbuf, sizeof(loadbuf), "%s", optarg);
 			break;
 		case 'c':
-			if (ct_parse_double(optarg, &confidence) || confidence >= 100) {
-				cli_error("invalid value '%s' for --confidence (0 < PCT < 100)",
-					  optarg);
+			if (cli_parse_confidence(optarg, &confidence))
 				return CT_EXIT_USAGE;
-			}
 			break;
 		case 'f':
 			if (ct_parse_double(optarg, &fail_pct) && strcmp(optarg, "0")) {
@@ -288,7 +268,6 @@ int cmd_compare(int argc, char **argv)
 			ex = CT_EXIT_USAGE;
 			goto out;
 		}
-		static char wl[32];
 		snprintf(wl, sizeof(wl), "%s", runs[n - 1].workload);
 		workload = wl;
 		snprintf(params, sizeof(params), "%s", runs[n - 1].workload_params);
@@ -327,32 +306,30 @@ int cmd_compare(int argc, char **argv)
 	       labels[0], nloads, confidence);
 
 	v = calloc(nloads * nlabels, sizeof(*v));
-	if (!v) {
+	rr = calloc(nloads * nlabels, sizeof(*rr));
+	if (!v || !rr) {
 		ex = cli_fail(-ENOMEM, "out of memory");
 		goto out;
 	}
+	for (size_t i = 0; i < nloads; i++)
+		for (size_t j = 0; j < nlabels; j++) {
+			rc = runs_of(st, rep.blocks[i].rows[j].session_id, labels[j], workload,
+				     params, loads[i], &rr[i * nlabels + j], err, sizeof(err));
+			if (rc) {
+				ex = cli_fail(rc, err);
+				goto out;
+			}
+		}
 	for (size_t j = 1; j < nlabels; j++) {
 		double p[MAX_LOADS], adj[MAX_LOADS];
 		size_t idx[MAX_LOADS], np = 0;
 
 		for (size_t i = 0; i < nloads; i++) {
 			struct verdict *vi = &v[i * nlabels + j];
-			const struct ct_report_block *b = &rep.blocks[i];
-			double *x = NULL, *y = NULL;
-			size_t nx = 0, ny = 0;
+			const double *x = rr[i * nlabels].t, *y = rr[i * nlabels + j].t;
+			size_t nx = rr[i * nlabels].n, ny = rr[i * nlabels + j].n;
 
 			vi->word = "not enough runs (2 a side needed)";
-			rc = times_of(st, b->rows[0].session_id, labels[0], workload, params,
-				      loads[i], &x, &nx, err, sizeof(err));
-			if (!rc)
-				rc = times_of(st, b->rows[j].session_id, labels[j], workload,
-					      params, loads[i], &y, &ny, err, sizeof(err));
-			if (rc) {
-				free(x);
-				free(y);
-				ex = cli_fail(rc, err);
-				goto out;
-			}
 			if (nx >= 2 && ny >= 2 && !ct_stats_welch(x, nx, y, ny, &vi->t)) {
 				vi->ok = true;
 				vi->have_u =
@@ -364,8 +341,6 @@ int cmd_compare(int argc, char **argv)
 			} else if (nx >= 2 && ny >= 2) {
 				vi->word = "no spread in the times: no test possible";
 			}
-			free(x);
-			free(y);
 		}
 		if (np && ct_stats_holm(p, np, adj)) {
 			ex = cli_fail(-EINVAL, "cannot adjust the p-values");
@@ -390,10 +365,9 @@ int cmd_compare(int argc, char **argv)
 	}
 	for (size_t i = 0; i < nloads; i++)
 		for (size_t j = 0; j < nlabels; j++) {
-			rc = print_flagged(st, labels[j], rep.blocks[i].rows[j].session_id,
-					   workload, params, loads[i], err, sizeof(err));
+			rc = print_flagged(labels[j], loads[i], &rr[i * nlabels + j]);
 			if (rc) {
-				ex = cli_fail(rc, err);
+				ex = cli_fail(rc, "out of memory");
 				goto out;
 			}
 		}
@@ -403,6 +377,11 @@ int cmd_compare(int argc, char **argv)
 		ex = CT_EXIT_REGRESSION;
 	}
 out:
+	for (size_t i = 0; rr && i < nloads * nlabels; i++) {
+		free(rr[i].runs);
+		free(rr[i].t);
+	}
+	free(rr);
 	if (!*loadbuf)
 		for (size_t i = 0; i < nloads; i++)
 			free((char *)loads[i]);

@@ -395,11 +395,8 @@ int cmd_stats(int argc, char **argv)
 			json = !strcmp(optarg, "json");
 			break;
 		case 'c':
-			if (ct_parse_double(optarg, &confidence) || confidence >= 100) {
-				cli_error("invalid value '%s' for --confidence (0 < PCT < 100)",
-					  optarg);
+			if (cli_parse_confidence(optarg, &confidence))
 				return CT_EXIT_USAGE;
-			}
 			break;
 		case 'p':
 			paired = true;

@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "contend/store.h"
+#include "contend/util.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -43,6 +44,15 @@ void cli_warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int cli_parse_confidence(const char *arg, double *out)
+{
+	if (ct_parse_double(arg, out) || *out >= 100) {
+		cli_error("invalid value '%s' for --confidence (0 < PCT < 100)", arg);
+		return -1;
+	}
+	return 0;
 }
 
 int cli_fail(int rc, const char *err)
