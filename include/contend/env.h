@@ -10,6 +10,8 @@
 #include "contend/common.h"
 #include <limits.h>
 
+struct ct_oltp_opts;
+
 struct ct_env {
 	unsigned ncpus;
 	uint64_t ram_bytes;
@@ -30,6 +32,8 @@ struct ct_env {
 	unsigned dbench_procs; /* dbench clients */
 	double scale;	       /* kbuild tree scale (1.0 default) */
 	int64_t null_tick_ns;  /* null load tick (tests) */
+	/* oltp workload and load options; NULL = all derived */
+	const struct ct_oltp_opts *oltp;
 };
 
 #endif

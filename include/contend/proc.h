@@ -43,6 +43,27 @@ int64_t ct_cgroup_cpu_us(const char *cg);
 /* Kills and removes the cgroup (retrying while it drains). */
 int ct_cgroup_destroy(const char *cg);
 
+/*
+ * A memory-limited cgroup, for workloads that measure the kernel's reclaim
+ * (oltp --buffered): cgroup v2 where the memory controller is on the
+ * unified hierarchy (memory.max), else the v1 memory controller
+ * (memory.limit_in_bytes) - hybrid systems have it there.
+ */
+struct ct_memcg {
+	char path[4096];
+	int version; /* 1 or 2; 0 when not made */
+};
+/* Creates cgroup name with the limit, reading it back. -ENOTSUP when no
+ * memory controller is available, -errno (EACCES...) when it cannot be made. */
+int ct_memcg_create(struct ct_memcg *cg, const char *name, uint64_t limit, char *err,
+		    size_t len) CT_WUR;
+int ct_memcg_attach(const struct ct_memcg *cg, pid_t pid) CT_WUR;
+/* Highest usage so far in bytes (v2 memory.peak, v1 max_usage_in_bytes);
+ * -errno when the kernel does not tell. */
+int64_t ct_memcg_peak(const struct ct_memcg *cg);
+/* Removes it (after its processes are gone). */
+void ct_memcg_destroy(struct ct_memcg *cg);
+
 static inline int64_t ct_tv_us(struct timeval tv)
 {
 	return (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;

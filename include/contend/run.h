@@ -36,7 +36,26 @@ struct ct_run {
 	char workload_params[256];
 	char load_params[256];
 	struct ct_monitors mon;
+	/* a workload's own figures, "name=value" separated by spaces (oltp:
+	 * "tps=1374.2 lat_p99_us=..."); empty for timed workloads */
+	char metrics[1024];
+	/* written with the run, read back with ct_store_run_series(): a
+	 * per-second series (oltp's tps); not owned, NULL when none */
+	const double *series;
+	unsigned nseries;
 };
+
+#define CT_METRIC_TPS "tps"
+
+/* Appends name=value to r->metrics; -ENOSPC when it does not fit. */
+int ct_run_metric_set(struct ct_run *r, const char *name, double value);
+/* The value of metric name; -ENOENT when absent. */
+int ct_run_metric(const struct ct_run *r, const char *name, double *value);
+
+/* The figure a run is judged by: its tps when it has one (oltp, higher is
+ * better), else its Time in seconds (lower is better). */
+double ct_run_value(const struct ct_run *r);
+bool ct_run_higher_better(const struct ct_run *r);
 
 const char *ct_run_status_name(enum ct_run_status s);
 int ct_run_status_parse(const char *s, enum ct_run_status *out);

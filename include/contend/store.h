@@ -59,8 +59,11 @@ int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char 
 int ct_store_session_end(struct ct_store *s, int64_t id, const char *status, char *err,
 			 size_t len) CT_WUR;
 
-/* Inserts a run (sets r->id) in its own transaction. */
+/* Inserts a run (sets r->id) with its series in its own transaction. */
 int ct_store_run_put(struct ct_store *s, struct ct_run *r, char *err, size_t len) CT_WUR;
+/* The per-second series stored with run_id (*out malloc'd, may be empty). */
+int ct_store_run_series(struct ct_store *s, int64_t run_id, double **out, size_t *n, char *err,
+			size_t len) CT_WUR;
 
 struct ct_run_filter {
 	int64_t session_id;	     /* 0 = any */

@@ -13,6 +13,12 @@
 #include <limits.h>
 
 struct ct_workload;
+struct ct_run;
+
+enum {
+	/* warms itself up (oltp's ramp-up): no unrecorded warm-up run */
+	CT_WL_OWN_WARMUP = 1 << 0,
+};
 
 struct ct_workload_opts {
 	const char *tree;      /* kbuild: build this tree instead of generating */
@@ -25,6 +31,7 @@ struct ct_workload_opts {
 struct ct_workload_ops {
 	const char *name;
 	const char *summary;
+	unsigned flags;
 	/* Before the session's runs: generate or check the tree, fill w->params.
 	 * Untimed. May be NULL. */
 	int (*prepare)(struct ct_workload *w, char *err, size_t len);
@@ -32,6 +39,9 @@ struct ct_workload_ops {
 	int (*reset)(struct ct_workload *w, char *err, size_t len);
 	/* In the forked child: exec or work then _exit(). Never returns. */
 	void (*exec)(struct ct_workload *w) __attribute__((noreturn));
+	/* In contend after the foreground was reaped: add the workload's own
+	 * figures to the run (r->metrics, r->series). May be NULL. */
+	void (*collect)(struct ct_workload *w, struct ct_run *r);
 	/* At the end. May be NULL. */
 	void (*cleanup)(struct ct_workload *w);
 };

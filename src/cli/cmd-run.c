@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "contend/load.h"
+#include "contend/oltp.h"
 #include "contend/report.h"
 #include "contend/util.h"
 
@@ -44,6 +45,21 @@ enum {
 	OPT_PRECISION,
 	OPT_MAX_RUNS,
 	OPT_MAX_TIME,
+	OPT_DATA_SIZE,
+	OPT_POOL_SIZE,
+	OPT_LOG_SIZE,
+	OPT_CLIENTS,
+	OPT_READS,
+	OPT_WRITES,
+	OPT_ZIPF,
+	OPT_DB_WRITERS,
+	OPT_DURATION,
+	OPT_RAMP_MAX,
+	OPT_RATE,
+	OPT_SEED,
+	OPT_BUFFERED,
+	OPT_MEM_LIMIT,
+	OPT_ENGINE,
 };
 
 static const struct option long_opts[] = {
@@ -76,6 +92,21 @@ static const struct option long_opts[] = {
 	{ "precision", required_argument, NULL, OPT_PRECISION },
 	{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
 	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+	{ "data-size", required_argument, NULL, OPT_DATA_SIZE },
+	{ "pool-size", required_argument, NULL, OPT_POOL_SIZE },
+	{ "log-size", required_argument, NULL, OPT_LOG_SIZE },
+	{ "clients", required_argument, NULL, OPT_CLIENTS },
+	{ "reads", required_argument, NULL, OPT_READS },
+	{ "writes", required_argument, NULL, OPT_WRITES },
+	{ "zipf", required_argument, NULL, OPT_ZIPF },
+	{ "db-writers", required_argument, NULL, OPT_DB_WRITERS },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "ramp-max", required_argument, NULL, OPT_RAMP_MAX },
+	{ "rate", required_argument, NULL, OPT_RATE },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "buffered", no_argument, NULL, OPT_BUFFERED },
+	{ "mem-limit", required_argument, NULL, OPT_MEM_LIMIT },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -85,7 +116,8 @@ static void run_usage(FILE *f)
 {
 	fputs("usage: contend run [options] [-- command...]\n"
 	      "\n"
-	      "  -w, --workload NAME     kbuild (default), cmd (the command after --), selftest\n"
+	      "  -w, --workload NAME     kbuild (default), cmd (the command after --), oltp,\n"
+	      "                          selftest\n"
 	      "  -l, --loads LIST        comma-separated loads (default: none,process,io,read,\n"
 	      "                          list,mem,dbench; see: contend loads)\n"
 	      "  -n, --runs N            runs per load (default 3)\n"
@@ -118,6 +150,25 @@ static void run_usage(FILE *f)
 	      "      --precision PCT     target CI half-width in %% of the mean (default 1)\n"
 	      "      --max-runs N        adaptive cap on runs per load (default 50)\n"
 	      "      --max-time DURATION adaptive cap on time per load (default none)\n"
+	      "\n"
+	      "  oltp (workload and load):\n"
+	      "      --data-size SIZE    data file (default 4GiB, quick 512MiB, load 1/4; at\n"
+	      "                          most a quarter of the free space)\n"
+	      "      --pool-size SIZE    engine buffer pool (default data/32; 0 = none)\n"
+	      "      --log-size SIZE     circular log file (default 64MiB, quick 16MiB)\n"
+	      "      --clients N         client threads (default 4 x CPUs; load: CPUs)\n"
+	      "      --reads N           pages read per transaction (default 10)\n"
+	      "      --writes N          of those, pages dirtied (default 2)\n"
+	      "      --zipf THETA        skewed page choice, 0 <= THETA < 1 (default uniform)\n"
+	      "      --db-writers N      threads writing dirty pages back (default 2)\n"
+	      "      --duration D        measured time per run (default 60s, quick 30s)\n"
+	      "      --ramp-max D        ramp-up limit (default 60s, quick 20s; 0 = none)\n"
+	      "      --rate TPS          open loop with Poisson arrivals (default closed loop)\n"
+	      "      --seed N            page sequence seed (default 42)\n"
+	      "      --buffered          page cache instead of O_DIRECT and an own pool, in a\n"
+	      "                          memory-limited cgroup (root)\n"
+	      "      --mem-limit SIZE    --buffered: the cgroup's limit (default data/32 + 16MiB)\n"
+	      "      --engine E          psync (default)\n"
 	      "  -q, --quiet             no progress on stderr\n",
 	      f);
 }
@@ -212,6 +263,7 @@ static void print_header(const struct ct_session *s)
 int cmd_run(int argc, char **argv)
 {
 	struct ct_session s;
+	struct ct_oltp_opts oltp;
 	struct ct_session_opts *o = &s.opts;
 	struct ct_env *env = &s.env;
 	struct cli_progress prog;
@@ -223,6 +275,8 @@ int cmd_run(int argc, char **argv)
 	int c, rc, ex;
 
 	memset(&s, 0, sizeof(s));
+	memset(&oltp, 0, sizeof(oltp));
+	env->oltp = &oltp;
 	o->workload = "kbuild";
 	o->runs = 3;
 	o->delay_ns = 3000000000LL;
@@ -347,6 +401,80 @@ int cmd_run(int argc, char **argv)
 			if (ct_parse_duration(optarg, &o->max_time_ns) || !o->max_time_ns)
 				return bad_value("max-time", optarg);
 			break;
+		case OPT_DATA_SIZE:
+			if (ct_parse_size(optarg, &oltp.data_size) || !oltp.data_size)
+				return bad_value("data-size", optarg);
+			break;
+		case OPT_POOL_SIZE:
+			if (ct_parse_size(optarg, &oltp.pool_size))
+				return bad_value("pool-size", optarg);
+			oltp.pool_set = true;
+			break;
+		case OPT_LOG_SIZE:
+			if (ct_parse_size(optarg, &oltp.log_size) || !oltp.log_size)
+				return bad_value("log-size", optarg);
+			break;
+		case OPT_CLIENTS:
+			if (ct_parse_uint(optarg, 1, 4096, &u))
+				return bad_value("clients", optarg);
+			oltp.clients = (unsigned)u;
+			break;
+		case OPT_READS:
+			if (ct_parse_uint(optarg, 1, 1000, &u))
+				return bad_value("reads", optarg);
+			oltp.reads = (unsigned)u;
+			oltp.reads_set = true;
+			break;
+		case OPT_WRITES:
+			if (ct_parse_uint(optarg, 0, 1000, &u))
+				return bad_value("writes", optarg);
+			oltp.writes = (unsigned)u;
+			oltp.writes_set = true;
+			break;
+		case OPT_ZIPF:
+			if (ct_parse_double(optarg, &oltp.zipf) || oltp.zipf >= 1)
+				return bad_value("zipf", optarg);
+			break;
+		case OPT_DB_WRITERS:
+			if (ct_parse_uint(optarg, 0, 256, &u))
+				return bad_value("db-writers", optarg);
+			oltp.db_writers = (unsigned)u;
+			oltp.db_writers_set = true;
+			break;
+		case OPT_DURATION:
+			if (ct_parse_duration(optarg, &oltp.duration_ns) || !oltp.duration_ns)
+				return bad_value("duration", optarg);
+			break;
+		case OPT_RAMP_MAX:
+			if (ct_parse_duration(optarg, &oltp.ramp_max_ns))
+				return bad_value("ramp-max", optarg);
+			oltp.ramp_set = true;
+			break;
+		case OPT_RATE:
+			if (ct_parse_double(optarg, &oltp.rate) || !(oltp.rate > 0))
+				return bad_value("rate", optarg);
+			break;
+		case OPT_SEED:
+			if (ct_parse_uint(optarg, 0, UINT64_MAX, &u))
+				return bad_value("seed", optarg);
+			oltp.seed = u;
+			oltp.seed_set = true;
+			break;
+		case OPT_BUFFERED:
+			oltp.buffered = true;
+			break;
+		case OPT_MEM_LIMIT:
+			if (ct_parse_size(optarg, &oltp.mem_limit) || oltp.mem_limit < (1u << 20))
+				return bad_value("mem-limit", optarg);
+			break;
+		case OPT_ENGINE:
+			if (!strcmp(optarg, "psync"))
+				oltp.engine = CT_OLTP_PSYNC;
+			else if (!strcmp(optarg, "io_uring"))
+				oltp.engine = CT_OLTP_IO_URING;
+			else
+				return bad_value("engine", optarg);
+			break;
 		case 'q':
 			quiet = true;
 			break;
@@ -365,7 +493,7 @@ int cmd_run(int argc, char **argv)
 		return CT_EXIT_USAGE;
 	}
 	if (!ct_workload_find(o->workload)) {
-		cli_error("unknown workload '%s' (kbuild, cmd, selftest)", o->workload);
+		cli_error("unknown workload '%s' (kbuild, cmd, oltp, selftest)", o->workload);
 		return CT_EXIT_USAGE;
 	}
 	if (o->wopts.argv && strcmp(o->workload, "cmd")) {
@@ -389,6 +517,9 @@ int cmd_run(int argc, char **argv)
 		rc = split_loads(o, loadbuf);
 		if (rc)
 			return rc;
+	} else if (!strcmp(o->workload, "oltp")) {
+		/* WimMark measured the database alone; loads on request */
+		o->loads[o->nloads++] = "none";
 	} else {
 		for (size_t i = 0; i < CT_ARRAY_SIZE(default_loads); i++)
 			o->loads[o->nloads++] = default_loads[i];

@@ -188,3 +188,102 @@ int ct_cgroup_destroy(const char *cg)
 	}
 	return -EBUSY;
 }
+
+/* Where the memory controller lives: the v2 hierarchy when its root lists
+ * "memory" in cgroup.controllers, else a v1 mount with the memory option. */
+static int memcg_root(char *buf, size_t len, int *version)
+{
+	struct mntent *me, mbuf;
+	char strings[4096], ctl[512], path[4200];
+	FILE *f;
+	int rc = -ENOTSUP;
+
+	if (ct_cgroup_v2_root(buf, len) == 0) {
+		snprintf(path, sizeof(path), "%s/cgroup.controllers", buf);
+		if (ct_read_file(path, ctl, sizeof(ctl)) > 0 && strstr(ctl, "memory")) {
+			*version = 2;
+			return 0;
+		}
+	}
+	f = setmntent("/proc/self/mounts", "re");
+	if (!f)
+		return -errno;
+	while ((me = getmntent_r(f, &mbuf, strings, sizeof(strings)))) {
+		if (strcmp(me->mnt_type, "cgroup") || !hasmntopt(me, "memory"))
+			continue;
+		snprintf(buf, len, "%s", me->mnt_dir);
+		*version = 1;
+		rc = 0;
+		break;
+	}
+	endmntent(f);
+	return rc;
+}
+
+int ct_memcg_create(struct ct_memcg *cg, const char *name, uint64_t limit, char *err, size_t len)
+{
+	char root[4096], file[4200], val[32], back[64];
+	int rc, version = 0;
+
+	memset(cg, 0, sizeof(*cg));
+	rc = memcg_root(root, sizeof(root), &version);
+	if (rc)
+		return ct_err(err, len, -ENOTSUP,
+			      "no cgroup memory controller on this system (neither cgroup v2 "
+			      "nor v1 offers 'memory')");
+	if (version == 2) {
+		/* children get the controller only when the root hands it down */
+		snprintf(file, sizeof(file), "%s/cgroup.subtree_control", root);
+		(void)!ct_write_file(file, "+memory");
+	}
+	rc = ct_cgroup_create(root, name, cg->path, sizeof(cg->path));
+	if (rc)
+		return ct_err(err, len, rc, "cannot create memory cgroup '%s/%s': %s", root, name,
+			      strerror(-rc));
+	cg->version = version;
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)limit);
+	snprintf(file, sizeof(file), "%s/%s", cg->path,
+		 version == 2 ? "memory.max" : "memory.limit_in_bytes");
+	rc = ct_write_file(file, val);
+	if (!rc && ct_read_file(file, back, sizeof(back)) <= 0)
+		rc = -EIO;
+	/* the kernel rounds the limit down to pages; anything else is wrong */
+	if (!rc && strtoull(back, NULL, 10) > limit)
+		rc = -EIO;
+	if (rc) {
+		ct_err(err, len, rc, "cannot set the memory limit of '%s': %s", cg->path,
+		       strerror(-rc));
+		ct_memcg_destroy(cg);
+		return rc;
+	}
+	return 0;
+}
+
+int ct_memcg_attach(const struct ct_memcg *cg, pid_t pid)
+{
+	char file[4200], val[32];
+
+	snprintf(file, sizeof(file), "%s/cgroup.procs", cg->path);
+	snprintf(val, sizeof(val), "%d", (int)pid);
+	return ct_write_file(file, val);
+}
+
+int64_t ct_memcg_peak(const struct ct_memcg *cg)
+{
+	char file[4200], buf[64];
+
+	snprintf(file, sizeof(file), "%s/%s", cg->path,
+		 cg->version == 2 ? "memory.peak" : "memory.max_usage_in_bytes");
+	if (ct_read_file(file, buf, sizeof(buf)) <= 0)
+		return -ENOENT;
+	return (int64_t)strtoll(buf, NULL, 10);
+}
+
+void ct_memcg_destroy(struct ct_memcg *cg)
+{
+	if (!cg->version)
+		return;
+	for (int i = 0; i < 50 && rmdir(cg->path) && errno == EBUSY; i++)
+		usleep(20000);
+	cg->version = 0;
+}

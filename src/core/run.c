@@ -5,6 +5,9 @@
 #include "contend/run.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const status_names[] = {
@@ -77,4 +80,51 @@ void ct_run_group(const struct ct_run *runs, size_t n, struct ct_run_group *g)
 		g->loads /= g->n;
 		g->lcpu_pct /= g->n;
 	}
+}
+
+int ct_run_metric_set(struct ct_run *r, const char *name, double value)
+{
+	size_t used = strlen(r->metrics);
+	int n = snprintf(r->metrics + used, sizeof(r->metrics) - used, "%s%s=%.10g", used ? " " : "",
+			 name, value);
+
+	if (n < 0 || (size_t)n >= sizeof(r->metrics) - used) {
+		r->metrics[used] = '\0';
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+int ct_run_metric(const struct ct_run *r, const char *name, double *value)
+{
+	size_t nl = strlen(name);
+
+	for (const char *p = r->metrics; *p;) {
+		const char *end = strchrnul(p, ' ');
+
+		if ((size_t)(end - p) > nl && !strncmp(p, name, nl) && p[nl] == '=') {
+			char *e;
+
+			*value = strtod(p + nl + 1, &e);
+			return e == end ? 0 : -EINVAL;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return -ENOENT;
+}
+
+bool ct_run_higher_better(const struct ct_run *r)
+{
+	double v;
+
+	return ct_run_metric(r, CT_METRIC_TPS, &v) == 0;
+}
+
+double ct_run_value(const struct ct_run *r)
+{
+	double v;
+
+	if (ct_run_metric(r, CT_METRIC_TPS, &v) == 0)
+		return v;
+	return ct_run_time_s(r);
 }

@@ -512,6 +512,8 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	}
 	r->load_user_us = lres.user_us;
 	r->load_sys_us = lres.sys_us;
+	if (w->ops->collect)
+		w->ops->collect(w, r);
 	if (have_snap)
 		ct_monitor_delta(&a, &b, r->user_us + r->sys_us + r->load_user_us + r->load_sys_us,
 				 &r->mon);
@@ -847,7 +849,7 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 		warn(&rt, "%u session%s left running by a contend that is gone marked interrupted",
 		     closed, closed == 1 ? "" : "s");
 
-	if (s->opts.warmup) {
+	if (s->opts.warmup && !(w.ops->flags & CT_WL_OWN_WARMUP)) {
 		struct ct_load none;
 		struct ct_run r = { 0 };
 

@@ -19,6 +19,7 @@
 	X(ctar)     \
 	X(xtar)     \
 	X(dbench)   \
+	X(oltp)     \
 	X(null)
 
 #define CT_LOAD_DECLARE(n) extern const struct ct_load_ops ct_load_##n;

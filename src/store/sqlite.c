@@ -101,6 +101,10 @@ static const char *const migrations[] = {
 	"ALTER TABLE sessions ADD COLUMN pid_start INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE sessions ADD COLUMN boot_id TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE sessions ADD COLUMN machine_id TEXT NOT NULL DEFAULT '';",
+	/* 3: a workload's own figures (oltp's tps, latency percentiles...) and
+	 * its per-second series, as text beside the run */
+	"ALTER TABLE runs ADD COLUMN metrics TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE runs ADD COLUMN series TEXT NOT NULL DEFAULT '';",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))
@@ -164,6 +168,7 @@ static const struct col run_cols[] = {
 	RUN("pswpin", COL_I64, mon.pswpin),
 	RUN("sectors_read", COL_I64, mon.sectors_read),
 	RUN("sectors_written", COL_I64, mon.sectors_written),
+	RUN_TEXT("metrics", metrics),
 };
 
 #define SI(name, type, m) COL(name, type, struct ct_sysinfo, m)
@@ -974,6 +979,83 @@ int ct_store_session_end(struct ct_store *s, int64_t id, const char *status, cha
 	return rc;
 }
 
+/* The series as text, "%.6g" values separated by spaces: compact, exact
+ * enough for a per-second rate, and readable with plain SQL. */
+static int put_series(struct ct_store *s, const struct ct_run *r, char *err, size_t len)
+{
+	size_t cap = (size_t)r->nseries * 24 + 1, off = 0;
+	char *text = malloc(cap);
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (!text)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	text[0] = '\0';
+	for (unsigned i = 0; i < r->nseries; i++)
+		off += (size_t)snprintf(text + off, cap - off, "%s%.6g", i ? " " : "",
+					r->series[i]);
+	rc = prepare(s, "UPDATE runs SET series = ?1 WHERE id = ?2", &st, err, len);
+	if (!rc) {
+		rc = sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_bind_int64(st, 2, r->id);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? 0 : db_err(s, rc, "store a run's series", err, len);
+		sqlite3_finalize(st);
+	}
+	free(text);
+	return rc;
+}
+
+int ct_store_run_series(struct ct_store *s, int64_t run_id, double **out, size_t *n, char *err,
+			size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	const char *text;
+	double *v = NULL;
+	size_t cnt = 0, cap;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	rc = prepare(s, "SELECT series FROM runs WHERE id = ?1", &st, err, len);
+	if (rc)
+		return rc;
+	rc = sqlite3_bind_int64(st, 1, run_id);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		rc = rc == SQLITE_DONE ? ct_err(err, len, -ENOENT, "no run %" PRId64, run_id)
+				       : db_err(s, rc, "read a run's series", err, len);
+		goto out;
+	}
+	text = (const char *)sqlite3_column_text(st, 0);
+	cap = text ? strlen(text) / 2 + 1 : 1;
+	v = malloc(cap * sizeof(*v));
+	if (!v) {
+		rc = ct_err(err, len, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (const char *p = text ? text : ""; *p && cnt < cap;) {
+		char *end;
+
+		v[cnt] = strtod(p, &end);
+		if (end == p)
+			break;
+		cnt++;
+		p = end;
+	}
+	*out = v;
+	*n = cnt;
+	v = NULL;
+	rc = 0;
+out:
+	free(v);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int ct_store_run_put(struct ct_store *s, struct ct_run *r, char *err, size_t len)
 {
 	sqlite3_stmt *st = NULL;
@@ -997,6 +1079,11 @@ int ct_store_run_put(struct ct_store *s, struct ct_run *r, char *err, size_t len
 	r->id = sqlite3_last_insert_rowid(s->db);
 	stmt_done(st);
 	st = NULL;
+	if (r->series && r->nseries) {
+		rc = put_series(s, r, err, len);
+		if (rc)
+			goto out;
+	}
 	rc = exec(s, "COMMIT", "store run", err, len);
 out:
 	stmt_done(st);

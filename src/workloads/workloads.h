@@ -11,6 +11,7 @@
 #define CT_WORKLOADS(X) \
 	X(kbuild)       \
 	X(cmd)          \
+	X(oltp)         \
 	X(selftest)
 
 #define CT_WORKLOAD_DECLARE(n) extern const struct ct_workload_ops ct_workload_##n;
