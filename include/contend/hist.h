@@ -13,9 +13,9 @@
 #include "contend/common.h"
 
 #define CT_HIST_SUB_BITS 6
-#define CT_HIST_SUB	 (1u << CT_HIST_SUB_BITS)	      /* 64 sub-buckets */
-#define CT_HIST_LINEAR	 (2 * CT_HIST_SUB)		      /* 0..127 exact */
-#define CT_HIST_MAX_BITS 48				      /* values < 2^48 (78 h in ns) */
+#define CT_HIST_SUB	 (1u << CT_HIST_SUB_BITS) /* 64 sub-buckets */
+#define CT_HIST_LINEAR	 (2 * CT_HIST_SUB)	  /* 0..127 exact */
+#define CT_HIST_MAX_BITS 48			  /* values < 2^48 (78 h in ns) */
 #define CT_HIST_BUCKETS	 (CT_HIST_LINEAR + (CT_HIST_MAX_BITS - 7) * CT_HIST_SUB)
 
 struct ct_hist {

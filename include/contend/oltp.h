@@ -18,12 +18,12 @@
 
 #include <stdatomic.h>
 
-#define CT_OLTP_PAGE	    8192u
-#define CT_OLTP_MAX_SERIES  3600 /* 1-second tps samples kept */
-#define CT_OLTP_MAX_LOG_IO  (256u << 10)
-#define CT_OLTP_RECORD	    512u /* commit record, before alignment */
-#define CT_OLTP_STEADY_PCT  2.0	 /* ramp-up: 5 s windows within this */
-#define CT_OLTP_STEADY_WIN  5	 /* seconds per ramp-up window */
+#define CT_OLTP_PAGE	   8192u
+#define CT_OLTP_MAX_SERIES 3600 /* 1-second tps samples kept */
+#define CT_OLTP_MAX_LOG_IO (256u << 10)
+#define CT_OLTP_RECORD	   512u /* commit record, before alignment */
+#define CT_OLTP_STEADY_PCT 2.0	/* ramp-up: 5 s windows within this */
+#define CT_OLTP_STEADY_WIN 5	/* seconds per ramp-up window */
 
 enum ct_oltp_engine { CT_OLTP_PSYNC = 0, CT_OLTP_IO_URING = 1 };
 
@@ -61,7 +61,7 @@ struct ct_oltp_params {
 	uint64_t seed;
 	bool buffered;
 	enum ct_oltp_engine engine;
-	unsigned align; /* O_DIRECT alignment of the data and log files */
+	unsigned align;	 /* O_DIRECT alignment of the data and log files */
 	unsigned record; /* commit record size (aligned) */
 };
 
@@ -85,9 +85,9 @@ struct ct_oltp_result {
 	uint64_t lat_min, lat_p50, lat_p90, lat_p99, lat_p999, lat_max; /* ns */
 	double lat_mean;
 	struct ct_oltp_class cls[CT_OLTP_NCLASS];
-	double hit_ratio; /* NaN without a pool */
-	double group_mean; /* commit records per log write */
-	uint64_t stall_ns; /* clients waiting for the DB writers */
+	double hit_ratio;	/* NaN without a pool */
+	double group_mean;	/* commit records per log write */
+	uint64_t stall_ns;	/* clients waiting for the DB writers */
 	uint64_t client_writes; /* dirty victims written by clients themselves */
 	int64_t user_us, sys_us;
 	unsigned nseries;
@@ -113,6 +113,10 @@ int ct_oltp_create(struct ct_oltp_params *p, char *err, size_t len) CT_WUR;
  * to *commits (the load). Threads are joined before it returns. */
 int ct_oltp_run(const struct ct_oltp_params *p, struct ct_oltp_result *res,
 		_Atomic uint64_t *commits, char *err, size_t len) CT_WUR;
+
+/* Drops the data file from the page cache (--buffered: before each run, so
+ * every run starts cold and its cache is charged to its own cgroup). */
+void ct_oltp_uncache(const struct ct_oltp_params *p);
 
 /* Removes the files ct_oltp_create made. */
 void ct_oltp_remove(const struct ct_oltp_params *p);

@@ -57,4 +57,18 @@ void ct_report_release(struct ct_report *rep);
 /* contest's layout: "io:" then "Kernel [runs] Time CPU% Loads LCPU% Ratio". */
 void ct_report_print_text(FILE *f, const struct ct_report *rep);
 
+/* The label of the first config stored with no-load oltp runs of these
+ * engine parameters ("" when none): the default score reference. */
+int ct_report_oltp_reference(struct ct_store *st, const char *params, char *label, size_t len,
+			     char *err, size_t elen) CT_WUR;
+
+/* WimMark's layout for the oltp workload: per load the runs of each source
+ * as scores (1000 = the reference's no-load mean tps), tps and latency,
+ * then each source against the reference (baseline, or NULL for the first
+ * config stored with these engine parameters). */
+int ct_report_print_oltp(FILE *f, struct ct_store *st, const char *params,
+			 const struct ct_report_source *src, size_t nsrc, const char *const *loads,
+			 size_t nloads, const char *baseline, double confidence, char *err,
+			 size_t len) CT_WUR;
+
 #endif

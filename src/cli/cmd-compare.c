@@ -11,6 +11,7 @@
 #include "contend/stats.h"
 #include "contend/store.h"
 #include "contend/util.h"
+#include "contend/verdict.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -20,16 +21,6 @@
 #include <string.h>
 
 #define MAX_LOADS 32
-
-struct verdict {
-	bool ok; /* enough runs on both sides for the tests */
-	struct ct_stats_ttest t;
-	struct ct_stats_rank u;
-	struct ct_stats_ratio ratio;
-	bool have_ratio, have_u;
-	double holm_p;
-	const char *word;
-};
 
 static void compare_usage(FILE *f)
 {
@@ -75,7 +66,7 @@ static int runs_of(struct ct_store *st, int64_t session, const char *label, cons
 	if (!rr->t)
 		return ct_err(err, len, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < rr->n; i++)
-		rr->t[i] = ct_run_time_s(&rr->runs[i]);
+		rr->t[i] = ct_run_value(&rr->runs[i]);
 	return 0;
 }
 
@@ -105,7 +96,8 @@ static bool interfered(const struct ct_run *r, char *buf, size_t len)
 
 /* Lists the runs of one row flagged as outliers, with their evidence and
  * the mean without them. */
-static int print_flagged(const char *label, const char *load, const struct row_runs *rr)
+static int print_flagged(const char *label, const char *load, const struct row_runs *rr,
+			 const char *unit)
 {
 	double kept = 0;
 	bool *flag;
@@ -129,45 +121,13 @@ static int print_flagged(const char *label, const char *load, const struct row_r
 			continue;
 		}
 		fluke = interfered(&rr->runs[i], ev, sizeof(ev));
-		printf("%-9s %s run %u flagged (%.2f s): %s; %s\n", load, label, rr->runs[i].seq,
-		       rr->t[i], ev, fluke ? "likely fluke" : "no interference seen");
+		printf("%-9s %s run %u flagged (%.2f %s): %s; %s\n", load, label, rr->runs[i].seq,
+		       rr->t[i], unit, ev, fluke ? "likely fluke" : "no interference seen");
 	}
-	printf("%-9s %s mean without flagged runs: %.2f s (%zu runs)\n", load, label,
-	       kept / (double)(rr->n - nflag), rr->n - nflag);
+	printf("%-9s %s mean without flagged runs: %.2f %s (%zu runs)\n", load, label,
+	       kept / (double)(rr->n - nflag), unit, rr->n - nflag);
 	free(flag);
 	return 0;
-}
-
-static void print_pct(double r)
-{
-	printf("%+.1f%%", (r - 1) * 100);
-}
-
-static void print_verdict(const char *load, const char *label, const char *base,
-			  const struct verdict *v)
-{
-	printf("%-9s %s vs %s: ", load, label, base);
-	if (!v->ok) {
-		printf("%s\n", v->word);
-		return;
-	}
-	if (v->have_ratio && v->ratio.bounded) {
-		print_pct(v->ratio.ratio);
-		printf(" [");
-		print_pct(v->ratio.low);
-		printf(", ");
-		print_pct(v->ratio.high);
-		printf("]");
-	} else if (v->have_ratio) {
-		print_pct(v->ratio.ratio);
-		printf(" [unbounded]");
-	}
-	printf("  p=%.2g (Welch), ", v->t.p);
-	if (v->have_u)
-		printf("%.2g (U)", v->u.p);
-	else
-		printf("- (U)");
-	printf("  Holm p=%.2g  %s\n", v->holm_p, v->word);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -191,11 +151,11 @@ int cmd_compare(int argc, char **argv)
 	struct ct_store *st = NULL;
 	struct ct_run *runs = NULL;
 	struct ct_report rep = { 0 };
-	struct verdict *v = NULL;
+	struct ct_verdict *v = NULL;
 	struct row_runs *rr = NULL;
 	size_t nlabels = 0, nloads = 0, n = 0;
 	int c, rc, ex = 0;
-	bool regression = false;
+	bool regression = false, tps = false;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "w:l:h", opts, NULL)) != -1) {
@@ -271,6 +231,7 @@ int cmd_compare(int argc, char **argv)
 		snprintf(wl, sizeof(wl), "%s", runs[n - 1].workload);
 		workload = wl;
 		snprintf(params, sizeof(params), "%s", runs[n - 1].workload_params);
+		tps = ct_run_higher_better(&runs[n - 1]);
 	}
 	if (*loadbuf) {
 		for (tok = strtok_r(loadbuf, ",", &save); tok && nloads < MAX_LOADS;
@@ -302,8 +263,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	printf("contend compare: workload %s (%s), baseline '%s'\n\n", workload, params, labels[0]);
 	ct_report_print_text(stdout, &rep);
-	printf("\nTime against '%s' (Holm-adjusted across %zu loads, %g%% confidence):\n",
-	       labels[0], nloads, confidence);
+	printf("\n%s against '%s' (Holm-adjusted across %zu loads, %g%% confidence):\n",
+	       tps ? "tps" : "Time", labels[0], nloads, confidence);
 
 	v = calloc(nloads * nlabels, sizeof(*v));
 	rr = calloc(nloads * nlabels, sizeof(*rr));
@@ -325,21 +286,14 @@ int cmd_compare(int argc, char **argv)
 		size_t idx[MAX_LOADS], np = 0;
 
 		for (size_t i = 0; i < nloads; i++) {
-			struct verdict *vi = &v[i * nlabels + j];
-			const double *x = rr[i * nlabels].t, *y = rr[i * nlabels + j].t;
-			size_t nx = rr[i * nlabels].n, ny = rr[i * nlabels + j].n;
+			struct ct_verdict *vi = &v[i * nlabels + j];
+			const struct row_runs *b = &rr[i * nlabels], *o = &rr[i * nlabels + j];
 
-			vi->word = "not enough runs (2 a side needed)";
-			if (nx >= 2 && ny >= 2 && !ct_stats_welch(x, nx, y, ny, &vi->t)) {
-				vi->ok = true;
-				vi->have_u =
-					!ct_stats_mann_whitney(x, nx, y, ny, CT_STATS_AUTO, &vi->u);
-				vi->have_ratio =
-					!ct_stats_fieller(y, ny, x, nx, confidence, &vi->ratio);
-				p[np] = vi->t.p;
+			ct_verdict_tests(vi, b->t, b->n, o->t, o->n, NULL, NULL, 0,
+					 b->n && ct_run_higher_better(&b->runs[0]), confidence);
+			if (vi->ok) {
+				p[np] = vi->p;
 				idx[np++] = i;
-			} else if (nx >= 2 && ny >= 2) {
-				vi->word = "no spread in the times: no test possible";
 			}
 		}
 		if (np && ct_stats_holm(p, np, adj)) {
@@ -347,25 +301,21 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 		for (size_t k = 0; k < np; k++) {
-			struct verdict *vi = &v[idx[k] * nlabels + j];
-			bool slower = vi->t.diff < 0; /* mean(baseline) - mean(other) */
+			struct ct_verdict *vi = &v[idx[k] * nlabels + j];
 
-			vi->holm_p = adj[k];
-			if (adj[k] >= 1 - confidence / 100) {
-				vi->word = "no significant difference";
-				continue;
-			}
-			vi->word = slower ? "worse" : "better";
-			if (slower && fail_pct >= 0 && vi->have_ratio &&
-			    (vi->ratio.ratio - 1) * 100 > fail_pct)
+			ct_verdict_decide(vi, adj[k], confidence);
+			if (ct_verdict_worse(vi) && fail_pct >= 0 && vi->have_ratio &&
+			    fabs(vi->ratio.ratio - 1) * 100 > fail_pct)
 				regression = true;
 		}
 		for (size_t i = 0; i < nloads; i++)
-			print_verdict(loads[i], labels[j], labels[0], &v[i * nlabels + j]);
+			ct_verdict_print(stdout, loads[i], labels[j], labels[0],
+					 &v[i * nlabels + j]);
 	}
 	for (size_t i = 0; i < nloads; i++)
 		for (size_t j = 0; j < nlabels; j++) {
-			rc = print_flagged(labels[j], loads[i], &rr[i * nlabels + j]);
+			rc = print_flagged(labels[j], loads[i], &rr[i * nlabels + j],
+					   tps ? "tps" : "s");
 			if (rc) {
 				ex = cli_fail(rc, "out of memory");
 				goto out;

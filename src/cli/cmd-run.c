@@ -555,8 +555,15 @@ int cmd_run(int argc, char **argv)
 			src[0] = (struct ct_report_source){ baseline, 0 };
 			nsrc = 2;
 		}
-		if (ct_report_build(&rep, st, o->workload, s.workload_params, src, nsrc, o->loads,
-				    o->nloads, baseline ? baseline : s.label, e2, sizeof(e2))) {
+		if (!strcmp(o->workload, "oltp")) {
+			print_header(&s);
+			if (ct_report_print_oltp(stdout, st, s.workload_params, src, nsrc, o->loads,
+						 o->nloads, baseline, 95, e2, sizeof(e2)))
+				cli_error("%s", e2);
+			fflush(stdout);
+		} else if (ct_report_build(&rep, st, o->workload, s.workload_params, src, nsrc,
+					   o->loads, o->nloads, baseline ? baseline : s.label, e2,
+					   sizeof(e2))) {
 			cli_error("%s", e2);
 		} else {
 			print_header(&s);

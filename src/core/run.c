@@ -85,8 +85,8 @@ void ct_run_group(const struct ct_run *runs, size_t n, struct ct_run_group *g)
 int ct_run_metric_set(struct ct_run *r, const char *name, double value)
 {
 	size_t used = strlen(r->metrics);
-	int n = snprintf(r->metrics + used, sizeof(r->metrics) - used, "%s%s=%.10g", used ? " " : "",
-			 name, value);
+	int n = snprintf(r->metrics + used, sizeof(r->metrics) - used, "%s%s=%.10g",
+			 used ? " " : "", name, value);
 
 	if (n < 0 || (size_t)n >= sizeof(r->metrics) - used) {
 		r->metrics[used] = '\0';

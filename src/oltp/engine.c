@@ -26,8 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DATA_NAME "oltp.data"
-#define LOG_NAME  "oltp.log"
+#define DATA_NAME  "oltp.data"
+#define LOG_NAME   "oltp.log"
 #define FILL_CHUNK (1u << 20)
 #define MIN_DATA   (1ull << 20)
 
@@ -36,6 +36,28 @@
 static uint64_t round_down(uint64_t v, uint64_t to)
 {
 	return v - v % to;
+}
+
+/* Whether the filesystem of dir takes O_DIRECT, asked before its free
+ * space so the real reason is what the user reads. */
+static int probe_direct(const char *dir, char *err, size_t len)
+{
+	char path[4096 + 32];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.oltp-direct-probe", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_DIRECT, 0600);
+	if (fd < 0 && errno == EINVAL)
+		return ct_err(err, len, -EINVAL,
+			      "oltp: the filesystem of '%s' refuses O_DIRECT; use --buffered "
+			      "(or --dir on a disk)",
+			      dir);
+	if (fd < 0)
+		return ct_err(err, len, -errno, "oltp: cannot create files in '%s': %s", dir,
+			      strerror(errno));
+	close(fd);
+	unlink(path);
+	return 0;
 }
 
 int ct_oltp_resolve(const struct ct_oltp_opts *o, const char *dir, unsigned ncpus, bool quick,
@@ -54,6 +76,11 @@ int ct_oltp_resolve(const struct ct_oltp_opts *o, const char *dir, unsigned ncpu
 	if (rc)
 		return ct_err(err, len, rc, "oltp: cannot check free space in '%s': %s", dir,
 			      strerror(-rc));
+	if (!o->buffered) {
+		rc = probe_direct(dir, err, len);
+		if (rc)
+			return rc;
+	}
 
 	p->log_size = o->log_size ? o->log_size : (quick || as_load ? 16ull : 64ull) << 20;
 	p->log_size = round_down(p->log_size, CT_OLTP_MAX_LOG_IO);
@@ -77,8 +104,9 @@ int ct_oltp_resolve(const struct ct_oltp_opts *o, const char *dir, unsigned ncpu
 		if (as_load)
 			p->data_size /= 4;
 		if (p->data_size + p->log_size > avail / 4)
-			p->data_size = round_down(avail / 4 > p->log_size ? avail / 4 - p->log_size : 0,
-						  CT_OLTP_PAGE);
+			p->data_size =
+				round_down(avail / 4 > p->log_size ? avail / 4 - p->log_size : 0,
+					   CT_OLTP_PAGE);
 		if (p->data_size < 16 * MIN_DATA)
 			return ct_err(err, len, -ENOSPC,
 				      "oltp: not enough free space in '%s' for the data files "
@@ -132,13 +160,15 @@ int ct_oltp_resolve(const struct ct_oltp_opts *o, const char *dir, unsigned ncpu
 	p->rate = o->rate;
 	if (p->rate < 0 || !isfinite(p->rate))
 		return ct_err(err, len, -EINVAL, "oltp: bad --rate");
-	p->duration_ns = as_load ? 0 : (o->duration_ns ? o->duration_ns : (quick ? 30 : 60) * 1000000000LL);
+	p->duration_ns =
+		as_load ? 0 : (o->duration_ns ? o->duration_ns : (quick ? 30 : 60) * 1000000000LL);
 	p->ramp_max_ns = o->ramp_set ? o->ramp_max_ns : (quick ? 20 : 60) * 1000000000LL;
 	p->seed = o->seed_set ? o->seed : 42;
 	p->engine = o->engine;
 	if (p->engine == CT_OLTP_IO_URING)
-		return ct_err(err, len, -ENOTSUP,
-			      "oltp: --engine io_uring is not available in this build (psync only)");
+		return ct_err(
+			err, len, -ENOTSUP,
+			"oltp: --engine io_uring is not available in this build (psync only)");
 	p->align = 4096;
 	p->record = CT_OLTP_RECORD;
 	return 0;
@@ -238,6 +268,10 @@ static int fill_file(int fd, const char *path, uint64_t size, uint64_t seed, boo
 		rc = -errno;
 		ct_err(err, len, rc, "oltp: cannot sync '%s': %s", path, strerror(-rc));
 	}
+	/* buffered: what was just written must not stay cached (and charged to
+	 * contend's cgroup), or the engine's memory limit would never bite */
+	if (!rc)
+		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	free(buf);
 	return rc;
 }
@@ -271,6 +305,20 @@ int ct_oltp_create(struct ct_oltp_params *p, char *err, size_t len)
 fail:
 	ct_oltp_remove(p);
 	return rc;
+}
+
+void ct_oltp_uncache(const struct ct_oltp_params *p)
+{
+	char path[4096 + 16];
+	int fd;
+
+	path_of(p, DATA_NAME, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	(void)fdatasync(fd);
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
 }
 
 void ct_oltp_remove(const struct ct_oltp_params *p)
@@ -811,7 +859,8 @@ static int collect(struct eng *e, struct ct_oltp_result *res, double secs)
 	res->lat_mean = ct_hist_mean(lat);
 	for (int c = 0; c < CT_OLTP_NCLASS; c++)
 		merge_class(&res->cls[c], &cls[c], ios[c], bytes[c], secs);
-	res->hit_ratio = e->have_pool && hits + misses ? (double)hits / (double)(hits + misses) : NAN;
+	res->hit_ratio =
+		e->have_pool && hits + misses ? (double)hits / (double)(hits + misses) : NAN;
 	res->group_mean = groups ? (double)grouped / (double)groups : 0;
 	free(lat);
 	free(cls);
@@ -879,7 +928,8 @@ static void measure(struct eng *e, struct ct_oltp_result *res)
 		c = atomic_load(&e->commits);
 		/* only whole seconds go into the series */
 		if (tick <= end && res->nseries < CT_OLTP_MAX_SERIES)
-			res->series[res->nseries++] = (double)(c - last) / ((double)(now - prev) / 1e9);
+			res->series[res->nseries++] =
+				(double)(c - last) / ((double)(now - prev) / 1e9);
 		last = c;
 		prev = now;
 		if (now >= end)
@@ -960,8 +1010,9 @@ int ct_oltp_run(const struct ct_oltp_params *p, struct ct_oltp_result *res,
 
 	for (unsigned i = 0; i < e->nthr && !rc; i++)
 		rc = start(e, &e->thr[i],
-			   i < p->clients ? client_main : i == p->clients ? logwriter_main
-									: dbwriter_main,
+			   i < p->clients    ? client_main
+			   : i == p->clients ? logwriter_main
+					     : dbwriter_main,
 			   err, len);
 	if (rc) {
 		atomic_store(&e->stop, 1);

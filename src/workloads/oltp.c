@@ -60,8 +60,8 @@ static int oltp_prepare(struct ct_workload *w, char *err, size_t len)
 		free(o);
 		return rc;
 	}
-	o->res = mmap(NULL, sizeof(*o->res), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-		      -1, 0);
+	o->res = mmap(NULL, sizeof(*o->res), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+		      0);
 	if (o->res == MAP_FAILED) {
 		rc = -errno;
 		ct_oltp_remove(&o->p);
@@ -82,6 +82,7 @@ static int oltp_reset(struct ct_workload *w, char *err, size_t len)
 	ct_memcg_destroy(&o->cg);
 	if (!o->p.buffered)
 		return 0;
+	ct_oltp_uncache(&o->p);
 	snprintf(name, sizeof(name), "contend-oltp-%d-%u", (int)getpid(), ++o->nrun);
 	return ct_memcg_create(&o->cg, name, o->p.mem_limit, err, len);
 }
