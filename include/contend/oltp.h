@@ -118,6 +118,9 @@ int ct_oltp_run(const struct ct_oltp_params *p, struct ct_oltp_result *res,
  * every run starts cold and its cache is charged to its own cgroup). */
 void ct_oltp_uncache(const struct ct_oltp_params *p);
 
+/* The first n pages client would read (for tests: a seed fixes them). */
+void ct_oltp_page_seq(const struct ct_oltp_params *p, unsigned client, uint64_t *out, size_t n);
+
 /* Removes the files ct_oltp_create made. */
 void ct_oltp_remove(const struct ct_oltp_params *p);
 

@@ -520,6 +520,20 @@ static uint64_t client_seed(uint64_t seed, unsigned idx)
 	return s ? s : 1;
 }
 
+void ct_oltp_page_seq(const struct ct_oltp_params *p, unsigned client, uint64_t *out, size_t n)
+{
+	struct eng *e = calloc(1, sizeof(*e));
+	uint64_t rng = client_seed(p->seed, client);
+
+	if (!e)
+		return;
+	e->p = p;
+	zipf_init(e);
+	for (size_t i = 0; i < n; i++)
+		out[i] = pick(e, &rng);
+	free(e);
+}
+
 static int read_page(struct thr *t, void *buf, uint64_t page)
 {
 	struct eng *e = t->e;

@@ -14,6 +14,7 @@
 #include "contend/util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -25,7 +26,7 @@
 #include <sqlite3.h>
 
 /* What this contend writes; a new migration must update it. */
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 #define APP_ID	       0x63746e64 /* "ctnd" */
 
 static char tmpdir[] = "/tmp/contend-test-store.XXXXXX";
@@ -654,6 +655,49 @@ static void test_reopen(void **state)
 	sqlite3_close(db);
 }
 
+/* A workload's metrics and series come back as they were written. */
+static void test_metrics_series(void **state)
+{
+	static const double series[] = { 1374.22, 1487.19, 0.5, 1e6 };
+	struct ct_store *s = open_ok(path_of("metrics.db"));
+	struct ct_session_rec rec;
+	struct ct_run r, *got = NULL;
+	char err[CT_ERRLEN] = "";
+	double v, *back = NULL;
+	size_t n = 0;
+
+	(void)state;
+	memset(&rec, 0, sizeof(rec));
+	rec.config_id = put_config(s, "m", 1);
+	assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), 0);
+	memset(&r, 0, sizeof(r));
+	r.session_id = rec.id;
+	r.config_id = rec.config_id;
+	snprintf(r.workload, sizeof(r.workload), "oltp");
+	snprintf(r.load, sizeof(r.load), "none");
+	r.wall_ns = 2000000000;
+	assert_int_equal(ct_run_metric_set(&r, CT_METRIC_TPS, 1374.22), 0);
+	assert_int_equal(ct_run_metric_set(&r, "lat_p99_us", 8123.5), 0);
+	r.series = series;
+	r.nseries = 4;
+	assert_int_equal(ct_store_run_put(s, &r, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_runs(s, NULL, &got, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ct_run_metric(&got[0], "lat_p99_us", &v), 0);
+	assert_true(v == 8123.5);
+	assert_int_equal(ct_run_metric(&got[0], "lat_p99", &v), -ENOENT);
+	/* a run with tps is judged by it, higher is better */
+	assert_true(ct_run_higher_better(&got[0]));
+	assert_true(ct_run_value(&got[0]) == 1374.22);
+	assert_int_equal(ct_store_run_series(s, got[0].id, &back, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < n; i++)
+		assert_true(fabs(back[i] - series[i]) <= 1e-5 * series[i]);
+	free(back);
+	free(got);
+	ct_store_close(s);
+}
+
 /* A store of schema version 1 (sessions without pid and boot_id) is
  * migrated on open: the rows stay, the new columns read as 0 and "". */
 static void test_migrate_v1(void **state)
@@ -684,6 +728,8 @@ static void test_migrate_v1(void **state)
 				      "ALTER TABLE sessions DROP COLUMN pid_start;"
 				      "ALTER TABLE sessions DROP COLUMN boot_id;"
 				      "ALTER TABLE sessions DROP COLUMN machine_id;"
+				      "ALTER TABLE runs DROP COLUMN metrics;"
+				      "ALTER TABLE runs DROP COLUMN series;"
 				      "PRAGMA user_version = 1;",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
@@ -966,7 +1012,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_db),     cmocka_unit_test(test_not_a_database),
 		cmocka_unit_test(test_unwritable),     cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_integrity),      cmocka_unit_test(test_default_path),
-		cmocka_unit_test(test_migrate_v1),
+		cmocka_unit_test(test_migrate_v1),     cmocka_unit_test(test_metrics_series),
 	};
 
 	return cmocka_run_group_tests_name("store", tests, setup, teardown);

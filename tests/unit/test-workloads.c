@@ -225,9 +225,10 @@ static void test_registry(void **state)
 	assert_non_null(k->exec);
 	assert_non_null(ct_workload_find("cmd"));
 	assert_non_null(ct_workload_find("selftest"));
+	assert_non_null(ct_workload_find("oltp"));
 	assert_null(ct_workload_find("kbuil"));
 	assert_null(ct_workload_find("no-such-workload"));
-	assert_int_equal(ct_workload_count(), 3);
+	assert_int_equal(ct_workload_count(), 4);
 	for (size_t i = 0; i < ct_workload_count(); i++) {
 		assert_non_null(ct_workload_at(i)->summary);
 		assert_ptr_equal(ct_workload_find(ct_workload_at(i)->name), ct_workload_at(i));

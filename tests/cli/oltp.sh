@@ -1,0 +1,82 @@
+#!/bin/sh
+# The oltp workload and load on tiny real O_DIRECT files: runs printed as
+# scores against the first config with the same engine parameters, a
+# second config compared with it, parameters never scored across, bad input
+# refused before anything is stored, --buffered under a real memory cgroup
+# limit, and the engine as a background load.
+. "$CT_TESTLIB"
+plan 30
+
+small="--data-size 16M --log-size 1M --duration 1s --ramp-max 0 --dir $T"
+
+run run -q -w oltp $small -n 3 -L a
+expect_rc "an oltp session runs: exit 0" 0
+expect_out "the runs are printed as scores" "^Runs \(a\): +[0-9]+\.[0-9]{2} [0-9]+\.[0-9]{2} [0-9]+\.[0-9]{2}\$"
+expect_out "tps and latency percentiles are printed" "^  tps [0-9.]+  latency ms p50 [0-9.]+ p90 [0-9.]+ p99 [0-9.]+ p99.9 [0-9.]+ max [0-9.]+"
+expect_out "the score's reference is the config itself" "^Score = 1000 x tps / [0-9.]+, the no-load mean tps of 'a' \(session 1\), the first config"
+# the reference's scores average 1000 by definition; computed here from the printed runs
+mean=$(awk '/^Runs \(a\)/ { print ($3 + $4 + $5) / 3 }' "$T/out")
+check "the reference's scores average 1000 ($mean)" awk -v m="$mean" 'BEGIN { exit !(m > 999.98 && m < 1000.02) }'
+check "three runs are stored with tps and latency metrics" \
+	test "$(sql "SELECT count(*) FROM runs WHERE workload = 'oltp' AND status = 'ok' AND metrics LIKE 'tps=%' AND metrics LIKE '%lat_p99_us=%'")" = 3
+# the stored tps is txns / measured seconds (an independent division)
+awk_ok=$(sql "SELECT metrics FROM runs WHERE workload = 'oltp'" | awk '{
+	for (i = 1; i <= NF; i++) { split($i, kv, "="); m[kv[1]] = kv[2] }
+	if (m["tps"] - m["txns"] / m["measured_s"] > 0.01 * m["tps"] || m["txns"] / m["measured_s"] - m["tps"] > 0.01 * m["tps"]) bad++
+	} END { print bad + 0 }')
+check "tps agrees with txns and measured_s in every run" test "$awk_ok" = 0
+check "a per-second tps series is stored" test -n "$(sql "SELECT series FROM runs WHERE workload = 'oltp' AND series <> '' LIMIT 1")"
+
+run run -q -w oltp $small -n 3 -L b
+expect_rc "a second config runs" 0
+expect_out "it is scored against the first" "^Score = 1000 x tps / [0-9.]+, the no-load mean tps of 'a' \(session 1\)"
+expect_out "with the statistics and a verdict" "^none +b vs a: .*p=[0-9.e-]+ \(Welch\), [0-9.e-]+ \(U\) +Holm p=[0-9.e-]+ by Welch: (no significant difference|better|worse)\$"
+run compare a b
+expect_rc "compare reads the oltp sessions" 0
+expect_out "and judges tps" "^tps against 'a'"
+
+run run -q -w oltp $small --clients 2 -n 1 -L c --baseline a
+expect_rc "other engine parameters run" 0
+expect_out "and are never scored against another's" "'a' has no no-load oltp runs with these engine parameters"
+
+sessions=$(sql "SELECT count(*) FROM sessions")
+run run -q -w oltp $small --pool-size 32M
+expect_rc "a pool larger than the data: exit 2" 2
+expect_err "named" "the pool \(32.0 MiB\) is larger than the data \(16.0 MiB\)"
+run run -q -w oltp $small --writes 5 --reads 2
+expect_rc "more writes than reads: exit 2" 2
+run run -q -w oltp $small --zipf 1.5
+expect_rc "zipf out of range: exit 2" 2
+run run -q -w oltp --data-size 1000T --dir "$T"
+expect_rc "no room for the data files: exit 3" 3
+expect_err "says so" "not enough free space .* for the data files"
+check "bad input stored nothing and left no files" \
+	test "$(sql "SELECT count(*) FROM sessions")" = "$sessions" -a -z "$(ls -d "$T"/contend.* 2>/dev/null)"
+
+if [ "$(id -u)" = 0 ] && mkdir -p "$T/ram" && mount -t ramfs none "$T/ram" 2>/dev/null; then
+	run run -q -w oltp --data-size 16M --dir "$T/ram"
+	umount "$T/ram"
+	expect_rc "a filesystem without O_DIRECT: exit 2" 2
+	expect_err "with --buffered suggested" "refuses O_DIRECT; use --buffered"
+else
+	skip "a filesystem without O_DIRECT: exit 2" "needs root to mount ramfs"
+	skip "with --buffered suggested" "needs root to mount ramfs"
+fi
+
+if [ "$(id -u)" = 0 ]; then
+	run run -q -w oltp --buffered --data-size 32M --mem-limit 8M --log-size 1M --duration 1s --ramp-max 0 --dir "$T" -n 1 -L buf
+	expect_rc "--buffered runs in a memory cgroup" 0
+	peak_ok=$(sql "SELECT metrics FROM runs WHERE metrics LIKE '%mem_limit=%'" | awk '{
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); m[kv[1]] = kv[2] }
+		print (m["mem_peak"] > 0 && m["mem_peak"] <= m["mem_limit"] && m["mem_limit"] == 8388608) ? "yes" : "no" }')
+	check "its memory peak stays under the 8 MiB limit" test "$peak_ok" = yes
+else
+	skip "--buffered runs in a memory cgroup" "not root"
+	skip "its memory peak stays under the limit" "not root"
+fi
+check "no memory cgroup is left behind" test -z "$(ls -d /sys/fs/cgroup/memory/contend-oltp-* /sys/fs/cgroup/contend-oltp-* /sys/fs/cgroup/unified/contend-oltp-* 2>/dev/null)"
+
+run run -q -w selftest --scale 0.5 -l oltp --data-size 16M --log-size 1M --delay 0.5s -n 1 --dir "$T" -L bg
+expect_rc "the engine runs as a background load" 0
+check "its Loads count transactions" test "$(sql "SELECT load_work > 0 FROM runs WHERE load = 'oltp'")" = 1
+check "no process is left behind" test -z "$(leftovers)"
