@@ -92,7 +92,7 @@ int ct_store_latest_session_with(struct ct_store *s, const char *label, const ch
 struct ct_journal_entry {
 	int64_t id;
 	char path[512];	    /* the file written, the key: one entry per path */
-	char knob[128];	    /* the knob as the user named it: "iosched" */
+	char knob[256];	    /* the knob as the user named it: "iosched" */
 	char original[256]; /* the value to restore, as read before the change */
 	int session_pid;    /* the contend that changed it */
 	char boot_id[40];   /* the boot it was changed in */
