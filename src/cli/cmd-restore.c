@@ -13,10 +13,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char usage[] = "usage: contend restore [--db PATH] [--force]\n"
-			    "\n"
-			    "  --db PATH  results store holding the knob journal\n"
-			    "  --force    also restore knobs a running contend holds";
+static const char usage[] =
+	"usage: contend restore [--db PATH] [--force]\n"
+	"\n"
+	"Writes back the original value of every knob in the store's journal and\n"
+	"reads it back. Entries from an earlier boot are cleared without writing:\n"
+	"the reboot already reset them.\n"
+	"\n"
+	"  --db PATH  results store holding the knob journal\n"
+	"  --force    also restore knobs a running contend holds";
 
 int cli_check_journal(struct ct_store *st, char *err, size_t len)
 {
