@@ -26,6 +26,11 @@
 /* Deepest stack of block devices followed (dm on md on partitions...). */
 #define MAX_DEPTH 8
 
+/* a knob's name, path and value each fit its journal entry whole */
+_Static_assert(sizeof(((struct ct_journal_entry *)0)->knob) == CT_KNOB_NAME_MAX, "knob name");
+_Static_assert(sizeof(((struct ct_journal_entry *)0)->path) == CT_KNOB_PATH_MAX, "knob path");
+_Static_assert(sizeof(((struct ct_journal_entry *)0)->original) == CT_KNOB_VALUE_MAX, "knob value");
+
 static const char *const knob_help =
 	"knobs are iosched, iosched@DEV, sysctl.NAME and files under /sys or /proc/sys";
 
