@@ -65,10 +65,11 @@ int ct_report_oltp_reference(struct ct_store *st, const char *params, char *labe
 /* WimMark's layout for the oltp workload: per load the runs of each source
  * as scores (1000 = the reference's no-load mean tps), tps and latency,
  * then each source against the reference (baseline, or NULL for the first
- * config stored with these engine parameters). */
+ * config stored with these engine parameters). paired: the sources are
+ * the configs of one interleaved session, whose runs pair by block. */
 int ct_report_print_oltp(FILE *f, struct ct_store *st, const char *params,
 			 const struct ct_report_source *src, size_t nsrc, const char *const *loads,
-			 size_t nloads, const char *baseline, double confidence, char *err,
-			 size_t len) CT_WUR;
+			 size_t nloads, const char *baseline, bool paired, double confidence,
+			 char *err, size_t len) CT_WUR;
 
 #endif

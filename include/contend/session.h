@@ -15,8 +15,21 @@
 #include "contend/sysinfo.h"
 #include "contend/workload.h"
 
-#define CT_SESSION_MAX_LOADS 16
-#define CT_ADAPTIVE_MIN_RUNS 5
+struct ct_knob;
+struct ct_knob_config;
+
+#define CT_SESSION_MAX_LOADS   16
+#define CT_ADAPTIVE_MIN_RUNS   5
+#define CT_SESSION_MAX_CONFIGS 16
+
+/* One config of the session: with knobs (--vary) a session runs several,
+ * each stored as its own session row with its own config and label. */
+struct ct_session_config {
+	char label[128];
+	const struct ct_knob_config *knobs; /* NULL: none */
+	struct ct_sysinfo si;		    /* captured with its knobs applied */
+	struct ct_session_rec rec;
+};
 
 /* What adaptive repetition reached for one load. */
 struct ct_cell_outcome {
@@ -47,7 +60,18 @@ struct ct_session_opts {
 	int64_t max_time_ns; /* per load; 0 = none */
 	bool drop_caches;
 	bool use_cgroups;
-	char argv[1024]; /* for the session record */
+	/* knobs (--set/--vary), resolved and checked by the caller; kconfigs
+	 * are the configs to run (one per --vary value combination) */
+	const struct ct_knob *knobs;
+	size_t nknobs;
+	const struct ct_knob_config *kconfigs;
+	size_t nkconfigs;
+	/* order of the runs of several configs: interleaved in randomized
+	 * blocks (ABBA for two), or all of one config then the next */
+	bool sequential;
+	uint64_t order_seed;
+	unsigned knob_warmup; /* unrecorded runs after each knob change */
+	char argv[1024];      /* for the session record */
 };
 
 enum ct_event_kind {
@@ -73,8 +97,10 @@ struct ct_session {
 	struct ct_session_opts opts;
 	struct ct_env env;
 	struct ct_sysinfo si;
-	struct ct_session_rec rec;
+	struct ct_session_rec rec; /* config 0's, for callers of one config */
 	char label[128];
+	struct ct_session_config cfg[CT_SESSION_MAX_CONFIGS];
+	size_t ncfg;
 	char workload_params[256];
 	struct ct_cell_outcome cells[CT_SESSION_MAX_LOADS]; /* adaptive only */
 	size_t ncells;

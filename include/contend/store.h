@@ -31,6 +31,9 @@ struct ct_session_rec {
 	uint64_t pid_start;  /* the process's start time, /proc/PID/stat field 22 */
 	char boot_id[40];    /* /proc/sys/kernel/random/boot_id */
 	char machine_id[40]; /* /etc/machine-id */
+	/* several configs: "interleaved seed=N first=ID" (ID: the session of
+	 * the first config, 0 for that one), "" for a session of one config */
+	char schedule[96];
 };
 
 /* Default path: $CONTEND_DB, else $XDG_DATA_HOME/contend/results.db, else
@@ -84,5 +87,34 @@ int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **
 int ct_store_latest_session_with(struct ct_store *s, const char *label, const char *workload,
 				 const char *load, const char *workload_params, int64_t *session_id,
 				 char *err, size_t len) CT_WUR;
+
+/*
+ * The knob journal (DESIGN.md section 4): the original value of each live
+ * setting (a file under /sys or /proc/sys) a session is about to change,
+ * one entry per file, committed before the change and deleted once the
+ * original is written back and reads back right. What is left in it after
+ * a session is what `contend restore` puts back.
+ */
+struct ct_journal_entry {
+	int64_t id;
+	char path[512];	    /* the file written, the key: one entry per path */
+	char knob[256];	    /* the knob as the user named it: "iosched" */
+	char original[256]; /* the value to restore, as read before the change */
+	int session_pid;    /* the contend that changed it */
+	char boot_id[40];   /* the boot it was changed in */
+	int64_t created_at; /* unix ns; 0 when putting: now */
+};
+
+/* Records e[0..n-1] in one transaction and returns once it is committed.
+ * A path already in the journal keeps its entry (the older original is the
+ * one to go back to). -EINVAL for an entry with an empty path or knob. */
+int ct_store_journal_put(struct ct_store *s, const struct ct_journal_entry *e, size_t n, char *err,
+			 size_t len) CT_WUR;
+/* Every entry, oldest first. *out malloc'd (NULL when *n == 0). -EPROTO for
+ * an entry whose text does not fit struct ct_journal_entry. */
+int ct_store_journal_list(struct ct_store *s, struct ct_journal_entry **out, size_t *n, char *err,
+			  size_t len) CT_WUR;
+/* Deletes the entry of path; -ENOENT when there is none. */
+int ct_store_journal_delete(struct ct_store *s, const char *path, char *err, size_t len) CT_WUR;
 
 #endif

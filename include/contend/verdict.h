@@ -10,6 +10,7 @@
 #define CONTEND_VERDICT_H
 
 #include "contend/common.h"
+#include "contend/run.h"
 #include "contend/stats.h"
 
 #include <stdio.h>
@@ -39,6 +40,12 @@ struct ct_verdict {
 void ct_verdict_tests(struct ct_verdict *v, const double *base, size_t nb, const double *other,
 		      size_t no, const double *pbase, const double *pother, size_t npairs,
 		      bool higher_better, double confidence);
+/* Pairs the ok runs of a and b that share a seq (the block of an
+ * interleaved schedule), writing their values to pa and pb (room for
+ * min(na, nb) each). Returns the number of pairs. */
+size_t ct_verdict_pair(const struct ct_run *a, size_t na, const struct ct_run *b, size_t nb,
+		       double *pa, double *pb);
+
 /* Sets holm_p and the word. */
 void ct_verdict_decide(struct ct_verdict *v, double holm_p, double confidence);
 /* True when other is significantly worse than the baseline. */

@@ -21,6 +21,7 @@ int cmd_list(int argc, char **argv);
 int cmd_loads(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
 
 /* Prints "contend: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) CT_PRINTF(1, 2);
@@ -32,6 +33,12 @@ int cli_fail(int rc, const char *err);
 /* Opens the store named by --db or the default; prints and returns the
  * exit code on failure, 0 on success. */
 int cli_open_store(const char *db, struct ct_store **st);
+
+/* Before `contend run` changes a knob: 0 when the store's knob journal is
+ * empty, else -EBUSY with one line in err naming the knobs left changed and
+ * saying "run 'contend restore'" (or the running contend that holds them).
+ * The caller prints it and exits with ct_exit_code(rc). */
+int cli_check_journal(struct ct_store *st, char *err, size_t len) CT_WUR;
 
 struct cli_progress {
 	bool tty;

@@ -4,10 +4,12 @@
  * sees right after a run is exactly what `compare` will read later.
  */
 #include "cli.h"
+#include "contend/knob.h"
 #include "contend/load.h"
 #include "contend/oltp.h"
 #include "contend/report.h"
 #include "contend/util.h"
+#include "contend/verdict.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -60,6 +62,11 @@ enum {
 	OPT_BUFFERED,
 	OPT_MEM_LIMIT,
 	OPT_ENGINE,
+	OPT_SET,
+	OPT_VARY,
+	OPT_ORDER,
+	OPT_ORDER_SEED,
+	OPT_KNOB_WARMUP,
 };
 
 static const struct option long_opts[] = {
@@ -107,6 +114,11 @@ static const struct option long_opts[] = {
 	{ "buffered", no_argument, NULL, OPT_BUFFERED },
 	{ "mem-limit", required_argument, NULL, OPT_MEM_LIMIT },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "vary", required_argument, NULL, OPT_VARY },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "order-seed", required_argument, NULL, OPT_ORDER_SEED },
+	{ "knob-warmup", required_argument, NULL, OPT_KNOB_WARMUP },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -150,6 +162,18 @@ static void run_usage(FILE *f)
 	      "      --precision PCT     target CI half-width in %% of the mean (default 1)\n"
 	      "      --max-runs N        adaptive cap on runs per load (default 50)\n"
 	      "      --max-time DURATION adaptive cap on time per load (default none)\n"
+	      "\n"
+	      "  live knobs (root; restored at the end, or by 'contend restore' after a crash):\n"
+	      "      --set KNOB=VALUE    a setting for the whole session\n"
+	      "      --vary KNOB=V1,V2   each value a config (several: the cross product);\n"
+	      "                          labels compose as LABEL+KNOB=VALUE\n"
+	      "                          KNOB: iosched (the disk under --dir), iosched@DEV,\n"
+	      "                          sysctl.NAME, or a path under /sys or /proc/sys\n"
+	      "      --order O           interleaved (default: randomized blocks, ABBA for two\n"
+	      "                          configs) or sequential (all runs of one, then the next)\n"
+	      "      --order-seed N      seed of the interleaved order (default: from the clock)\n"
+	      "      --knob-warmup N     unrecorded runs after each knob change (default 1;\n"
+	      "                          oltp: 0, its ramp-up warms it)\n"
 	      "\n"
 	      "  oltp (workload and load):\n"
 	      "      --data-size SIZE    data file (default 4GiB, quick 512MiB, load 1/4; at\n"
@@ -260,6 +284,113 @@ static void print_header(const struct ct_session *s)
 	printf("\n");
 }
 
+/* The verdicts of every config against the first, per load, with the
+ * paired analysis of the interleaved blocks beside the unpaired one;
+ * Holm across the loads of each comparison. */
+static void print_paired(const struct ct_session *s, struct ct_store *st)
+{
+	const struct ct_session_opts *o = &s->opts;
+	char err[CT_ERRLEN];
+
+	for (size_t k = 1; k < s->ncfg; k++) {
+		struct ct_verdict v[CT_SESSION_MAX_LOADS];
+		double p[CT_SESSION_MAX_LOADS], adj[CT_SESSION_MAX_LOADS];
+		size_t idx[CT_SESSION_MAX_LOADS], np = 0;
+		bool tps = false;
+
+		for (size_t i = 0; i < o->nloads; i++) {
+			struct ct_run_filter fa = { .session_id = s->cfg[0].rec.id,
+						    .load = o->loads[i] };
+			struct ct_run_filter fb = { .session_id = s->cfg[k].rec.id,
+						    .load = o->loads[i] };
+			struct ct_run *a = NULL, *b = NULL;
+			size_t na = 0, nb = 0, nx = 0, ny = 0, npair;
+			double *x, *y, *pa, *pb;
+
+			if (ct_store_runs(st, &fa, &a, &na, err, sizeof(err)) ||
+			    ct_store_runs(st, &fb, &b, &nb, err, sizeof(err))) {
+				cli_error("%s", err);
+				free(a);
+				return;
+			}
+			x = calloc(na + 1, sizeof(*x));
+			y = calloc(nb + 1, sizeof(*y));
+			pa = calloc(na + 1, sizeof(*pa));
+			pb = calloc(na + 1, sizeof(*pb));
+			if (x && y && pa && pb) {
+				for (size_t j = 0; j < na; j++)
+					if (a[j].status == CT_RUN_OK) {
+						tps = ct_run_higher_better(&a[j]);
+						x[nx++] = ct_run_value(&a[j]);
+					}
+				for (size_t j = 0; j < nb; j++)
+					if (b[j].status == CT_RUN_OK)
+						y[ny++] = ct_run_value(&b[j]);
+				npair = o->sequential ? 0 : ct_verdict_pair(a, na, b, nb, pa, pb);
+				ct_verdict_tests(&v[i], x, nx, y, ny, pa, pb, npair, tps, 95);
+				if (v[i].ok) {
+					p[np] = v[i].p;
+					idx[np++] = i;
+				}
+			}
+			free(x);
+			free(y);
+			free(pa);
+			free(pb);
+			free(a);
+			free(b);
+		}
+		if (np && ct_stats_holm(p, np, adj))
+			return;
+		for (size_t j = 0; j < np; j++)
+			ct_verdict_decide(&v[idx[j]], adj[j], 95);
+		printf("\n%s against '%s' (%s; Holm-adjusted across %zu loads, 95%% confidence):\n",
+		       tps ? "tps" : "Time", s->cfg[0].label,
+		       o->sequential ? "sequential runs: unpaired tests"
+				     : "interleaved blocks: the paired test decides",
+		       o->nloads);
+		for (size_t i = 0; i < o->nloads; i++)
+			ct_verdict_print(stdout, o->loads[i], s->cfg[k].label, s->cfg[0].label,
+					 &v[i]);
+	}
+}
+
+/* A session of several configs (--vary): the table (or WimMark's runs for
+ * oltp) of every config, the first as the reference, then the verdicts. */
+static void print_configs(const struct ct_session *s, struct ct_store *st, const char *baseline)
+{
+	const struct ct_session_opts *o = &s->opts;
+	struct ct_report_source src[CT_SESSION_MAX_CONFIGS];
+	const char *ref = baseline ? baseline : s->cfg[0].label;
+	struct ct_report rep;
+	char err[CT_ERRLEN];
+
+	for (size_t k = 0; k < s->ncfg; k++)
+		src[k] = (struct ct_report_source){ s->cfg[k].label, s->cfg[k].rec.id };
+	printf("contend: workload %s (%s), %zu configs [%s order, seed %llu], sessions %lld-%lld\n",
+	       o->workload, s->workload_params, s->ncfg,
+	       o->sequential ? "sequential" : "interleaved", (unsigned long long)o->order_seed,
+	       (long long)s->cfg[0].rec.id, (long long)s->cfg[s->ncfg - 1].rec.id);
+	if (s->env.quick)
+		printf("profile: quick - scaled-down sizes, for a first look\n");
+	printf("\n");
+	if (!strcmp(o->workload, "oltp")) {
+		if (ct_report_print_oltp(stdout, st, s->workload_params, src, s->ncfg, o->loads,
+					 o->nloads, ref, !o->sequential, 95, err, sizeof(err)))
+			cli_error("%s", err);
+		fflush(stdout);
+		return; /* its verdicts are in it */
+	} else if (ct_report_build(&rep, st, o->workload, s->workload_params, src, s->ncfg,
+				   o->loads, o->nloads, ref, err, sizeof(err))) {
+		cli_error("%s", err);
+	} else {
+		ct_report_print_text(stdout, &rep);
+		ct_report_release(&rep);
+	}
+	print_paired(s, st);
+	fflush(stdout);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct ct_session s;
@@ -270,7 +401,10 @@ int cmd_run(int argc, char **argv)
 	struct ct_store *st = NULL;
 	char err[CT_ERRLEN] = "", loadbuf[512] = "";
 	const char *db = NULL, *baseline = NULL, *profile = NULL;
-	bool quiet = false, loads_given = false;
+	bool quiet = false, loads_given = false, seed_given = false, knob_warmup_given = false;
+	static struct ct_knob knobs[CT_KNOB_MAX];
+	struct ct_knob_config *kconfigs = NULL;
+	size_t nknobs = 0, nkconfigs = 0;
 	uint64_t u;
 	int c, rc, ex;
 
@@ -285,6 +419,7 @@ int cmd_run(int argc, char **argv)
 	o->use_cgroups = true;
 	o->precision_pct = 1;
 	o->max_runs = 50;
+	o->knob_warmup = 1;
 	env->list_dir = "/usr";
 	join_argv(o->argv, sizeof(o->argv), argc, argv);
 
@@ -475,6 +610,36 @@ int cmd_run(int argc, char **argv)
 			else
 				return bad_value("engine", optarg);
 			break;
+		case OPT_SET:
+		case OPT_VARY:
+			if (nknobs == CT_KNOB_MAX) {
+				cli_error("at most %d knobs", CT_KNOB_MAX);
+				return CT_EXIT_USAGE;
+			}
+			if (ct_knob_parse(optarg, c == OPT_VARY, &knobs[nknobs], err,
+					  sizeof(err))) {
+				cli_error("%s", err);
+				return CT_EXIT_USAGE;
+			}
+			nknobs++;
+			break;
+		case OPT_ORDER:
+			if (strcmp(optarg, "interleaved") && strcmp(optarg, "sequential"))
+				return bad_value("order", optarg);
+			o->sequential = !strcmp(optarg, "sequential");
+			break;
+		case OPT_ORDER_SEED:
+			if (ct_parse_uint(optarg, 0, UINT64_MAX, &u))
+				return bad_value("order-seed", optarg);
+			o->order_seed = u;
+			seed_given = true;
+			break;
+		case OPT_KNOB_WARMUP:
+			if (ct_parse_uint(optarg, 0, 100, &u))
+				return bad_value("knob-warmup", optarg);
+			o->knob_warmup = (unsigned)u;
+			knob_warmup_given = true;
+			break;
 		case 'q':
 			quiet = true;
 			break;
@@ -531,12 +696,58 @@ int cmd_run(int argc, char **argv)
 			return CT_EXIT_USAGE;
 		}
 
+	if (nknobs) {
+		/* every knob resolved and checked before anything is stored or
+		 * changed: the work dir is made under --dir, on the same disk */
+		rc = ct_knobs_prepare(knobs, nknobs, o->dir ? o->dir : "/var/tmp", err,
+				      sizeof(err));
+		if (!rc)
+			rc = ct_knob_configs(knobs, nknobs, &kconfigs, &nkconfigs, err,
+					     sizeof(err));
+		if (rc) {
+			cli_error("%s", err);
+			return rc == -EPERM || rc == -EACCES ? CT_EXIT_ENV : CT_EXIT_USAGE;
+		}
+		if (nkconfigs > CT_SESSION_MAX_CONFIGS) {
+			free(kconfigs);
+			cli_error("%zu configs: at most %d in one session", nkconfigs,
+				  CT_SESSION_MAX_CONFIGS);
+			return CT_EXIT_USAGE;
+		}
+		if (o->adaptive && nkconfigs > 1) {
+			free(kconfigs);
+			cli_error("--adaptive runs one config; drop it or --vary");
+			return CT_EXIT_USAGE;
+		}
+		o->knobs = knobs;
+		o->nknobs = nknobs;
+		o->kconfigs = kconfigs;
+		o->nkconfigs = nkconfigs;
+		/* oltp's own ramp-up warms it after a change */
+		if (!knob_warmup_given && !strcmp(o->workload, "oltp"))
+			o->knob_warmup = 0;
+		if (!seed_given)
+			o->order_seed = (uint64_t)ct_wall_ns() ^ ((uint64_t)getpid() << 32);
+	}
+
 	rc = ct_env_from_machine(env, err, sizeof(err));
-	if (rc)
+	if (rc) {
+		free(kconfigs);
 		return cli_fail(rc, err);
+	}
 	ex = cli_open_store(db, &st);
-	if (ex)
+	if (ex) {
+		free(kconfigs);
 		return ex;
+	}
+	/* knobs another contend changed and never put back come first */
+	rc = cli_check_journal(st, err, sizeof(err));
+	if (rc) {
+		ct_store_close(st);
+		free(kconfigs);
+		cli_error("%s", err);
+		return CT_EXIT_ENV;
+	}
 
 	cli_progress_init(&prog, quiet);
 	s.on_event = cli_progress_event;
@@ -544,7 +755,9 @@ int cmd_run(int argc, char **argv)
 	rc = ct_session_run(&s, st, err, sizeof(err));
 	cli_progress_done(&prog);
 
-	if (s.rec.id && (!rc || rc == -EINTR)) {
+	if (s.rec.id && (!rc || rc == -EINTR) && s.ncfg > 1) {
+		print_configs(&s, st, baseline);
+	} else if (s.rec.id && (!rc || rc == -EINTR)) {
 		struct ct_report_source src[2] = { { s.label, s.rec.id } };
 		size_t nsrc = 1;
 		struct ct_report rep;
@@ -558,7 +771,7 @@ int cmd_run(int argc, char **argv)
 		if (!strcmp(o->workload, "oltp")) {
 			print_header(&s);
 			if (ct_report_print_oltp(stdout, st, s.workload_params, src, nsrc, o->loads,
-						 o->nloads, baseline, 95, e2, sizeof(e2)))
+						 o->nloads, baseline, false, 95, e2, sizeof(e2)))
 				cli_error("%s", e2);
 			fflush(stdout);
 		} else if (ct_report_build(&rep, st, o->workload, s.workload_params, src, nsrc,
@@ -574,6 +787,7 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	ct_store_close(st);
+	free(kconfigs);
 	if (rc == -EINTR) {
 		if (s.rec.id)
 			cli_error("%s; session %lld marked interrupted", err, (long long)s.rec.id);

@@ -21,6 +21,7 @@ static const struct ct_cmd commands[] = {
 	{ "loads", cmd_loads, "list the background loads and what their Loads column counts" },
 	{ "compare", cmd_compare, "compare stored configs per load, with verdicts" },
 	{ "stats", cmd_stats, "compare sets of numbers: summaries, tests, verdicts (ministat)" },
+	{ "restore", cmd_restore, "put back knobs a crashed contend left changed" },
 	{ "help", cmd_help, "show this help" },
 };
 

@@ -5,6 +5,7 @@
  * path - normal, failure, signal - kills and reaps what it started.
  */
 #include "contend/session.h"
+#include "contend/knob.h"
 #include "contend/load.h"
 #include "contend/monitor.h"
 #include "contend/proc.h"
@@ -40,6 +41,8 @@ struct session_rt {
 	pid_t guard;
 	struct guard_shm *guard_shm;
 	unsigned done, total;
+	long cur_cfg;	    /* the config whose knobs are in force, -1 none */
+	bool journalled;    /* knobs are in the journal: restore at the end */
 	int64_t run_ns_sum; /* for the ETA */
 	unsigned run_count;
 };
@@ -588,41 +591,62 @@ static bool session_orphaned(const struct ct_session_rec *r, const struct whoami
  * a signal) leaves nothing in the store. From here on it is marked
  * complete, failed or interrupted.
  */
-static int begin_session(struct session_rt *rt, char *err, size_t len)
+static int begin_session(struct session_rt *rt, struct ct_session_config *c, char *err, size_t len)
 {
 	struct ct_session *s = rt->s;
 	struct whoami me;
 	int rc;
 
-	rc = ct_store_config_put(rt->st, s->label, &s->si, &s->rec.config_id, err, len);
+	rc = ct_store_config_put(rt->st, c->label, &c->si, &c->rec.config_id, err, len);
 	if (rc)
 		return rc;
-	snprintf(s->rec.label, sizeof(s->rec.label), "%s", s->label);
-	snprintf(s->rec.argv, sizeof(s->rec.argv), "%s", s->opts.argv);
-	snprintf(s->rec.workload, sizeof(s->rec.workload), "%s", s->opts.workload);
-	snprintf(s->rec.profile, sizeof(s->rec.profile), "%s", s->env.quick ? "quick" : "full");
+	snprintf(c->rec.label, sizeof(c->rec.label), "%s", c->label);
+	snprintf(c->rec.argv, sizeof(c->rec.argv), "%s", s->opts.argv);
+	snprintf(c->rec.workload, sizeof(c->rec.workload), "%s", s->opts.workload);
+	snprintf(c->rec.profile, sizeof(c->rec.profile), "%s", s->env.quick ? "quick" : "full");
+	if (s->ncfg > 1)
+		snprintf(c->rec.schedule, sizeof(c->rec.schedule), "%s seed=%llu first=%lld",
+			 s->opts.sequential ? "sequential" : "interleaved",
+			 (unsigned long long)s->opts.order_seed,
+			 (long long)(c == &s->cfg[0] ? 0 : s->cfg[0].rec.id));
 	whoami(&me);
-	s->rec.pid = getpid();
-	s->rec.pid_start = proc_start(s->rec.pid);
-	snprintf(s->rec.boot_id, sizeof(s->rec.boot_id), "%s", me.boot);
-	snprintf(s->rec.machine_id, sizeof(s->rec.machine_id), "%s", me.machine);
-	rc = ct_store_session_begin(rt->st, &s->rec, err, len);
+	c->rec.pid = getpid();
+	c->rec.pid_start = proc_start(c->rec.pid);
+	snprintf(c->rec.boot_id, sizeof(c->rec.boot_id), "%s", me.boot);
+	snprintf(c->rec.machine_id, sizeof(c->rec.machine_id), "%s", me.machine);
+	rc = ct_store_session_begin(rt->st, &c->rec, err, len);
 	if (rc)
-		s->rec.id = 0;
+		c->rec.id = 0;
 	return rc;
 }
 
-static int store_run(struct session_rt *rt, struct ct_run *r, unsigned seq, char *err, size_t len)
+/* Every config's session, in order, so ids follow the configs. */
+static int begin_sessions(struct session_rt *rt, char *err, size_t len)
 {
-	int rc;
+	for (size_t k = 0; k < rt->s->ncfg; k++) {
+		int rc;
 
-	if (!rt->s->rec.id) {
-		rc = begin_session(rt, err, len);
+		if (rt->s->cfg[k].rec.id)
+			continue;
+		rc = begin_session(rt, &rt->s->cfg[k], err, len);
 		if (rc)
 			return rc;
 	}
-	r->session_id = rt->s->rec.id;
-	r->config_id = rt->s->rec.config_id;
+	return 0;
+}
+
+static int store_run(struct session_rt *rt, struct ct_session_config *c, struct ct_run *r,
+		     unsigned seq, char *err, size_t len)
+{
+	int rc;
+
+	if (!c->rec.id) {
+		rc = begin_sessions(rt, err, len);
+		if (rc)
+			return rc;
+	}
+	r->session_id = c->rec.id;
+	r->config_id = c->rec.config_id;
 	r->seq = seq;
 	return ct_store_run_put(rt->st, r, err, len);
 }
@@ -638,6 +662,60 @@ static bool adaptive_done(struct ct_session *s, struct ct_cell_outcome *cell, co
 	cell->precise =
 		cell->runs >= CT_ADAPTIVE_MIN_RUNS && cell->halfwidth_pct <= s->opts.precision_pct;
 	return cell->precise;
+}
+
+/* Puts config k's knobs in force, then runs the unrecorded warm-ups a
+ * change calls for. */
+static int switch_config(struct session_rt *rt, struct ct_workload *w, struct ct_load *l, size_t k,
+			 char *err, size_t len)
+{
+	struct ct_session *s = rt->s;
+	char msg[CT_ERRLEN + 64];
+	int rc;
+
+	if (rt->cur_cfg == (long)k || !s->cfg[k].knobs)
+		return 0;
+	rc = ct_knob_apply_config(s->cfg[k].knobs, err, len);
+	if (rc)
+		return rc;
+	rt->cur_cfg = (long)k;
+	snprintf(msg, sizeof(msg), "config %s", s->cfg[k].label);
+	emit(rt, CT_EV_INFO, l->ops->name, 0, NULL, msg);
+	for (unsigned i = 0; i < s->opts.knob_warmup; i++) {
+		struct ct_run r;
+
+		memset(&r, 0, sizeof(r));
+		emit(rt, CT_EV_RUN_START, "warm-up", 0, NULL, NULL);
+		rc = run_one(rt, w, l, &r, err, len);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The order of the configs in block b (1-based): two configs alternate as
+ * AB BA AB ..., starting with a seeded coin; more are shuffled per block. */
+static void block_order(const struct ct_session *s, unsigned b, size_t *order)
+{
+	uint64_t st = s->opts.order_seed ^ (0x9e3779b97f4a7c15ULL * b);
+
+	for (size_t k = 0; k < s->ncfg; k++)
+		order[k] = k;
+	if (s->ncfg == 2) {
+		uint64_t first = s->opts.order_seed & 1;
+
+		if (((b - 1) + first) % 2) {
+			order[0] = 1;
+			order[1] = 0;
+		}
+		return;
+	}
+	for (size_t k = s->ncfg - 1; k > 0; k--) {
+		size_t j = (size_t)(ct_rand64(&st) % (k + 1)), t = order[k];
+
+		order[k] = order[j];
+		order[j] = t;
+	}
 }
 
 static int run_load(struct session_rt *rt, struct ct_workload *w, const char *name, char *err,
@@ -658,12 +736,10 @@ static int run_load(struct session_rt *rt, struct ct_workload *w, const char *na
 		ct_load_release(&l);
 		return -EINTR;
 	}
-	if (!s->rec.id) {
-		rc = begin_session(rt, err, len);
-		if (rc) {
-			ct_load_release(&l);
-			return rc;
-		}
+	rc = begin_sessions(rt, err, len);
+	if (rc) {
+		ct_load_release(&l);
+		return rc;
 	}
 	unsigned cap = s->opts.adaptive ? s->opts.max_runs : s->opts.runs;
 	struct ct_cell_outcome *cell = s->opts.adaptive ? &s->cells[s->ncells++] : NULL;
@@ -679,26 +755,44 @@ static int run_load(struct session_rt *rt, struct ct_workload *w, const char *na
 		snprintf(cell->load, sizeof(cell->load), "%s", name);
 		cell->halfwidth_pct = NAN;
 	}
-	for (unsigned i = 1; i <= cap; i++) {
+	/* the schedule: (config, run) pairs, block by block or config by config */
+	size_t nsched = (size_t)cap * s->ncfg, order[CT_SESSION_MAX_CONFIGS];
+	bool stop = false;
+
+	for (size_t i = 0; i < nsched && !stop; i++) {
+		unsigned run;
+		size_t k;
 		struct ct_run r;
 
+		if (s->opts.sequential || s->ncfg == 1) {
+			k = i / cap;
+			run = (unsigned)(i % cap) + 1;
+		} else {
+			run = (unsigned)(i / s->ncfg) + 1;
+			if (i % s->ncfg == 0)
+				block_order(s, run, order);
+			k = order[i % s->ncfg];
+		}
+		rc = switch_config(rt, w, &l, k, err, len);
+		if (rc)
+			break;
 		memset(&r, 0, sizeof(r));
-		emit(rt, CT_EV_RUN_START, name, i, NULL, NULL);
+		emit(rt, CT_EV_RUN_START, name, run, NULL, NULL);
 		rc = run_one(rt, w, &l, &r, err, len);
 		if (rc)
 			break;
-		rc = store_run(rt, &r, i, err, len);
+		rc = store_run(rt, &s->cfg[k], &r, run, err, len);
 		if (rc)
 			break;
 		rt->done++;
-		emit(rt, CT_EV_RUN_DONE, name, i, &r, NULL);
+		emit(rt, CT_EV_RUN_DONE, name, run, &r, NULL);
 		if (cell && r.status == CT_RUN_OK) {
-			times[cell->runs++] = ct_run_time_s(&r);
+			times[cell->runs++] = ct_run_value(&r);
 			if (adaptive_done(s, cell, times))
-				break;
+				stop = true;
 		}
 		if (cell && s->opts.max_time_ns && ct_now_ns() - cell_start >= s->opts.max_time_ns)
-			break;
+			stop = true;
 	}
 	free(times);
 	ct_load_release(&l);
@@ -778,6 +872,55 @@ int ct_session_close_orphans(struct ct_store *st, unsigned *closed, char *err, s
 	return rc;
 }
 
+/*
+ * The configs of the session. Without knobs, one: the session's label and
+ * machine. With knobs, the originals go to the journal first; then each
+ * config's knobs are applied in turn and the machine captured with them,
+ * so its stored config shows (and its fingerprint covers) the scheduler or
+ * sysctl it ran with. Labels compose: "6.18.44+iosched=bfq".
+ */
+static int setup_configs(struct session_rt *rt, char *err, size_t len)
+{
+	struct ct_session *s = rt->s;
+	int rc;
+
+	if (!s->opts.nkconfigs) {
+		s->ncfg = 1;
+		snprintf(s->cfg[0].label, sizeof(s->cfg[0].label), "%s", s->label);
+		s->cfg[0].si = s->si;
+		return 0;
+	}
+	if (s->opts.nkconfigs > CT_SESSION_MAX_CONFIGS)
+		return ct_err(err, len, -EINVAL, "at most %d configs in one session",
+			      CT_SESSION_MAX_CONFIGS);
+	rc = ct_knob_journal(rt->st, s->opts.knobs, s->opts.nknobs, err, len);
+	if (rc)
+		return rc;
+	rt->journalled = true;
+	s->ncfg = s->opts.nkconfigs;
+	for (size_t k = 0; k < s->ncfg; k++) {
+		struct ct_session_config *c = &s->cfg[k];
+		char suffix[sizeof(c->label)];
+
+		c->knobs = &s->opts.kconfigs[k];
+		rc = ct_knob_label(c->knobs, true, suffix, sizeof(suffix));
+		if (!rc && (size_t)snprintf(c->label, sizeof(c->label), "%s%s%s", s->label,
+					    *suffix ? "+" : "", suffix) >= sizeof(c->label))
+			rc = ct_err(err, len, -ENAMETOOLONG, "label '%s+%s' is too long", s->label,
+				    suffix);
+		if (rc)
+			return rc;
+		rc = ct_knob_apply_config(c->knobs, err, len);
+		if (rc)
+			return rc;
+		rt->cur_cfg = (long)k;
+		rc = ct_sysinfo_capture(&c->si, "", s->env.dir, err, len);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t len)
 {
 	const struct ct_workload_ops *wops;
@@ -820,8 +963,13 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 		     s->env.dir);
 	snprintf(s->label, sizeof(s->label), "%s",
 		 s->opts.label ? s->opts.label : s->si.kernel_release);
+	rt.cur_cfg = -1;
+	rc = setup_configs(&rt, err, len);
+	if (rc)
+		goto out;
 
-	rt.total = (unsigned)s->opts.nloads * (s->opts.adaptive ? s->opts.max_runs : s->opts.runs);
+	rt.total = (unsigned)(s->opts.nloads * s->ncfg) *
+		   (s->opts.adaptive ? s->opts.max_runs : s->opts.runs);
 	setup_cgroups(&rt);
 	rc = start_guard(&rt);
 	if (rc) {
@@ -883,14 +1031,33 @@ out:
 	if (rc == -EINTR)
 		ct_err(err, len, rc, "interrupted by signal %d (%s)", ct_signals_pending(),
 		       strsignal(ct_signals_pending()));
-	if (s->rec.id) {
+	if (rt.journalled) {
+		/* every exit path that returns comes through here: put the knobs
+		 * back before anything else (SIGKILL leaves the journal to
+		 * `contend restore`) */
+		char e2[CT_ERRLEN];
+
+		if (ct_knob_restore_session(st, s->opts.knobs, s->opts.nknobs, e2, sizeof(e2))) {
+			warn(&rt, "%s; run 'contend restore'", e2);
+			if (!rc)
+				rc = ct_err(err, len, -EIO, "%s", e2);
+		} else {
+			emit(&rt, CT_EV_INFO, NULL, 0, NULL, "knobs restored");
+		}
+	}
+	for (size_t k = 0; k < s->ncfg; k++) {
+		struct ct_session_config *c = &s->cfg[k];
 		char e2[CT_ERRLEN];
 		const char *status = !rc ? "complete" : rc == -EINTR ? "interrupted" : "failed";
 
-		if (ct_store_session_end(st, s->rec.id, status, e2, sizeof(e2)) && !rc)
+		if (!c->rec.id)
+			continue;
+		if (ct_store_session_end(st, c->rec.id, status, e2, sizeof(e2)) && !rc)
 			rc = ct_err(err, len, -EIO, "%s", e2);
-		snprintf(s->rec.status, sizeof(s->rec.status), "%s", status);
+		snprintf(c->rec.status, sizeof(c->rec.status), "%s", status);
 	}
+	if (s->ncfg)
+		s->rec = s->cfg[0].rec;
 	if (have_wl)
 		ct_workload_release(&w);
 	stop_guard(&rt);

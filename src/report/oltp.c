@@ -150,8 +150,8 @@ static void print_row(FILE *f, const struct orow *r, double ref)
 
 int ct_report_print_oltp(FILE *f, struct ct_store *st, const char *params,
 			 const struct ct_report_source *src, size_t nsrc, const char *const *loads,
-			 size_t nloads, const char *baseline, double confidence, char *err,
-			 size_t len)
+			 size_t nloads, const char *baseline, bool paired, double confidence,
+			 char *err, size_t len)
 {
 	char ref_label[128];
 	struct orow ref = { 0 }, *rows = NULL, *refrows = NULL;
@@ -238,8 +238,19 @@ int ct_report_print_oltp(FILE *f, struct ct_store *st, const char *params,
 				if (rc)
 					goto out;
 			}
-			ct_verdict_tests(&v[i], b->tps, b->nok, r->tps, r->nok, NULL, NULL, 0, true,
+			size_t np2 = 0;
+			double *pa = NULL, *pb = NULL;
+
+			if (paired && b->n && r->n) {
+				pa = malloc(b->n * sizeof(*pa));
+				pb = malloc(b->n * sizeof(*pb));
+				if (pa && pb)
+					np2 = ct_verdict_pair(b->runs, b->n, r->runs, r->n, pa, pb);
+			}
+			ct_verdict_tests(&v[i], b->tps, b->nok, r->tps, r->nok, pa, pb, np2, true,
 					 confidence);
+			free(pa);
+			free(pb);
 			if (v[i].ok) {
 				p[np] = v[i].p;
 				idx[np++] = i;

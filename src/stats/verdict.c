@@ -40,6 +40,25 @@ void ct_verdict_tests(struct ct_verdict *v, const double *base, size_t nb, const
 	}
 }
 
+size_t ct_verdict_pair(const struct ct_run *a, size_t na, const struct ct_run *b, size_t nb,
+		       double *pa, double *pb)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < na; i++) {
+		if (a[i].status != CT_RUN_OK)
+			continue;
+		for (size_t j = 0; j < nb; j++)
+			if (b[j].status == CT_RUN_OK && b[j].seq == a[i].seq) {
+				pa[n] = ct_run_value(&a[i]);
+				pb[n] = ct_run_value(&b[j]);
+				n++;
+				break;
+			}
+	}
+	return n;
+}
+
 void ct_verdict_decide(struct ct_verdict *v, double holm_p, double confidence)
 {
 	double diff;

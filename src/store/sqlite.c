@@ -25,8 +25,7 @@
 
 /*
  * Forward migrations: migrations[i] takes user_version i to i + 1, in one
- * transaction. Append only; never edit an entry once released. The next
- * part (live knobs) adds the knob_journal table as entry 3.
+ * transaction. Append only; never edit an entry once released.
  */
 static const char *const migrations[] = {
 	/* 1: the initial schema */
@@ -105,6 +104,20 @@ static const char *const migrations[] = {
 	 * its per-second series, as text beside the run */
 	"ALTER TABLE runs ADD COLUMN metrics TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE runs ADD COLUMN series TEXT NOT NULL DEFAULT '';",
+	/* 4: the knob journal: the original value of every live setting a
+	 * session changes, written before the change, deleted once restored */
+	"CREATE TABLE knob_journal ("
+	" id INTEGER PRIMARY KEY,"
+	" path TEXT NOT NULL UNIQUE,"
+	" knob TEXT NOT NULL,"
+	" original TEXT NOT NULL,"
+	" session_pid INTEGER NOT NULL,"
+	" boot_id TEXT NOT NULL,"
+	" created_at INTEGER NOT NULL);",
+	/* 5: how a session of several configs ordered its runs (interleaved or
+	 * sequential, the order's seed, the session of the first config), so
+	 * its runs can be paired again */
+	"ALTER TABLE sessions ADD COLUMN schedule TEXT NOT NULL DEFAULT '';",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))
@@ -201,6 +214,9 @@ enum stmt_id {
 	ST_SESSIONS,
 	ST_RUN_INSERT,
 	ST_LATEST,
+	ST_JOURNAL_PUT,
+	ST_JOURNAL_LIST,
+	ST_JOURNAL_DELETE,
 	ST__COUNT
 };
 
@@ -311,20 +327,27 @@ static char *placeholders(size_t n, size_t first)
 static const char *const stmt_sql[ST__COUNT] = {
 	[ST_CONFIG_FIND] = "SELECT id FROM configs WHERE label = ?1 AND fingerprint = ?2",
 	[ST_SESSION_BEGIN] = "INSERT INTO sessions (config_id, argv, workload, profile, status,"
-			     " started_at, pid, pid_start, boot_id, machine_id)"
-			     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+			     " started_at, pid, pid_start, boot_id, machine_id, schedule)"
+			     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
 	[ST_SESSION_END] = "UPDATE sessions SET status = ?1, ended_at = ?2 WHERE id = ?3",
 	[ST_SESSIONS] = "SELECT s.id, coalesce(s.config_id, 0), coalesce(c.label, ''), s.argv,"
 			" s.workload, s.profile, s.status, s.started_at, coalesce(s.ended_at, 0),"
 			" (SELECT count(*) FROM runs r WHERE r.session_id = s.id),"
 			" (SELECT count(*) FROM runs r WHERE r.session_id = s.id"
 			"  AND r.status <> 'ok')"
-			" , s.pid, s.pid_start, s.boot_id, s.machine_id"
+			" , s.pid, s.pid_start, s.boot_id, s.machine_id, s.schedule"
 			" FROM sessions s LEFT JOIN configs c ON c.id = s.config_id"
 			" ORDER BY s.id DESC LIMIT ?1",
 	[ST_LATEST] = "SELECT max(r.session_id) FROM runs r JOIN configs c ON c.id = r.config_id"
 		      " WHERE c.label = ?1 AND r.workload = ?2 AND r.load = ?3"
 		      " AND (?4 IS NULL OR r.workload_params = ?4) AND r.status = 'ok'",
+	/* the first original recorded for a path is the one to go back to */
+	[ST_JOURNAL_PUT] = "INSERT INTO knob_journal (path, knob, original, session_pid, boot_id,"
+			   " created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+			   " ON CONFLICT (path) DO NOTHING",
+	[ST_JOURNAL_LIST] = "SELECT id, path, knob, original, session_pid, boot_id, created_at"
+			    " FROM knob_journal ORDER BY id",
+	[ST_JOURNAL_DELETE] = "DELETE FROM knob_journal WHERE path = ?1",
 };
 
 static char *build_sql(enum stmt_id id)
@@ -934,6 +957,8 @@ int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char 
 	if (rc == SQLITE_OK)
 		rc = bind_text(st, 10, rec->machine_id, sizeof(rec->machine_id));
 	if (rc == SQLITE_OK)
+		rc = bind_text(st, 11, rec->schedule, sizeof(rec->schedule));
+	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
 		rec->id = sqlite3_last_insert_rowid(s->db);
@@ -1242,6 +1267,7 @@ int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **
 		rec->pid_start = (uint64_t)sqlite3_column_int64(st, 12);
 		col_text(st, 13, rec->boot_id, sizeof(rec->boot_id));
 		col_text(st, 14, rec->machine_id, sizeof(rec->machine_id));
+		col_text(st, 15, rec->schedule, sizeof(rec->schedule));
 	}
 	if (rc != SQLITE_DONE) {
 		rc = db_err(s, rc, "list sessions", err, len);
@@ -1287,6 +1313,164 @@ int ct_store_latest_session_with(struct ct_store *s, const char *label, const ch
 	} else {
 		rc = db_err(s, rc, "find reference session", err, len);
 	}
+	stmt_done(st);
+	return rc;
+}
+
+/* A journal text that does not fit its array would be restored cut short:
+ * refuse it instead. */
+static int journal_text(struct ct_store *s, sqlite3_stmt *st, int i, char *buf, size_t size,
+			int64_t id, char *err, size_t len)
+{
+	if ((size_t)sqlite3_column_bytes(st, i) >= size)
+		return ct_err(err, len, -EPROTO,
+			      "knob journal entry %" PRId64 " in results store '%s' has a %s"
+			      " longer than %zu bytes",
+			      id, s->path, sqlite3_column_name(st, i), size - 1);
+	col_text(st, i, buf, size);
+	return 0;
+}
+
+static int journal_check(const struct ct_journal_entry *e, char *err, size_t len)
+{
+	if (!e->path[0] || strnlen(e->path, sizeof(e->path)) == sizeof(e->path))
+		return ct_err(err, len, -EINVAL, "knob journal entry has a bad path");
+	if (!e->knob[0] || strnlen(e->knob, sizeof(e->knob)) == sizeof(e->knob))
+		return ct_err(err, len, -EINVAL, "knob journal entry for '%s' has a bad knob name",
+			      e->path);
+	if (strnlen(e->original, sizeof(e->original)) == sizeof(e->original))
+		return ct_err(err, len, -EINVAL,
+			      "knob journal entry for '%s' has an unterminated original", e->path);
+	return 0;
+}
+
+/*
+ * One transaction for all entries, committed before this returns: the
+ * caller changes nothing until then, so a contend killed at any point
+ * leaves a journal that covers every change it made. synchronous=NORMAL
+ * is enough: a commit survives the process, and what a power loss could
+ * take from the WAL is the journal of settings that a reboot resets too.
+ */
+int ct_store_journal_put(struct ct_store *s, const struct ct_journal_entry *e, size_t n, char *err,
+			 size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		rc = journal_check(&e[i], err, len);
+		if (rc)
+			return rc;
+	}
+	rc = stmt(s, ST_JOURNAL_PUT, &st, err, len);
+	if (rc)
+		return rc;
+	rc = exec(s, "BEGIN IMMEDIATE", "write the knob journal", err, len);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		rc = bind_text(st, 1, e[i].path, sizeof(e[i].path));
+		if (rc == SQLITE_OK)
+			rc = bind_text(st, 2, e[i].knob, sizeof(e[i].knob));
+		if (rc == SQLITE_OK)
+			rc = bind_text(st, 3, e[i].original, sizeof(e[i].original));
+		if (rc == SQLITE_OK)
+			rc = sqlite3_bind_int64(st, 4, e[i].session_pid);
+		if (rc == SQLITE_OK)
+			rc = bind_text(st, 5, e[i].boot_id, sizeof(e[i].boot_id));
+		if (rc == SQLITE_OK)
+			rc = sqlite3_bind_int64(st, 6,
+						e[i].created_at ? e[i].created_at : ct_wall_ns());
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(st);
+		if (rc != SQLITE_DONE) {
+			rc = db_err(s, rc, "write the knob journal", err, len);
+			goto out;
+		}
+		stmt_done(st);
+	}
+	st = NULL;
+	rc = exec(s, "COMMIT", "write the knob journal", err, len);
+out:
+	stmt_done(st);
+	if (rc)
+		rollback(s);
+	return rc;
+}
+
+int ct_store_journal_list(struct ct_store *s, struct ct_journal_entry **out, size_t *n, char *err,
+			  size_t len)
+{
+	struct ct_journal_entry *es = NULL, *grown, *e;
+	size_t cap = 0, cnt = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	rc = stmt(s, ST_JOURNAL_LIST, &st, err, len);
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (cnt == cap) {
+			cap = cap ? cap * 2 : 8;
+			grown = realloc(es, cap * sizeof(*es));
+			if (!grown) {
+				rc = ct_err(err, len, -ENOMEM, "out of memory");
+				goto out;
+			}
+			es = grown;
+		}
+		e = &es[cnt];
+		memset(e, 0, sizeof(*e));
+		e->id = sqlite3_column_int64(st, 0);
+		rc = journal_text(s, st, 1, e->path, sizeof(e->path), e->id, err, len);
+		if (!rc)
+			rc = journal_text(s, st, 2, e->knob, sizeof(e->knob), e->id, err, len);
+		if (!rc)
+			rc = journal_text(s, st, 3, e->original, sizeof(e->original), e->id, err,
+					  len);
+		if (!rc)
+			rc = journal_text(s, st, 5, e->boot_id, sizeof(e->boot_id), e->id, err,
+					  len);
+		if (rc)
+			goto out;
+		e->session_pid = (int)sqlite3_column_int64(st, 4);
+		e->created_at = sqlite3_column_int64(st, 6);
+		cnt++;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = db_err(s, rc, "read the knob journal", err, len);
+		goto out;
+	}
+	rc = 0;
+	*out = es;
+	*n = cnt;
+	es = NULL;
+out:
+	stmt_done(st);
+	free(es);
+	return rc;
+}
+
+int ct_store_journal_delete(struct ct_store *s, const char *path, char *err, size_t len)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = stmt(s, ST_JOURNAL_DELETE, &st, err, len);
+	if (rc)
+		return rc;
+	rc = sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE)
+		rc = db_err(s, rc, "delete a knob journal entry", err, len);
+	else if (sqlite3_changes(s->db) == 0)
+		rc = ct_err(err, len, -ENOENT,
+			    "no knob journal entry for '%s' in results store '%s'", path, s->path);
+	else
+		rc = 0;
 	stmt_done(st);
 	return rc;
 }

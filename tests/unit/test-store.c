@@ -26,7 +26,7 @@
 #include <sqlite3.h>
 
 /* What this contend writes; a new migration must update it. */
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 5
 #define APP_ID	       0x63746e64 /* "ctnd" */
 
 static char tmpdir[] = "/tmp/contend-test-store.XXXXXX";
@@ -645,9 +645,10 @@ static void test_reopen(void **state)
 		raw_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index'"
 			    " AND tbl_name = 'runs' AND sql LIKE '%config_id, workload, load%'"),
 		1);
-	assert_int_equal(raw_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-				     " AND name IN ('configs', 'sessions', 'runs')"),
-			 3);
+	assert_int_equal(raw_int(db,
+				 "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+				 " AND name IN ('configs', 'sessions', 'runs', 'knob_journal')"),
+			 4);
 	/* raw values, not derived ones */
 	assert_int_equal(raw_int(db, "SELECT wall_ns FROM runs ORDER BY id LIMIT 1"),
 			 191460000001LL);
@@ -730,6 +731,8 @@ static void test_migrate_v1(void **state)
 				      "ALTER TABLE sessions DROP COLUMN machine_id;"
 				      "ALTER TABLE runs DROP COLUMN metrics;"
 				      "ALTER TABLE runs DROP COLUMN series;"
+				      "DROP TABLE knob_journal;"
+				      "ALTER TABLE sessions DROP COLUMN schedule;"
 				      "PRAGMA user_version = 1;",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
@@ -752,6 +755,210 @@ static void test_migrate_v1(void **state)
 	assert_string_equal(recs[0].boot_id, "boot-a");
 	assert_string_equal(recs[0].machine_id, "machine-a");
 	free(recs);
+	ct_store_close(s);
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), SCHEMA_VERSION);
+	sqlite3_close(db);
+}
+
+static void fill_entry(struct ct_journal_entry *e, const char *path, const char *knob,
+		       const char *original, int pid)
+{
+	memset(e, 0, sizeof(*e));
+	snprintf(e->path, sizeof(e->path), "%s", path);
+	snprintf(e->knob, sizeof(e->knob), "%s", knob);
+	snprintf(e->original, sizeof(e->original), "%s", original);
+	e->session_pid = pid;
+	snprintf(e->boot_id, sizeof(e->boot_id), "0e908cc6-966d-4c05-88e0-fdde5c11c97b");
+}
+
+static void journal_put_ok(struct ct_store *s, const struct ct_journal_entry *e, size_t n)
+{
+	char err[CT_ERRLEN] = "";
+	int rc = ct_store_journal_put(s, e, n, err, sizeof(err));
+
+	if (rc)
+		print_error("ct_store_journal_put: %s\n", err);
+	assert_int_equal(rc, 0);
+}
+
+static struct ct_journal_entry *journal_list_ok(struct ct_store *s, size_t want)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_journal_entry *es = NULL;
+	size_t n = 99;
+	int rc = ct_store_journal_list(s, &es, &n, err, sizeof(err));
+
+	if (rc)
+		print_error("ct_store_journal_list: %s\n", err);
+	assert_int_equal(rc, 0);
+	assert_int_equal(n, want);
+	if (!n)
+		assert_null(es);
+	return es;
+}
+
+/* The knob journal: committed when put returns (a second handle sees it),
+ * the older original of a path kept, all of one put or none, deleted by
+ * path, and a value too long to restore whole refused. */
+static void test_journal(void **state)
+{
+	const char *p = path_of("journal.db");
+	char err[CT_ERRLEN] = "", path[PATH_MAX], buf[512], longer[400];
+	struct ct_journal_entry e[3], *got;
+	struct ct_store *s;
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s", p);
+	s = open_ok(path);
+	free(journal_list_ok(s, 0));
+
+	fill_entry(&e[0], "/sys/block/vda/queue/scheduler", "iosched", "mq-deadline", 4242);
+	e[0].created_at = 1767225600LL * 1000000000LL;
+	fill_entry(&e[1], "/proc/sys/net/ipv4/tcp_rmem", "sysctl.net.ipv4.tcp_rmem",
+		   "4096\t131072\t6291456", 4242);
+	journal_put_ok(s, e, 2);
+
+	db = raw_open(path); /* committed: another connection sees both rows */
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM knob_journal"), 2);
+	raw_text(db, "SELECT original FROM knob_journal WHERE knob = 'sysctl.net.ipv4.tcp_rmem'",
+		 buf, sizeof(buf));
+	assert_string_equal(buf, "4096\t131072\t6291456");
+	raw_text(db, "SELECT path FROM knob_journal WHERE original = 'mq-deadline'", buf,
+		 sizeof(buf));
+	assert_string_equal(buf, "/sys/block/vda/queue/scheduler");
+	raw_text(db, "SELECT boot_id FROM knob_journal WHERE id = 1", buf, sizeof(buf));
+	assert_string_equal(buf, e[0].boot_id);
+	assert_int_equal(raw_int(db, "SELECT session_pid FROM knob_journal WHERE id = 2"), 4242);
+	assert_int_equal(raw_int(db, "SELECT created_at FROM knob_journal WHERE id = 1"),
+			 1767225600LL * 1000000000LL);
+	/* created_at 0 is now, in unix ns */
+	assert_true(raw_int(db, "SELECT created_at FROM knob_journal WHERE id = 2") >
+		    1767225600LL * 1000000000LL / 2);
+
+	/* the same path again, changed meanwhile: the first original stays */
+	fill_entry(&e[2], "/sys/block/vda/queue/scheduler", "iosched", "bfq", 777);
+	fill_entry(&e[1], "/proc/sys/vm/swappiness", "sysctl.vm.swappiness", "60", 777);
+	journal_put_ok(s, &e[1], 2);
+	got = journal_list_ok(s, 3);
+	assert_string_equal(got[0].path, "/sys/block/vda/queue/scheduler");
+	assert_string_equal(got[0].knob, "iosched");
+	assert_string_equal(got[0].original, "mq-deadline");
+	assert_int_equal(got[0].session_pid, 4242);
+	assert_string_equal(got[0].boot_id, e[0].boot_id);
+	assert_true(got[0].created_at == e[0].created_at);
+	assert_string_equal(got[1].original, "4096\t131072\t6291456");
+	assert_string_equal(got[2].path, "/proc/sys/vm/swappiness");
+	assert_string_equal(got[2].original, "60");
+	assert_int_equal(got[2].session_pid, 777);
+	assert_true(got[0].id < got[1].id && got[1].id < got[2].id);
+	free(got);
+
+	/* one put is one transaction: a row the database refuses takes the
+	 * rows before it in the same put with it */
+	assert_int_equal(sqlite3_exec(db,
+				      "CREATE TRIGGER no_bad BEFORE INSERT ON knob_journal"
+				      " WHEN new.path = '/sys/bad' BEGIN"
+				      " SELECT RAISE(ABORT, 'refused'); END",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	fill_entry(&e[0], "/sys/good", "/sys/good", "1", 1);
+	fill_entry(&e[1], "/sys/bad", "/sys/bad", "1", 1);
+	assert_int_equal(ct_store_journal_put(s, e, 2, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "refused"));
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM knob_journal"), 3);
+	/* and the store is usable after it */
+	fill_entry(&e[1], "/sys/fine", "/sys/fine", "2", 1);
+	journal_put_ok(s, e, 2);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM knob_journal"), 5);
+
+	/* bad entries are refused before anything is written */
+	fill_entry(&e[0], "/sys/x", "", "1", 1);
+	assert_int_equal(ct_store_journal_put(s, e, 1, err, sizeof(err)), -EINVAL);
+	fill_entry(&e[0], "/sys/y", "y", "1", 1);
+	fill_entry(&e[1], "", "z", "1", 1);
+	assert_int_equal(ct_store_journal_put(s, e, 2, err, sizeof(err)), -EINVAL);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM knob_journal"), 5);
+
+	assert_int_equal(
+		ct_store_journal_delete(s, "/sys/block/vda/queue/scheduler", err, sizeof(err)), 0);
+	assert_int_equal(
+		ct_store_journal_delete(s, "/sys/block/vda/queue/scheduler", err, sizeof(err)),
+		-ENOENT);
+	assert_non_null(strstr(err, "'/sys/block/vda/queue/scheduler'"));
+	assert_int_equal(ct_store_journal_delete(s, "/sys/good", err, sizeof(err)), 0);
+	assert_int_equal(ct_store_journal_delete(s, "/sys/fine", err, sizeof(err)), 0);
+	got = journal_list_ok(s, 2);
+	assert_string_equal(got[0].knob, "sysctl.net.ipv4.tcp_rmem");
+	assert_string_equal(got[1].knob, "sysctl.vm.swappiness");
+	free(got);
+
+	/* an original longer than the entry holds is not cut short */
+	memset(longer, '7', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	{
+		sqlite3_stmt *st;
+
+		assert_int_equal(sqlite3_prepare_v2(db,
+						    "UPDATE knob_journal SET original = ?1"
+						    " WHERE knob = 'sysctl.vm.swappiness'",
+						    -1, &st, NULL),
+				 SQLITE_OK);
+		sqlite3_bind_text(st, 1, longer, -1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_finalize(st);
+	}
+	got = (struct ct_journal_entry *)&got;
+	{
+		size_t n = 99;
+
+		assert_int_equal(ct_store_journal_list(s, &got, &n, err, sizeof(err)), -EPROTO);
+		assert_null(got);
+		assert_int_equal(n, 0);
+		assert_non_null(strstr(err, "original longer than 255 bytes"));
+	}
+	assert_int_equal(sqlite3_exec(db, "DELETE FROM knob_journal", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	ct_store_close(s);
+}
+
+/* A store of schema version 2 (no knob journal) gets an empty one on open,
+ * and its sessions stay. */
+static void test_migrate_v2(void **state)
+{
+	const char *p = path_of("v2.db");
+	char err[CT_ERRLEN] = "", path[PATH_MAX];
+	struct ct_session_rec *recs = NULL;
+	struct ct_journal_entry e, *got;
+	struct ct_store *s;
+	size_t n = 0;
+	int64_t c, sess;
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s", p);
+	s = open_ok(path);
+	c = put_config(s, "old", 1);
+	sess = begin_session(s, c, "contend run");
+	fill_entry(&e, "/sys/block/vda/queue/scheduler", "iosched", "kyber", 1);
+	journal_put_ok(s, &e, 1);
+	ct_store_close(s);
+
+	db = raw_open(path);
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE knob_journal; PRAGMA user_version = 2;", NULL,
+				      NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+
+	s = open_ok(path);
+	free(journal_list_ok(s, 0));
+	assert_int_equal(ct_store_sessions(s, 0, &recs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(recs[0].id, sess);
+	free(recs);
+	journal_put_ok(s, &e, 1);
+	got = journal_list_ok(s, 1);
+	assert_string_equal(got[0].original, "kyber");
+	free(got);
 	ct_store_close(s);
 	db = raw_open(path);
 	assert_int_equal(raw_int(db, "PRAGMA user_version"), SCHEMA_VERSION);
@@ -933,8 +1140,12 @@ static void test_memory(void **state)
 
 static void test_integrity(void **state)
 {
-	static const char *const dbs[] = { "new/parent/dirs/rt.db", "sessions.db", "latest.db",
-					   "reopen.db" };
+	static const char *const dbs[] = { "new/parent/dirs/rt.db",
+					   "sessions.db",
+					   "latest.db",
+					   "reopen.db",
+					   "journal.db",
+					   "v2.db" };
 	char ok[16];
 
 	for (size_t i = 0; i < CT_ARRAY_SIZE(dbs); i++) {
@@ -1011,6 +1222,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_status), cmocka_unit_test(test_newer_version),
 		cmocka_unit_test(test_foreign_db),     cmocka_unit_test(test_not_a_database),
 		cmocka_unit_test(test_unwritable),     cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_journal),	       cmocka_unit_test(test_migrate_v2),
 		cmocka_unit_test(test_integrity),      cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_migrate_v1),     cmocka_unit_test(test_metrics_series),
 	};

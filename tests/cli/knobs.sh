@@ -1,0 +1,114 @@
+#!/bin/sh
+# `contend restore` after a simulated crash: a journal row holds vda's
+# scheduler as it was, the scheduler is changed as a session would have
+# left it, and restore puts it back, clears the row and then has nothing
+# to do. Rows of an earlier boot, of a running contend, ones that cannot be
+# written and a user who is not root get their own answers. vda's
+# scheduler is put back on any exit.
+. "$CT_TESTLIB"
+
+S=/sys/block/vda/queue/scheduler
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP not root"
+	exit 0
+fi
+if [ ! -w "$S" ]; then
+	echo "1..0 # SKIP no $S"
+	exit 0
+fi
+
+sched() { sed 's/.*\[\(.*\)\].*/\1/' "$S"; }
+orig=$(sched)
+other=bfq
+[ "$orig" = bfq ] && other=kyber
+holder=
+cleanup() {
+	[ -n "$holder" ] && kill "$holder" 2>/dev/null
+	[ "$(sched)" = "$orig" ] || echo "$orig" >"$S"
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+boot=$(cat /proc/sys/kernel/random/boot_id)
+dead=$(sh -c 'echo $$')
+# journal PATH KNOB ORIGINAL PID BOOT: a row as a session writes it
+journal() {
+	sql "insert into knob_journal (path, knob, original, session_pid, boot_id, created_at)
+	     values ('$1', '$2', '$3', $4, '$5', 1767225600000000000)"
+}
+rows() { sql "select count(*) from knob_journal"; }
+
+plan 31
+
+run help
+expect_out "help lists restore" "^  restore +put back knobs"
+run restore
+expect_rc "an empty journal: exit 0" 0
+expect_out "says so" "^nothing to restore\$"
+run restore extra
+expect_rc "an extra argument: exit 2" 2
+
+# the crash: journal first, then the change, then nothing
+journal "$S" iosched "$orig" "$dead" "$boot"
+echo "$other" >"$S"
+[ "$(sched)" = "$other" ] && ok "the scheduler was changed to $other" || not_ok "the scheduler was changed to $other" "$(cat "$S")"
+run restore
+expect_rc "restore: exit 0" 0
+expect_out "one line per knob" "^restored iosched \\($S\\): $other -> $orig\$"
+[ "$(sched)" = "$orig" ] && ok "the scheduler is $orig again" || not_ok "the scheduler is $orig again" "$(cat "$S")"
+[ "$(rows)" = 0 ] && ok "the journal is empty" || not_ok "the journal is empty" "$(sql 'select * from knob_journal')"
+run restore
+expect_rc "a second restore: exit 0" 0
+expect_out "has nothing to restore" "^nothing to restore\$"
+
+# an earlier boot: the reboot already reset it, so it is not written
+journal "$S" iosched "$other" "$dead" "00000000-0000-0000-0000-000000000000"
+run restore
+expect_rc "an earlier boot's row: exit 0" 0
+expect_out "is cleared, with the value found" "^cleared iosched \\($S\\): changed in an earlier boot, left at its boot value $orig \\(was $other before that change\\)\$"
+[ "$(sched)" = "$orig" ] && ok "and not written" || not_ok "and not written" "$(cat "$S")"
+[ "$(rows)" = 0 ] && ok "its row is gone" || not_ok "its row is gone" "$(sql 'select * from knob_journal')"
+
+# a contend still running holds its knob (a process named contend: the
+# kernel names a process after the file it executes)
+ln -s "$(command -v sleep)" "$T/contend"
+"$T/contend" 60 &
+holder=$!
+journal "$S" iosched "$orig" "$holder" "$boot"
+echo "$other" >"$S"
+run restore
+expect_rc "a held knob: exit 3" 3
+expect_err "names the running contend" "^contend: not restored iosched \\($S\\): in use by a running contend \\(pid $holder\\); --force restores it anyway\$"
+[ "$(sched)" = "$other" ] && ok "a held knob is left alone" || not_ok "a held knob is left alone" "$(cat "$S")"
+[ "$(rows)" = 1 ] && ok "and stays in the journal" || not_ok "and stays in the journal"
+run restore --force
+expect_rc "--force: exit 0" 0
+expect_out "--force restores it" "^restored iosched \\($S\\): $other -> $orig\$"
+[ "$(sched)" = "$orig" ] && ok "the scheduler is back" || not_ok "the scheduler is back" "$(cat "$S")"
+kill "$holder"
+wait "$holder" 2>/dev/null
+holder=
+
+# an original the kernel refuses: reported, kept
+journal "$S" iosched nosuch "$dead" "$boot"
+run restore
+expect_rc "a value that cannot be restored: exit 3" 3
+expect_err "says what failed" "^contend: cannot set knob 'iosched' \\($S\\) to 'nosuch': Invalid argument \\(kept in the journal\\)\$"
+[ "$(rows)" = 1 ] && ok "the row is kept" || not_ok "the row is kept"
+[ "$(sched)" = "$orig" ] && ok "the scheduler is unchanged" || not_ok "the scheduler is unchanged" "$(cat "$S")"
+sql "delete from knob_journal"
+
+# not root: one clear line, exit 3, nothing touched
+chmod 755 "$T"
+mkdir -m 777 "$T/np"
+np() { rc=0; setpriv --reuid=65534 --regid=65534 --clear-groups env CONTEND_DB="$T/np/r.db" "$CONTEND" "$@" >"$T/out" 2>"$T/err" || rc=$?; }
+np restore
+expect_rc "not root, empty journal: exit 0" 0
+sqlite3 "$T/np/r.db" "insert into knob_journal (path, knob, original, session_pid, boot_id, created_at)
+	values ('$S', 'iosched', '$other', $dead, '$boot', 1)"
+np restore
+expect_rc "not root with a row: exit 3" 3
+expect_err "says root is needed" "^contend: restoring knobs needs root: iosched \\($S\\)\$"
+[ "$(sched)" = "$orig" ] && ok "nothing was written" || not_ok "nothing was written" "$(cat "$S")"
+[ "$(sqlite3 "$T/np/r.db" 'select count(*) from knob_journal')" = 1 ] && ok "the row is kept for root" || not_ok "the row is kept for root"

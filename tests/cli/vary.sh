@@ -1,0 +1,106 @@
+#!/bin/sh
+# `contend run --vary` with a real knob, vda's I/O scheduler: configs run in
+# interleaved blocks and are put back at the end; SIGINT mid-session puts
+# them back too; after SIGKILL the next run refuses until `contend restore`
+# has put them back; bad knobs are refused before anything changes. The
+# scheduler is put back on any exit of this test.
+. "$CT_TESTLIB"
+
+S=/sys/block/vda/queue/scheduler
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP not root"
+	exit 0
+fi
+if [ ! -w "$S" ] || ! grep -q bfq "$S" || ! grep -q none "$S"; then
+	echo "1..0 # SKIP no $S offering none and bfq"
+	exit 0
+fi
+plan 28
+
+sched() { sed 's/.*\[\(.*\)\].*/\1/' "$S"; }
+orig=$(sched)
+bg=
+cleanup() {
+	[ -n "$bg" ] && kill -9 "$bg" 2>/dev/null
+	[ "$(sched)" = "$orig" ] || echo "$orig" >"$S"
+	rm -rf "$T"
+}
+trap cleanup EXIT
+# a scheduler neither config uses, so a change shows
+a=none b=bfq
+[ "$orig" = none ] && a=kyber
+[ "$orig" = bfq ] && b=kyber
+
+quick="-w selftest --scale 0.2 --delay 0.2s --dir $T -L k"
+run run -q $quick -l none,null -n 4 --vary iosched=$a,$b --order-seed 3
+expect_rc "a --vary session runs" 0
+expect_out "a row per config, labels composed" "^k\+iosched=$a +4 "
+expect_out "the second config's row" "^k\+iosched=$b +4 "
+expect_out "the paired analysis beside the unpaired" "^none +k\+iosched=$b vs k\+iosched=$a: .*\(Welch\).*paired over 4 blocks: p=.* \(paired t\), .* \(signed-rank\) +Holm p=.* by paired t: "
+check "the scheduler is back to '$orig'" test "$(sched)" = "$orig"
+check "each config stored with its scheduler" test "$(sql "SELECT group_concat(c.iosched) FROM sessions s JOIN configs c ON c.id = s.config_id ORDER BY s.id")" = "$a,$b"
+check "the order's seed is recorded" test "$(sql "SELECT count(*) FROM sessions WHERE schedule LIKE 'interleaved seed=3 %'")" = 2
+# blocks: each holds one run of each config, the two in alternating order
+order=$(sql "SELECT group_concat(s, '') FROM (SELECT CASE WHEN c.label LIKE '%=$a' THEN 'A' ELSE 'B' END s FROM runs r JOIN configs c ON c.id = r.config_id WHERE r.load = 'none' ORDER BY r.id)")
+check "runs alternate in ABBA blocks ($order)" sh -c "[ '$order' = ABBAABBA ] || [ '$order' = BAABBAAB ]"
+check "the journal is empty" test "$(sql "SELECT count(*) FROM knob_journal")" = 0
+
+run run -q $quick -l null -n 2 --vary iosched=$a,$b --order sequential
+expect_rc "--order sequential runs" 0
+expect_out "and says its tests are unpaired" "sequential runs: unpaired tests"
+
+# SIGINT in the middle: knobs back, session interrupted
+"$CONTEND" run -q -w selftest --selftest-mode sleep --scale 30 --delay 0.2s -l none -n 2 --no-warmup --dir "$T" -L int --vary iosched=$a,$b >"$T/out" 2>"$T/err" &
+bg=$!
+i=0
+while [ "$(sched)" = "$orig" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+check "the session changed the scheduler" test "$(sched)" != "$orig"
+kill -INT "$bg"
+rc=0
+wait "$bg" || rc=$?
+bg=
+expect_rc "SIGINT: exit 4" 4
+check "SIGINT: the scheduler is back to '$orig'" test "$(sched)" = "$orig"
+check "SIGINT: the sessions are marked interrupted" test "$(sql "SELECT count(*) FROM sessions s JOIN configs c ON c.id = s.config_id WHERE c.label LIKE 'int+%' AND s.status = 'interrupted'")" = 2
+check "SIGINT: the journal is empty" test "$(sql "SELECT count(*) FROM knob_journal")" = 0
+
+# SIGKILL: nothing can restore; the journal remembers
+"$CONTEND" run -q -w selftest --selftest-mode sleep --scale 30 --delay 0.2s -l none -n 2 --dir "$T" -L kill --vary iosched=$a,$b >"$T/out" 2>"$T/err" &
+bg=$!
+i=0
+while [ "$(sql "SELECT count(*) FROM runs r JOIN configs c ON c.id = r.config_id WHERE c.label LIKE 'kill+%'" 2>/dev/null)" = 0 ] && [ $i -lt 30 ]; do
+	[ "$(sched)" != "$orig" ] && [ "$(sql "SELECT count(*) FROM sessions" 2>/dev/null)" -gt 4 ] && break
+	sleep 0.2; i=$((i + 1))
+done
+sleep 1
+kill -9 "$bg"
+wait "$bg" 2>/dev/null
+bg=
+left=$(sched)
+check "SIGKILL leaves the scheduler changed ($left)" test "$left" != "$orig"
+check "and its original in the journal" test "$(sql "SELECT original FROM knob_journal WHERE path = '$S'")" = "$orig"
+run run -q $quick -l none -n 1
+expect_rc "the next run refuses: exit 3" 3
+expect_err "naming the knob and the way out" "iosched.*contend restore"
+run restore
+expect_rc "contend restore restores" 0
+expect_out "and says what it put back" "restored iosched .*$left -> $orig"
+check "the scheduler reads back as before" test "$(sched)" = "$orig"
+run run -q $quick -l none -n 1
+expect_rc "then runs start again" 0
+
+# bad knobs: refused with exit 2, nothing changed, nothing stored
+n=$(sql "SELECT count(*) FROM sessions")
+bad=0
+for k in "--vary sysctl.vm.nonexistent=1,2" "--vary /etc/passwd=x,y" "--vary iosched=nosuch,none" "--set /sys/../etc/shadow=1"; do
+	run run -q $quick -l none -n 1 $k
+	if [ "$rc" != 2 ] || [ ! -s "$T/err" ] || [ "$(wc -l <"$T/err")" != 1 ]; then
+		bad=$((bad + 1))
+		echo "# $k: exit $rc, stderr: $(cat "$T/err")"
+	fi
+done
+check "four bad knobs refused with exit 2 and one line" test "$bad" = 0
+check "nothing changed" test "$(sched)" = "$orig"
+check "nothing stored" test "$(sql "SELECT count(*) FROM sessions")" = "$n"
+check "no process is left behind" test -z "$(leftovers)"

@@ -1,0 +1,895 @@
+/*
+ * Knobs against the real /sys and /proc/sys of this machine and real store
+ * files: specs parsed and refused, names resolved to the files the kernel
+ * has (checked against what sysfs says by other means), refusals before
+ * anything is written, the config cross product, and - as root on a machine
+ * with vda - vda's scheduler changed, journalled and put back, restored in
+ * the teardown whatever happens.
+ */
+#include "contend/knob.h"
+#include "contend/util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#define VDA_SCHED "/sys/block/vda/queue/scheduler"
+
+static char tmpdir[] = "/tmp/contend-test-knob.XXXXXX";
+static char saved_sched[64];
+
+static const char *tmp_path(const char *name)
+{
+	static char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, name);
+	return buf;
+}
+
+static int group_setup(void **state)
+{
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+	return ct_rm_rf(tmpdir);
+}
+
+/* The bracketed scheduler of a queue, read with stdio, not the library. */
+static void sched_of(const char *path, char *out, size_t len)
+{
+	char buf[256], *a, *b;
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	a = strchr(buf, '[');
+	b = a ? strchr(a, ']') : NULL;
+	assert_non_null(b);
+	snprintf(out, len, "%.*s", (int)(b - a - 1), a + 1);
+}
+
+static void sched_set(const char *path, const char *v)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_true(fputs(v, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+static bool vda_usable(void)
+{
+	struct stat st;
+
+	if (geteuid() != 0) {
+		print_message("skipped: changing a scheduler needs root\n");
+		return false;
+	}
+	if (stat(VDA_SCHED, &st)) {
+		print_message("skipped: no " VDA_SCHED " on this machine\n");
+		return false;
+	}
+	return true;
+}
+
+static int vda_setup(void **state)
+{
+	struct stat st;
+
+	saved_sched[0] = '\0';
+	if (!stat(VDA_SCHED, &st))
+		sched_of(VDA_SCHED, saved_sched, sizeof(saved_sched));
+	return 0;
+}
+
+/* Whatever the test did, vda goes back to what it had, and euid to root. */
+static int vda_teardown(void **state)
+{
+	char now[64];
+
+	if (geteuid() != getuid() && seteuid(getuid()))
+		return -1;
+	if (!saved_sched[0])
+		return 0;
+	sched_of(VDA_SCHED, now, sizeof(now));
+	if (strcmp(now, saved_sched))
+		sched_set(VDA_SCHED, saved_sched);
+	sched_of(VDA_SCHED, now, sizeof(now));
+	return strcmp(now, saved_sched) ? -1 : 0;
+}
+
+/* A scheduler vda offers that is not the current one. */
+static const char *other_sched(void)
+{
+	return strcmp(saved_sched, "bfq") ? "bfq" : "kyber";
+}
+
+static void parse_ok(const char *spec, bool vary, struct ct_knob *k)
+{
+	char err[CT_ERRLEN] = "";
+	int rc = ct_knob_parse(spec, vary, k, err, sizeof(err));
+
+	if (rc)
+		print_error("ct_knob_parse '%s': %s\n", spec, err);
+	assert_int_equal(rc, 0);
+}
+
+static void expect_parse_err(const char *spec, bool vary, const char *want)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_knob k;
+	int rc = ct_knob_parse(spec, vary, &k, err, sizeof(err));
+
+	if (rc != -EINVAL || !strstr(err, want))
+		fail_msg("'%s': rc %d, err '%s', want -EINVAL and '%s'", spec, rc, err, want);
+	assert_null(strchr(err, '\n'));
+}
+
+static void test_parse(void **state)
+{
+	struct ct_knob k;
+
+	parse_ok("iosched=none,bfq", true, &k);
+	assert_string_equal(k.name, "iosched");
+	assert_int_equal(k.kind, CT_KNOB_IOSCHED);
+	assert_true(k.vary);
+	assert_int_equal(k.nvalues, 2);
+	assert_string_equal(k.values[0], "none");
+	assert_string_equal(k.values[1], "bfq");
+	assert_int_equal(k.npaths, 0);
+
+	parse_ok("iosched@vda=kyber", false, &k);
+	assert_int_equal(k.kind, CT_KNOB_IOSCHED_DEV);
+	assert_false(k.vary);
+	assert_int_equal(k.nvalues, 1);
+	assert_string_equal(k.values[0], "kyber");
+
+	/* --set takes the whole text: commas, '=' and tabs are the value's */
+	parse_ok("sysctl.net.ipv4.tcp_rmem=4096\t131072,x=y", false, &k);
+	assert_int_equal(k.kind, CT_KNOB_SYSCTL);
+	assert_string_equal(k.name, "sysctl.net.ipv4.tcp_rmem");
+	assert_int_equal(k.nvalues, 1);
+	assert_string_equal(k.values[0], "4096\t131072,x=y");
+
+	parse_ok("/sys/kernel/mm/transparent_hugepage/enabled=never,madvise,always", true, &k);
+	assert_int_equal(k.kind, CT_KNOB_PATH);
+	assert_int_equal(k.nvalues, 3);
+	assert_string_equal(k.values[2], "always");
+}
+
+static void test_parse_errors(void **state)
+{
+	char spec[600];
+
+	expect_parse_err("iosched", true, "--vary 'iosched': expected KNOB=VALUE1,VALUE2");
+	expect_parse_err("iosched", false, "--set 'iosched': expected KNOB=VALUE");
+	expect_parse_err("=bfq", false, "no knob name before '='");
+	expect_parse_err("iosched=", false, "--set 'iosched=': empty value");
+	expect_parse_err("iosched=", true, "empty value");
+	expect_parse_err("iosched=bfq,", true, "empty value");
+	expect_parse_err("iosched=,bfq", true, "empty value");
+	expect_parse_err("iosched=bfq,,none", true, "empty value");
+	expect_parse_err("iosched=bfq,none,bfq", true, "value 'bfq' given twice");
+	expect_parse_err("iosched=bfq", true, "needs at least two values");
+	expect_parse_err("iosched=a\nb", false, "control character in value");
+	expect_parse_err("foo=1", false, "unknown knob 'foo' (knobs are iosched, iosched@DEV");
+	expect_parse_err("iosched@=bfq", false, "bad device name ''");
+	expect_parse_err("iosched@../vda=bfq", false, "bad device name '../vda'");
+	expect_parse_err("iosched@..=bfq", false, "bad device name '..'");
+	expect_parse_err("sysctl.=1", false, "bad sysctl name ''");
+	expect_parse_err("sysctl.vm..swappiness=1", false, "bad sysctl name");
+	expect_parse_err("sysctl.vm.=1", false, "bad sysctl name");
+	/* '/' stands for '.', so "//" would be a ".." part */
+	expect_parse_err("sysctl.kernel.//.shadow=1", false, "bad sysctl name");
+	expect_parse_err("/etc/passwd=x", false, "knob path '/etc/passwd' is not under /sys");
+	expect_parse_err("/sys/../etc/shadow=x", false,
+			 "knob path '/sys/../etc/shadow' contains '..'");
+	expect_parse_err("/proc/sys/../../etc/shadow=x", false, "contains '..'");
+	expect_parse_err("/proc/self/environ=x", false, "is not under /sys or /proc/sys");
+	expect_parse_err("/system=x", false, "is not under /sys or /proc/sys");
+	expect_parse_err("sys/block/vda/queue/scheduler=bfq", false, "unknown knob");
+
+	memset(spec, 'v', sizeof(spec));
+	memcpy(spec, "iosched=", 8);
+	spec[sizeof(spec) - 1] = '\0';
+	expect_parse_err(spec, false, "value longer than 255 bytes");
+	snprintf(spec, sizeof(spec), "iosched=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16");
+	expect_parse_err(spec, true, "more than 16 values");
+}
+
+static void resolve_ok(struct ct_knob *k, const char *dir)
+{
+	char err[CT_ERRLEN] = "";
+	int rc = ct_knob_resolve(k, dir, err, sizeof(err));
+
+	if (rc)
+		print_error("ct_knob_resolve '%s': %s\n", k->name, err);
+	assert_int_equal(rc, 0);
+}
+
+static void expect_resolve_err(const char *spec, const char *dir, int want_rc, const char *want)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_knob k;
+	int rc;
+
+	parse_ok(spec, false, &k);
+	rc = ct_knob_resolve(&k, dir, err, sizeof(err));
+	if (rc != want_rc || !strstr(err, want))
+		fail_msg("'%s': rc %d, err '%s', want %d and '%s'", spec, rc, err, want_rc, want);
+}
+
+static void expect_check_err(const char *spec, bool vary, int want_rc, const char *want)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_knob k;
+	int rc;
+
+	parse_ok(spec, vary, &k);
+	resolve_ok(&k, NULL);
+	rc = ct_knob_check(&k, err, sizeof(err));
+	if (rc != want_rc || !strstr(err, want))
+		fail_msg("'%s': rc %d, err '%s', want %d and '%s'", spec, rc, err, want_rc, want);
+}
+
+/* /var/tmp's disk as sysfs names it through /sys/dev/block/MAJ:MIN. */
+static bool var_tmp_on_vda(void)
+{
+	char link[64], target[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (stat("/var/tmp", &st))
+		return false;
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	/* vda itself, or a partition inside vda's directory */
+	return strstr(target, "/block/vda") != NULL;
+}
+
+static void test_resolve(void **state)
+{
+	struct ct_knob k;
+	struct stat st;
+
+	parse_ok("sysctl.vm.swappiness=10,60", true, &k);
+	resolve_ok(&k, NULL);
+	assert_int_equal(k.npaths, 1);
+	assert_string_equal(k.paths[0], "/proc/sys/vm/swappiness");
+
+	parse_ok("/proc/sys/vm/swappiness=10", false, &k);
+	resolve_ok(&k, NULL);
+	assert_int_equal(k.npaths, 1);
+	assert_string_equal(k.paths[0], "/proc/sys/vm/swappiness");
+
+	/* a '/' in a sysctl part is a '.' of its file name */
+	parse_ok("sysctl.net.ipv4.conf.eth0/100.rp_filter=1", false, &k);
+	assert_int_equal(ct_knob_resolve(&k, NULL, NULL, 0), -ENOENT);
+	assert_string_equal(k.paths[0], "/proc/sys/net/ipv4/conf/eth0.100/rp_filter");
+
+	if (!var_tmp_on_vda() || stat(VDA_SCHED, &st)) {
+		print_message("skipped the vda part: /var/tmp is not on vda\n");
+		return;
+	}
+	parse_ok("iosched=none,bfq", true, &k);
+	resolve_ok(&k, "/var/tmp");
+	assert_int_equal(k.npaths, 1);
+	assert_string_equal(k.paths[0], VDA_SCHED);
+	/* no dir is /var/tmp, as for a session */
+	parse_ok("iosched=bfq", false, &k);
+	resolve_ok(&k, NULL);
+	assert_int_equal(k.npaths, 1);
+	assert_string_equal(k.paths[0], VDA_SCHED);
+
+	parse_ok("iosched@vda=bfq", false, &k);
+	resolve_ok(&k, "/dev/shm"); /* the dir does not matter for a named device */
+	assert_int_equal(k.npaths, 1);
+	assert_string_equal(k.paths[0], VDA_SCHED);
+}
+
+static void test_refusals(void **state)
+{
+	char link[PATH_MAX];
+	struct ct_knob k;
+	struct stat st;
+
+	expect_resolve_err("sysctl.vm.nonexistent=1", NULL, -ENOENT,
+			   "knob 'sysctl.vm.nonexistent': '/proc/sys/vm/nonexistent' does not "
+			   "exist");
+	expect_resolve_err("/sys/kernel/no-such-knob=1", NULL, -ENOENT, "does not exist");
+	expect_resolve_err("/sys/kernel/mm=1", NULL, -EINVAL, "'/sys/kernel/mm' is not a file");
+	expect_resolve_err("iosched@nosuchdev0=bfq", NULL, -ENOENT,
+			   "knob 'iosched@nosuchdev0': no block device 'nosuchdev0'");
+	expect_resolve_err("iosched=bfq", "/dev/shm", -EINVAL,
+			   "no block device under '/dev/shm'; name one with iosched@DEV");
+	expect_resolve_err("iosched=bfq", tmp_path("no-such-dir"), -ENOENT, "cannot use work dir");
+	/* zram is bio-based: no scheduler to set */
+	if (!stat("/sys/block/zram0", &st) && stat("/sys/block/zram0/queue/scheduler", &st))
+		expect_resolve_err("iosched@zram0=none", NULL, -EINVAL,
+				   "block device 'zram0' has no I/O scheduler");
+
+	/* a link elsewhere into /sys is refused for what it is called */
+	snprintf(link, sizeof(link), "%s", tmp_path("sched-link"));
+	assert_int_equal(symlink("/sys/kernel/mm/transparent_hugepage/enabled", link), 0);
+	{
+		char spec[PATH_MAX + 16], err[CT_ERRLEN] = "";
+
+		snprintf(spec, sizeof(spec), "%s=never", link);
+		assert_int_equal(ct_knob_parse(spec, false, &k, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "is not under /sys or /proc/sys"));
+	}
+
+	expect_check_err("/proc/sys/kernel/osrelease=1.0", false, -EINVAL,
+			 "knob '/proc/sys/kernel/osrelease': '/proc/sys/kernel/osrelease' is "
+			 "read-only");
+	if (!stat(VDA_SCHED, &st)) {
+		expect_check_err("iosched@vda=nosuch", false, -EINVAL,
+				 "knob 'iosched@vda': 'nosuch' is not offered by " VDA_SCHED
+				 " (none mq-deadline kyber bfq)");
+		expect_check_err("iosched@vda=bfq,nosuch", true, -EINVAL,
+				 "'nosuch' is not offered");
+		/* a choice list named by path is checked the same way */
+		expect_check_err(VDA_SCHED "=bfq,nosuch", true, -EINVAL,
+				 "'nosuch' is not offered by " VDA_SCHED);
+	}
+	if (!stat("/sys/kernel/mm/transparent_hugepage/enabled", &st))
+		expect_check_err("/sys/kernel/mm/transparent_hugepage/enabled=sometimes", false,
+				 -EINVAL, "'sometimes' is not offered");
+}
+
+/* Not root: refused with -EPERM, after the input was found good. */
+static void test_not_root(void **state)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_knob k;
+
+	parse_ok("sysctl.vm.swappiness=10", false, &k);
+	resolve_ok(&k, NULL);
+	if (geteuid() == 0)
+		assert_int_equal(seteuid(65534), 0);
+	assert_int_equal(ct_knob_check(&k, err, sizeof(err)), -EPERM);
+	assert_string_equal(err, "changing knob 'sysctl.vm.swappiness' needs root");
+	assert_int_equal(ct_exit_code(-EPERM), CT_EXIT_ENV);
+	/* bad input is still bad input */
+	expect_check_err("/proc/sys/kernel/osrelease=1.0", false, -EINVAL, "read-only");
+	if (getuid() == 0)
+		assert_int_equal(seteuid(0), 0);
+}
+
+static void test_prepare(void **state)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_knob k[2];
+	struct stat st;
+
+	if (geteuid() != 0) {
+		print_message("skipped: prepare checks need root\n");
+		skip();
+	}
+	parse_ok("sysctl.vm.swappiness=10,60", true, &k[0]);
+	parse_ok("/proc/sys/vm/dirty_ratio=20", false, &k[1]);
+	assert_int_equal(ct_knobs_prepare(k, 2, NULL, err, sizeof(err)), 0);
+	assert_string_equal(k[1].paths[0], "/proc/sys/vm/dirty_ratio");
+
+	parse_ok("sysctl.vm.swappiness=10", false, &k[1]);
+	assert_int_equal(ct_knobs_prepare(k, 2, NULL, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "knob 'sysctl.vm.swappiness' given twice");
+
+	parse_ok("/proc/sys/vm/swappiness=10", false, &k[1]);
+	assert_int_equal(ct_knobs_prepare(k, 2, NULL, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "knobs 'sysctl.vm.swappiness' and '/proc/sys/vm/swappiness' both "
+				 "write '/proc/sys/vm/swappiness'");
+
+	if (stat(VDA_SCHED, &st) || !var_tmp_on_vda())
+		return;
+	/* the same file by another name, through sysfs' own symlinks */
+	parse_ok("iosched=bfq,none", true, &k[0]);
+	parse_ok("iosched@vda=kyber", false, &k[1]);
+	assert_int_equal(ct_knobs_prepare(k, 2, "/var/tmp", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "both write '" VDA_SCHED "'"));
+}
+
+static void test_configs(void **state)
+{
+	static const char *const want[][3] = {
+		{ "none", "10", "p" }, { "none", "10", "q" }, { "none", "10", "r" },
+		{ "bfq", "10", "p" },  { "bfq", "10", "q" },  { "bfq", "10", "r" },
+	};
+	char err[CT_ERRLEN] = "", label[128];
+	struct ct_knob k[CT_KNOB_MAX + 1];
+	struct ct_knob_config *cs = NULL;
+	size_t n = 0;
+
+	parse_ok("iosched=none,bfq", true, &k[0]);
+	parse_ok("sysctl.vm.swappiness=10", false, &k[1]);
+	parse_ok("/sys/x=p,q,r", true, &k[2]);
+	assert_int_equal(ct_knob_configs(k, 3, &cs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 6);
+	for (size_t c = 0; c < n; c++) {
+		assert_int_equal(cs[c].n, 3);
+		for (int i = 0; i < 3; i++) {
+			assert_ptr_equal(cs[c].set[i].knob, &k[i]);
+			assert_string_equal(cs[c].set[i].value, want[c][i]);
+		}
+	}
+	assert_int_equal(ct_knob_label(&cs[4], true, label, sizeof(label)), 0);
+	assert_string_equal(label, "iosched=bfq+/sys/x=q");
+	assert_int_equal(ct_knob_label(&cs[4], false, label, sizeof(label)), 0);
+	assert_string_equal(label, "iosched=bfq+sysctl.vm.swappiness=10+/sys/x=q");
+	assert_int_equal(ct_knob_label(&cs[4], false, label, 20), -ENAMETOOLONG);
+	assert_string_equal(label, "");
+	free(cs);
+
+	/* one --vary: its values in the order given */
+	assert_int_equal(ct_knob_configs(k, 1, &cs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(ct_knob_label(&cs[0], true, label, sizeof(label)), 0);
+	assert_string_equal(label, "iosched=none");
+	assert_int_equal(ct_knob_label(&cs[1], true, label, sizeof(label)), 0);
+	assert_string_equal(label, "iosched=bfq");
+	free(cs);
+
+	/* --set only: one config, nothing varied to name */
+	assert_int_equal(ct_knob_configs(&k[1], 1, &cs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ct_knob_label(&cs[0], true, label, sizeof(label)), 0);
+	assert_string_equal(label, "");
+	free(cs);
+
+	/* no knobs: one empty config */
+	assert_int_equal(ct_knob_configs(k, 0, &cs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(cs[0].n, 0);
+	free(cs);
+
+	parse_ok("iosched=kyber", false, &k[1]);
+	assert_int_equal(ct_knob_configs(k, 2, &cs, &n, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "knob 'iosched' given twice");
+	assert_null(cs);
+	assert_int_equal(n, 0);
+
+	/* 4 x 4 x 4 = 64 configs is the most */
+	parse_ok("/sys/a=1,2,3,4", true, &k[0]);
+	parse_ok("/sys/b=1,2,3,4", true, &k[1]);
+	parse_ok("/sys/c=1,2,3,4", true, &k[2]);
+	assert_int_equal(ct_knob_configs(k, 3, &cs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 64);
+	assert_string_equal(cs[63].set[0].value, "4");
+	assert_string_equal(cs[63].set[2].value, "4");
+	assert_string_equal(cs[1].set[2].value, "2");
+	assert_string_equal(cs[1].set[0].value, "1");
+	free(cs);
+	parse_ok("/sys/d=1,2", true, &k[3]);
+	assert_int_equal(ct_knob_configs(k, 4, &cs, &n, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "more than 64 configs"));
+
+	for (int i = 0; i <= CT_KNOB_MAX; i++) {
+		char spec[32];
+
+		snprintf(spec, sizeof(spec), "/sys/k%d=1", i);
+		parse_ok(spec, false, &k[i]);
+	}
+	assert_int_equal(ct_knob_configs(k, CT_KNOB_MAX + 1, &cs, &n, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "more than 8 knobs"));
+}
+
+static void mkfile(const char *root, const char *rel, const char *content)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	assert_int_equal(ct_mkdir_p(dir, 0755), 0);
+	if (!content)
+		return;
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(content, f);
+	fclose(f);
+}
+
+static void mklink(const char *root, const char *rel, const char *target)
+{
+	char path[PATH_MAX];
+
+	mkfile(root, rel, NULL);
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+static void expect_disks(const char *root, const char *dev, const char *want)
+{
+	char disks[CT_KNOB_MAX_PATHS][64], got[256] = "", err[CT_ERRLEN] = "";
+	size_t n = 99, off = 0;
+	int rc = ct_knob_sched_disks(root, dev, disks, CT_KNOB_MAX_PATHS, &n, err, sizeof(err));
+
+	if (rc)
+		fail_msg("%s: %d %s", dev, rc, err);
+	for (size_t i = 0; i < n; i++)
+		off += (size_t)snprintf(got + off, sizeof(got) - off, "%s%s", i ? " " : "",
+					disks[i]);
+	assert_string_equal(got, want);
+}
+
+/*
+ * Stacked devices, as sysfs lays them out: the RHEL fixture's dm-0 on
+ * sda3, and a tree built here - dm-1 on md0p1 (a partition of md0, a
+ * RAID of sda1 and sdb1) and on sda2 - which must come down to sda and
+ * sdb, each once.
+ */
+static void test_sched_disks(void **state)
+{
+	/* name, its device directory, whether it is a disk (in /sys/block) */
+	static const struct {
+		const char *name, *dir;
+		bool disk;
+	} names[] = {
+		{ "sda", "devices/pci/host/block/sda", true },
+		{ "sda1", "devices/pci/host/block/sda/sda1", false },
+		{ "sda2", "devices/pci/host/block/sda/sda2", false },
+		{ "sdb", "devices/pci/host/block/sdb", true },
+		{ "sdb1", "devices/pci/host/block/sdb/sdb1", false },
+		{ "md0", "devices/virtual/block/md0", true },
+		{ "md0p1", "devices/virtual/block/md0/md0p1", false },
+		{ "dm-1", "devices/virtual/block/dm-1", true },
+		{ "loopy", "devices/virtual/block/loopy", true },
+		{ "zram0", "devices/virtual/block/zram0", true },
+	};
+	const char *base = getenv("CT_FIXTURES");
+	char fixture[PATH_MAX], root[PATH_MAX], err[CT_ERRLEN] = "", disks[2][64];
+	size_t n;
+
+	assert_non_null(base);
+	snprintf(fixture, sizeof(fixture), "%s/sysinfo/dm", base);
+	expect_disks(fixture, "dm-0", "sda");
+	expect_disks(fixture, "sda3", "sda");
+	expect_disks(fixture, "sda", "sda");
+
+	snprintf(root, sizeof(root), "%s", tmp_path("stack"));
+#define SD  "/sys/devices/pci/host/block"
+#define VB  "/sys/devices/virtual/block"
+#define SCH "[mq-deadline] kyber bfq none\n"
+	mkfile(root, SD "/sda/queue/scheduler", SCH);
+	mkfile(root, SD "/sda/sda1/partition", "1\n");
+	mkfile(root, SD "/sda/sda2/partition", "2\n");
+	mkfile(root, SD "/sdb/queue/scheduler", SCH);
+	mkfile(root, SD "/sdb/sdb1/partition", "1\n");
+	mkfile(root, VB "/md0/queue/scheduler", "none\n");
+	mkfile(root, VB "/md0/md0p1/partition", "1\n");
+	mklink(root, VB "/md0/slaves/sdb1", "../../../pci/host/block/sdb/sdb1");
+	mklink(root, VB "/md0/slaves/sda1", "../../../pci/host/block/sda/sda1");
+	mkfile(root, VB "/dm-1/queue/scheduler", "none\n");
+	mklink(root, VB "/dm-1/slaves/sda2", "../../../pci/host/block/sda/sda2");
+	mklink(root, VB "/dm-1/slaves/md0p1", "../../md0/md0p1");
+	mkfile(root, VB "/loopy/queue/scheduler", "none\n");
+	mklink(root, VB "/loopy/slaves/loopy", "../../loopy");
+	mkfile(root, VB "/zram0/size", "0\n");
+	for (size_t i = 0; i < CT_ARRAY_SIZE(names); i++) {
+		char rel[64], target[128];
+
+		snprintf(rel, sizeof(rel), "/sys/class/block/%s", names[i].name);
+		snprintf(target, sizeof(target), "../../%s", names[i].dir);
+		mklink(root, rel, target);
+		if (names[i].disk) {
+			snprintf(rel, sizeof(rel), "/sys/block/%s", names[i].name);
+			mklink(root, rel, target + 3);
+		}
+	}
+	expect_disks(root, "dm-1", "sda sdb");
+	expect_disks(root, "md0p1", "sda sdb");
+	expect_disks(root, "md0", "sda sdb");
+	expect_disks(root, "sdb1", "sdb");
+	assert_int_equal(ct_knob_sched_disks(root, "dm-1", disks, 1, &n, err, sizeof(err)), -E2BIG);
+	assert_int_equal(ct_knob_sched_disks(root, "loopy", disks, 2, &n, err, sizeof(err)),
+			 -ELOOP);
+	assert_non_null(strstr(err, "stacked more than 8 deep"));
+	assert_int_equal(ct_knob_sched_disks(root, "zram0", disks, 2, &n, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "block device 'zram0' has no I/O scheduler");
+	assert_int_equal(ct_knob_sched_disks(root, "sdc", disks, 2, &n, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "no block device 'sdc'");
+#undef SD
+#undef VB
+#undef SCH
+}
+
+static void write_tmp(const char *name, const char *content)
+{
+	FILE *f = fopen(tmp_path(name), "w");
+
+	assert_non_null(f);
+	fputs(content, f);
+	fclose(f);
+}
+
+static void test_read_write(void **state)
+{
+	char buf[CT_KNOB_VALUE_MAX], small[4], err[CT_ERRLEN] = "", orig[256], spaced[256];
+	char path[PATH_MAX];
+
+	write_tmp("sched", "none [mq-deadline] kyber bfq \n");
+	assert_int_equal(ct_knob_read(tmp_path("sched"), buf, sizeof(buf), err, sizeof(err)), 0);
+	assert_string_equal(buf, "mq-deadline");
+	write_tmp("thp", "always [madvise] never\n");
+	assert_int_equal(ct_knob_read(tmp_path("thp"), buf, sizeof(buf), err, sizeof(err)), 0);
+	assert_string_equal(buf, "madvise");
+	write_tmp("rmem", "4096\t131072\t6291456\n\n");
+	assert_int_equal(ct_knob_read(tmp_path("rmem"), buf, sizeof(buf), err, sizeof(err)), 0);
+	assert_string_equal(buf, "4096\t131072\t6291456");
+	assert_int_equal(ct_knob_read(tmp_path("rmem"), small, sizeof(small), err, sizeof(err)),
+			 -EFBIG);
+	assert_int_equal(ct_knob_read(tmp_path("nothing"), buf, sizeof(buf), err, sizeof(err)),
+			 -ENOENT);
+
+	/* a write that does not read back names both */
+	assert_int_equal(ct_knob_write("iosched", "/dev/null", "bfq", err, sizeof(err)), -EIO);
+	assert_string_equal(err, "knob 'iosched' (/dev/null): wrote 'bfq', read back ''");
+	snprintf(path, sizeof(path), "%s", tmp_path("plain"));
+	write_tmp("plain", "x\n");
+	assert_int_equal(ct_knob_write("k", path, "0060", err, sizeof(err)), 0);
+	assert_int_equal(ct_knob_read(path, buf, sizeof(buf), err, sizeof(err)), 0);
+	assert_string_equal(buf, "0060");
+
+	if (geteuid() != 0)
+		return;
+	/* the kernel prints tcp_rmem with tabs: the same numbers written with
+	 * spaces (no change at all) read back as a match */
+	assert_true(ct_read_file("/proc/sys/net/ipv4/tcp_rmem", orig, sizeof(orig)) > 0);
+	snprintf(spaced, sizeof(spaced), "%s", orig);
+	for (char *c = spaced; *c; c++)
+		if (*c == '\t')
+			*c = ' ';
+	assert_non_null(strchr(orig, '\t'));
+	assert_int_equal(ct_knob_write("sysctl.net.ipv4.tcp_rmem", "/proc/sys/net/ipv4/tcp_rmem",
+				       spaced, err, sizeof(err)),
+			 0);
+	assert_true(ct_read_file("/proc/sys/net/ipv4/tcp_rmem", buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, orig);
+	/* a value the kernel refuses is an error naming the knob */
+	assert_int_equal(ct_knob_write("sysctl.vm.swappiness", "/proc/sys/vm/swappiness", "abc",
+				       err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "cannot set knob 'sysctl.vm.swappiness' (/proc/sys/vm/swappiness)"
+				 " to 'abc': Invalid argument");
+}
+
+static struct ct_store *store_ok(const char *name)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_store *st = NULL;
+	int rc = ct_store_open(&st, tmp_path(name), err, sizeof(err));
+
+	if (rc)
+		print_error("ct_store_open: %s\n", err);
+	assert_int_equal(rc, 0);
+	return st;
+}
+
+static size_t journal_len(struct ct_store *st)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_journal_entry *es = NULL;
+	size_t n = 0;
+
+	assert_int_equal(ct_store_journal_list(st, &es, &n, err, sizeof(err)), 0);
+	free(es);
+	return n;
+}
+
+static void boot_id(char *buf, size_t len)
+{
+	assert_true(ct_read_file("/proc/sys/kernel/random/boot_id", buf, len) > 0);
+}
+
+/* vda's scheduler through the whole life of a knob: journal, change, the
+ * session's own restore, then a "crash" restored by restore_all. */
+static void test_vda_session(void **state)
+{
+	char err[CT_ERRLEN] = "", now[64];
+	struct ct_journal_entry *es = NULL;
+	struct ct_knob_restored *rs = NULL;
+	struct ct_knob_config *cs = NULL;
+	struct ct_store *st;
+	struct ct_knob k;
+	size_t n = 0, nc = 0;
+	char spec[160];
+
+	if (!vda_usable())
+		skip();
+	st = store_ok("vda.db");
+	snprintf(spec, sizeof(spec), "iosched@vda=%s,%s", saved_sched, other_sched());
+	parse_ok(spec, true, &k);
+	assert_int_equal(ct_knobs_prepare(&k, 1, NULL, err, sizeof(err)), 0);
+	assert_int_equal(ct_knob_configs(&k, 1, &cs, &nc, err, sizeof(err)), 0);
+	assert_int_equal(nc, 2);
+
+	assert_int_equal(ct_knob_journal_check(st, err, sizeof(err)), 0);
+	assert_int_equal(ct_knob_journal(st, &k, 1, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_journal_list(st, &es, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(es[0].path, VDA_SCHED);
+	assert_string_equal(es[0].knob, "iosched@vda");
+	assert_string_equal(es[0].original, saved_sched);
+	assert_int_equal(es[0].session_pid, getpid());
+	boot_id(now, sizeof(now));
+	assert_string_equal(es[0].boot_id, now);
+	free(es);
+
+	/* the second config changes it; the journal keeps the original */
+	assert_int_equal(ct_knob_apply_config(&cs[1], err, sizeof(err)), 0);
+	sched_of(VDA_SCHED, now, sizeof(now));
+	assert_string_equal(now, other_sched());
+	assert_int_equal(ct_knob_journal(st, &k, 1, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_journal_list(st, &es, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(es[0].original, saved_sched);
+	free(es);
+	/* a run would now be refused */
+	assert_int_equal(ct_knob_journal_check(st, err, sizeof(err)), -EBUSY);
+	assert_non_null(strstr(err, "iosched@vda (" VDA_SCHED ", was '"));
+	assert_non_null(strstr(err, "; run 'contend restore'"));
+
+	assert_int_equal(ct_knob_restore_session(st, &k, 1, err, sizeof(err)), 0);
+	sched_of(VDA_SCHED, now, sizeof(now));
+	assert_string_equal(now, saved_sched);
+	assert_int_equal(journal_len(st), 0);
+
+	/* a session that died after its change: restore_all puts it back */
+	assert_int_equal(ct_knob_journal(st, &k, 1, err, sizeof(err)), 0);
+	assert_int_equal(ct_knob_apply(&k, other_sched(), err, sizeof(err)), 0);
+	assert_int_equal(ct_knob_restore_all(st, false, &rs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(rs[0].how, CT_RESTORE_DONE);
+	assert_string_equal(rs[0].before, other_sched());
+	assert_string_equal(rs[0].entry.original, saved_sched);
+	free(rs);
+	sched_of(VDA_SCHED, now, sizeof(now));
+	assert_string_equal(now, saved_sched);
+	assert_int_equal(journal_len(st), 0);
+	assert_int_equal(ct_knob_restore_all(st, false, &rs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	assert_null(rs);
+	free(cs);
+	ct_store_close(st);
+}
+
+static void put_entry(struct ct_store *st, const char *path, const char *knob, const char *original,
+		      int pid, const char *boot)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_journal_entry e;
+
+	memset(&e, 0, sizeof(e));
+	snprintf(e.path, sizeof(e.path), "%s", path);
+	snprintf(e.knob, sizeof(e.knob), "%s", knob);
+	snprintf(e.original, sizeof(e.original), "%s", original);
+	e.session_pid = pid;
+	snprintf(e.boot_id, sizeof(e.boot_id), "%s", boot);
+	assert_int_equal(ct_store_journal_put(st, &e, 1, err, sizeof(err)), 0);
+}
+
+/* What restore_all does with entries it must not simply write back. */
+static void test_restore_cases(void **state)
+{
+	char err[CT_ERRLEN] = "", boot[40], now[64];
+	struct ct_knob_restored *rs = NULL;
+	struct ct_store *st;
+	size_t n = 0;
+	pid_t child;
+	int status;
+
+	if (!vda_usable())
+		skip();
+	boot_id(boot, sizeof(boot));
+	st = store_ok("cases.db");
+
+	/* an earlier boot: not written (a reboot already reset it), cleared */
+	put_entry(st, VDA_SCHED, "iosched", other_sched(), 1, "00000000-0000-earlier-boot");
+	/* a device gone since */
+	put_entry(st, "/sys/block/nosuchdev0/queue/scheduler", "iosched@nosuchdev0", "bfq", 1,
+		  boot);
+	/* an original the device refuses: kept and reported */
+	put_entry(st, "/proc/sys/vm/swappiness", "sysctl.vm.swappiness", "not-a-number", 1, boot);
+	assert_int_equal(ct_knob_restore_all(st, false, &rs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(rs[0].how, CT_RESTORE_EARLIER_BOOT);
+	assert_string_equal(rs[0].before, saved_sched);
+	assert_int_equal(rs[1].how, CT_RESTORE_GONE);
+	assert_int_equal(rs[2].how, CT_RESTORE_FAILED);
+	assert_int_equal(rs[2].rc, -EINVAL);
+	assert_non_null(strstr(rs[2].err, "cannot set knob 'sysctl.vm.swappiness'"));
+	free(rs);
+	sched_of(VDA_SCHED, now, sizeof(now));
+	assert_string_equal(now, saved_sched);
+	assert_int_equal(journal_len(st), 1);
+	assert_int_equal(ct_store_journal_delete(st, "/proc/sys/vm/swappiness", err, sizeof(err)),
+			 0);
+
+	/* a contend still running holds its knob; --force takes it */
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	put_entry(st, VDA_SCHED, "iosched", saved_sched, child, boot);
+	sched_set(VDA_SCHED, other_sched());
+	assert_int_equal(ct_knob_journal_check(st, err, sizeof(err)), -EBUSY);
+	assert_non_null(strstr(err, "is in use by a running contend (pid"));
+	assert_int_equal(ct_knob_restore_all(st, false, &rs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(rs[0].how, CT_RESTORE_HELD);
+	assert_int_equal(rs[0].rc, -EBUSY);
+	free(rs);
+	sched_of(VDA_SCHED, now, sizeof(now));
+	assert_string_equal(now, other_sched());
+	assert_int_equal(journal_len(st), 1);
+	assert_int_equal(ct_knob_restore_all(st, true, &rs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(rs[0].how, CT_RESTORE_DONE);
+	free(rs);
+	kill(child, SIGKILL);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	sched_of(VDA_SCHED, now, sizeof(now));
+	assert_string_equal(now, saved_sched);
+	assert_int_equal(journal_len(st), 0);
+
+	/* not root: nothing touched, one line naming the knob */
+	put_entry(st, VDA_SCHED, "iosched", saved_sched, 1, boot);
+	sched_set(VDA_SCHED, other_sched());
+	assert_int_equal(seteuid(65534), 0);
+	rs = (struct ct_knob_restored *)&rs;
+	assert_int_equal(ct_knob_restore_all(st, false, &rs, &n, err, sizeof(err)), -EPERM);
+	assert_int_equal(seteuid(0), 0);
+	assert_null(rs);
+	assert_string_equal(err, "restoring knobs needs root: iosched (" VDA_SCHED ")");
+	sched_of(VDA_SCHED, now, sizeof(now));
+	assert_string_equal(now, other_sched());
+	assert_int_equal(journal_len(st), 1);
+	assert_int_equal(ct_knob_restore_all(st, false, &rs, &n, err, sizeof(err)), 0);
+	assert_int_equal(rs[0].how, CT_RESTORE_DONE);
+	free(rs);
+	sched_of(VDA_SCHED, now, sizeof(now));
+	assert_string_equal(now, saved_sched);
+	ct_store_close(st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test_teardown(test_not_root, vda_teardown),
+		cmocka_unit_test(test_prepare),
+		cmocka_unit_test(test_configs),
+		cmocka_unit_test(test_sched_disks),
+		cmocka_unit_test(test_read_write),
+		cmocka_unit_test_setup_teardown(test_vda_session, vda_setup, vda_teardown),
+		cmocka_unit_test_setup_teardown(test_restore_cases, vda_setup, vda_teardown),
+	};
+
+	return cmocka_run_group_tests_name("knob", tests, group_setup, group_teardown);
+}
