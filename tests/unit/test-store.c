@@ -944,9 +944,13 @@ static void test_migrate_v2(void **state)
 	ct_store_close(s);
 
 	db = raw_open(path);
-	assert_int_equal(sqlite3_exec(db, "DROP TABLE knob_journal; PRAGMA user_version = 2;", NULL,
-				      NULL, NULL),
-			 SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(db,
+			     "DROP TABLE knob_journal; ALTER TABLE runs DROP COLUMN metrics;"
+			     " ALTER TABLE runs DROP COLUMN series;"
+			     " ALTER TABLE sessions DROP COLUMN schedule; PRAGMA user_version = 2;",
+			     NULL, NULL, NULL),
+		SQLITE_OK);
 	sqlite3_close(db);
 
 	s = open_ok(path);
