@@ -5,7 +5,7 @@
 # refused before anything is stored, --buffered under a real memory cgroup
 # limit, and the engine as a background load.
 . "$CT_TESTLIB"
-plan 30
+plan 34
 
 small="--data-size 16M --log-size 1M --duration 1s --ramp-max 0 --dir $T"
 
@@ -75,6 +75,22 @@ else
 	skip "its memory peak stays under the limit" "not root"
 fi
 check "no memory cgroup is left behind" test -z "$(ls -d /sys/fs/cgroup/memory/contend-oltp-* /sys/fs/cgroup/contend-oltp-* /sys/fs/cgroup/unified/contend-oltp-* 2>/dev/null)"
+
+# an I/O error mid-run: the data file is cut short under the engine, so
+# its page reads come back short (EIO); the run fails with the reason
+"$CONTEND" run -q -w oltp --data-size 16M --log-size 1M --duration 20s --ramp-max 0 --dir "$T" -n 1 -L eio >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+while [ -z "$(ls "$T"/contend.*/wl-oltp/oltp.data 2>/dev/null)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 2
+truncate -s 0 "$T"/contend.*/wl-oltp/oltp.data
+rc=0
+wait $pid || rc=$?
+expect_rc "an I/O error fails the run: exit 3 (every run failed)" 3
+check "the run is stored failed with the engine's reason" \
+	test "$(sql "SELECT count(*) FROM runs r JOIN configs c ON c.id = r.config_id WHERE c.label = 'eio' AND r.status = 'failed' AND r.reason LIKE '%page read at % failed: Input/output error%'")" = 1
+check "its files are gone" test -z "$(ls -d "$T"/contend.* 2>/dev/null)"
+check "no engine thread or process is left" test -z "$(leftovers)"
 
 run run -q -w selftest --scale 0.5 -l oltp --data-size 16M --log-size 1M --delay 0.5s -n 1 --dir "$T" -L bg
 expect_rc "the engine runs as a background load" 0
