@@ -22,6 +22,7 @@
 #define CT_OLTP_MAX_SERIES 3600 /* 1-second tps samples kept */
 #define CT_OLTP_MAX_LOG_IO (256u << 10)
 #define CT_OLTP_RECORD	   512u /* commit record, before alignment */
+#define CT_OLTP_MAX_READS  1000 /* --reads at most */
 #define CT_OLTP_STEADY_PCT 2.0	/* ramp-up: 5 s windows within this */
 #define CT_OLTP_STEADY_WIN 5	/* seconds per ramp-up window */
 

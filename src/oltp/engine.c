@@ -13,6 +13,10 @@
 #include "contend/util.h"
 #include "oltp/pool.h"
 
+#ifdef CT_HAVE_URING
+#include <liburing.h>
+#endif
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -165,10 +169,20 @@ int ct_oltp_resolve(const struct ct_oltp_opts *o, const char *dir, unsigned ncpu
 	p->ramp_max_ns = o->ramp_set ? o->ramp_max_ns : (quick ? 20 : 60) * 1000000000LL;
 	p->seed = o->seed_set ? o->seed : 42;
 	p->engine = o->engine;
+#ifndef CT_HAVE_URING
 	if (p->engine == CT_OLTP_IO_URING)
-		return ct_err(
-			err, len, -ENOTSUP,
-			"oltp: --engine io_uring is not available in this build (psync only)");
+		return ct_err(err, len, -ENOTSUP,
+			      "oltp: --engine io_uring: this contend was built without liburing");
+#endif
+	/* io_uring reads a transaction's pages at once, so a client pins all
+	 * of them together */
+	if (p->engine == CT_OLTP_IO_URING && p->nframes &&
+	    p->nframes < 2ull * (p->clients * p->reads + p->db_writers))
+		return ct_err(err, len, -EINVAL,
+			      "oltp: a pool of %llu pages is too small for %u clients reading %u "
+			      "pages at once (at least %u pages)",
+			      (unsigned long long)p->nframes, p->clients, p->reads,
+			      2 * (p->clients * p->reads + p->db_writers));
 	p->align = 4096;
 	p->record = CT_OLTP_RECORD;
 	return 0;
@@ -351,8 +365,12 @@ struct thr {
 	pthread_t tid;
 	bool started;
 	uint64_t rng;
-	void *buf;
+	void *buf; /* reads pages (io_uring) or one (psync) */
 	struct tstats st;
+#ifdef CT_HAVE_URING
+	struct io_uring ring;
+	bool have_ring;
+#endif
 };
 
 struct eng {
@@ -631,6 +649,159 @@ static int touch(struct thr *t, uint64_t page, bool dirty)
 	return 0;
 }
 
+#ifdef CT_HAVE_URING
+/* Reads n pages at once through the client's ring; each read's latency
+ * runs from the submission to its completion. */
+static int uring_read(struct thr *t, void **bufs, const uint64_t *pages, unsigned n)
+{
+	struct eng *e = t->e;
+	int64_t t0;
+	int rc;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&t->ring);
+
+		io_uring_prep_read(sqe, e->data_fd, bufs[i], CT_OLTP_PAGE,
+				   (off_t)(pages[i] * CT_OLTP_PAGE));
+		sqe->user_data = i;
+	}
+	t0 = ct_now_ns();
+	rc = io_uring_submit(&t->ring);
+	if (rc != (int)n) {
+		rc = rc < 0 ? rc : -EIO;
+		fail(e, rc, "oltp: io_uring submit failed: %s", strerror(-rc));
+		return rc;
+	}
+	for (unsigned done = 0; done < n; done++) {
+		struct io_uring_cqe *cqe;
+		int res;
+
+		rc = io_uring_wait_cqe(&t->ring, &cqe);
+		if (rc) {
+			fail(e, rc, "oltp: io_uring wait failed: %s", strerror(-rc));
+			return rc;
+		}
+		res = cqe->res;
+		uint64_t i = cqe->user_data;
+
+		io_uring_cqe_seen(&t->ring, cqe);
+		if (res != CT_OLTP_PAGE) {
+			rc = res < 0 ? res : -EIO;
+			fail(e, rc, "oltp: page read at %llu failed: %s",
+			     (unsigned long long)(pages[i] * CT_OLTP_PAGE), strerror(-rc));
+			/* reap the rest before the buffers go */
+			while (++done < n && !io_uring_wait_cqe(&t->ring, &cqe))
+				io_uring_cqe_seen(&t->ring, cqe);
+			return rc;
+		}
+		rec_io(t, CT_OLTP_READ, t0, CT_OLTP_PAGE);
+	}
+	return 0;
+}
+
+/* A transaction's reads with io_uring: pin every page (hits at once,
+ * misses claimed), read the misses together, then dirty and unpin. */
+static int uring_txn(struct thr *t, uint64_t *rng)
+{
+	struct eng *e = t->e;
+	const struct ct_oltp_params *p = e->p;
+	uint64_t pages[CT_OLTP_MAX_READS], miss_pages[CT_OLTP_MAX_READS];
+	struct ct_frame *f[CT_OLTP_MAX_READS];
+	void *bufs[CT_OLTP_MAX_READS];
+	unsigned nmiss = 0, dup[CT_OLTP_MAX_READS];
+	struct ct_frame *miss[CT_OLTP_MAX_READS];
+	struct tstats *s;
+	int rc = 0;
+
+	for (unsigned i = 0; i < p->reads; i++) {
+		pages[i] = pick(e, rng);
+		dup[i] = i;
+		for (unsigned j = 0; j < i; j++)
+			if (pages[j] == pages[i]) {
+				dup[i] = j; /* pinned once, used twice */
+				break;
+			}
+	}
+	if (!e->have_pool) {
+		for (unsigned i = 0; i < p->reads; i++)
+			bufs[i] = (char *)t->buf + (size_t)i * CT_OLTP_PAGE;
+		rc = uring_read(t, bufs, pages, p->reads);
+		for (unsigned i = 0; !rc && i < p->writes; i++) {
+			modify(bufs[i], &t->rng);
+			rc = write_page(t, bufs[i], pages[i], true);
+		}
+		return rc;
+	}
+	for (unsigned i = 0; i < p->reads; i++) {
+		int64_t victim;
+
+		if (dup[i] != i) {
+			f[i] = NULL;
+			continue;
+		}
+		for (;;) {
+			int r = ct_pool_get(&e->pool, (int64_t)pages[i], &f[i], &victim);
+
+			if (r == CT_POOL_STOPPED) {
+				rc = -EINTR;
+				break;
+			}
+			s = rec(t, ct_now_ns());
+			if (r == CT_POOL_HIT) {
+				if (s)
+					s->hits++;
+				break;
+			}
+			if (r == CT_POOL_MISS) {
+				if (s)
+					s->misses++;
+				miss[nmiss] = f[i];
+				miss_pages[nmiss] = pages[i];
+				bufs[nmiss++] = f[i]->buf;
+				break;
+			}
+			rc = write_page(t, f[i]->buf, (uint64_t)victim, true);
+			ct_pool_written(&e->pool, f[i]);
+			if (rc)
+				break;
+		}
+		if (rc) {
+			/* our own misses are still LOADING: only we can change them */
+			for (unsigned j = 0; j < i; j++)
+				if (f[j] && f[j]->state != CT_FRAME_LOADING)
+					ct_pool_unpin(&e->pool, f[j], false);
+			for (unsigned j = 0; j < nmiss; j++)
+				ct_pool_abort(&e->pool, miss[j]);
+			return rc;
+		}
+	}
+	if (nmiss)
+		rc = uring_read(t, bufs, miss_pages, nmiss);
+	for (unsigned j = 0; j < nmiss; j++) {
+		if (rc) {
+			ct_pool_abort(&e->pool, miss[j]);
+			for (unsigned i = 0; i < p->reads; i++)
+				if (f[i] == miss[j])
+					f[i] = NULL;
+		} else {
+			ct_pool_loaded(&e->pool, miss[j]);
+		}
+	}
+	for (unsigned i = 0; i < p->reads; i++) {
+		bool dirty = false;
+
+		if (!f[i])
+			continue;
+		for (unsigned k = i; k < p->writes; k++)
+			dirty |= dup[k] == i;
+		if (dirty && !rc)
+			modify(f[i]->buf, &t->rng);
+		ct_pool_unpin(&e->pool, f[i], dirty && !rc);
+	}
+	return rc;
+}
+#endif
+
 /* Stages a commit record and waits until the log writer made it durable. */
 static int commit(struct thr *t)
 {
@@ -698,8 +869,13 @@ static void *client_main(void *arg)
 			if (s && w1 - w0 > 1000)
 				s->stall_ns += (uint64_t)(w1 - w0);
 		}
-		for (unsigned i = 0; i < p->reads && !rc; i++)
-			rc = touch(t, pick(e, &pages_rng), i < p->writes);
+#ifdef CT_HAVE_URING
+		if (t->have_ring)
+			rc = uring_txn(t, &pages_rng);
+		else
+#endif
+			for (unsigned i = 0; i < p->reads && !rc; i++)
+				rc = touch(t, pick(e, &pages_rng), i < p->writes);
 		if (!rc && p->writes)
 			rc = commit(t);
 		if (rc)
@@ -1014,11 +1190,22 @@ int ct_oltp_run(const struct ct_oltp_params *p, struct ct_oltp_result *res,
 		t->e = e;
 		t->idx = i < p->clients ? i : i == p->clients ? 0 : i - p->clients - 1;
 		t->rng = client_seed(p->seed ^ 0xa5a5a5a5a5a5a5a5ULL, i);
-		if (posix_memalign(&t->buf, 4096, CT_OLTP_PAGE)) {
+		if (posix_memalign(&t->buf, 4096, (size_t)p->reads * CT_OLTP_PAGE)) {
 			t->buf = NULL;
 			rc = ct_err(err, len, -ENOMEM, "out of memory");
 			goto out;
 		}
+#ifdef CT_HAVE_URING
+		if (p->engine == CT_OLTP_IO_URING && i < p->clients) {
+			rc = io_uring_queue_init(p->reads, &t->ring, 0);
+			if (rc) {
+				rc = ct_err(err, len, rc, "oltp: cannot set up io_uring: %s",
+					    strerror(-rc));
+				goto out;
+			}
+			t->have_ring = true;
+		}
+#endif
 	}
 	int64_t t_begin = ct_now_ns();
 
@@ -1062,8 +1249,13 @@ out:
 	if (rc)
 		snprintf(res->error, sizeof(res->error), "%s", err);
 	if (e->thr)
-		for (unsigned i = 0; i < e->nthr; i++)
+		for (unsigned i = 0; i < e->nthr; i++) {
 			free(e->thr[i].buf);
+#ifdef CT_HAVE_URING
+			if (e->thr[i].have_ring)
+				io_uring_queue_exit(&e->thr[i].ring);
+#endif
+		}
 	free(e->thr);
 	if (e->have_pool)
 		ct_pool_destroy(&e->pool);

@@ -5,7 +5,7 @@
 # refused before anything is stored, --buffered under a real memory cgroup
 # limit, and the engine as a background load.
 . "$CT_TESTLIB"
-plan 34
+plan 37
 
 small="--data-size 16M --log-size 1M --duration 1s --ramp-max 0 --dir $T"
 
@@ -38,6 +38,11 @@ expect_out "and judges tps" "^tps against 'a'"
 run run -q -w oltp $small --clients 2 -n 1 -L c --baseline a
 expect_rc "other engine parameters run" 0
 expect_out "and are never scored against another's" "'a' has no no-load oltp runs with these engine parameters"
+
+run run -q -w oltp $small --engine io_uring --pool-size 4M -n 1 -L ur
+expect_rc "--engine io_uring runs" 0
+check "the engine is recorded with the run" test "$(sql "SELECT count(*) FROM runs r JOIN configs c ON c.id = r.config_id WHERE c.label = 'ur' AND r.workload_params LIKE '%engine=io_uring%' AND r.metrics LIKE '%read_iops=%'")" = 1
+expect_out "and it is its own reference" "^Score = 1000 x tps / [0-9.]+, the no-load mean tps of 'ur'"
 
 sessions=$(sql "SELECT count(*) FROM sessions")
 run run -q -w oltp $small --pool-size 32M

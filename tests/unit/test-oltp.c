@@ -289,6 +289,25 @@ static void test_group_commit(void **state)
 	assert_true(llabs((long long)res->cls[CT_OLTP_READ].ios - 3 * (long long)res->txns) <=
 		    3 * (long long)o.clients);
 	assert_true(isnan(res->hit_ratio));
+#ifdef CT_HAVE_URING
+	/* io_uring: the same accounting, pages read together */
+	o.engine = CT_OLTP_IO_URING;
+	o.pool_size = 4 << 20;
+	o.writes = 1;
+	resolve(&o, &p);
+	run_engine(&p, res);
+	assert_true(res->done && res->txns > 0);
+	assert_true(res->hit_ratio > 0.5); /* the pool holds the whole file */
+	records = res->group_mean * (double)res->cls[CT_OLTP_LOGWRITE].ios;
+	if (fabs(records - (double)res->txns) > 2.0 * o.clients)
+		fail_msg("io_uring: %.0f records logged for %llu transactions", records,
+			 (unsigned long long)res->txns);
+	o.pool_size = 0;
+	resolve(&o, &p);
+	run_engine(&p, res);
+	assert_true(llabs((long long)res->cls[CT_OLTP_READ].ios - 3 * (long long)res->txns) <=
+		    3 * (long long)o.clients);
+#endif
 	free(res);
 }
 
