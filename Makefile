@@ -45,7 +45,7 @@ format:
 check: bootstrap format-check test test-san
 
 bench: build
-	bench/overhead.sh && bench/loads.sh && bench/stats.sh
+	bench/overhead.sh && bench/loads.sh && bench/stats.sh && bench/oltp.sh
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD)

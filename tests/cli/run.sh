@@ -46,7 +46,7 @@ fi
 # adaptive repetition: a self-test that sleeps (steady even on a busy
 # machine) stops once its CI is tight enough,
 # before the cap; an unreachable target stops at the cap and says so
-run run -w selftest --selftest-mode sleep --scale 0.1 -l none --adaptive --precision 2 --max-runs 40 --no-warmup --dir "$T" -L adapt
+run run -w selftest --selftest-mode sleep --scale 0.2 -l none --adaptive --precision 5 --max-runs 40 --no-warmup --dir "$T" -L adapt
 expect_rc "adaptive: exit 0" 0
 expect_out "adaptive: precise before the cap" "^adaptive: none precise after ([5-9]|[1-3][0-9]) runs"
 n=$(sed -n 's/^adaptive: none precise after \([0-9]*\) runs.*/\1/p' "$T/out")
