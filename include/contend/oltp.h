@@ -4,8 +4,8 @@
  * Poisson rate) against 8 KiB pages of a data file opened O_DIRECT, through
  * an engine-owned CLOCK buffer pool that is small next to the data; a
  * transaction that dirtied pages appends a commit record and waits for the
- * log writer's group commit (O_DSYNC). DB writer threads write dirty pages
- * back. After a ramp-up until the pool is warm and tps steady, it measures.
+ * group commit (one O_DSYNC write at a time, led by a committing client).
+ * DB writer threads write dirty pages back. After a ramp-up until the pool is warm and tps steady, it measures.
  *
  * The same engine is the `oltp` workload (timed, scored in tps) and the
  * `oltp` load (a background competitor counting transactions).
