@@ -130,6 +130,42 @@ static int print_flagged(const char *label, const char *load, const struct row_r
 	return 0;
 }
 
+/* The first config's session of an interleaved --vary session ("first=0"
+ * for that one itself), or 0 when id was not part of one. */
+static int64_t interleaved_group(const struct ct_session_rec *recs, size_t n, int64_t id)
+{
+	for (size_t i = 0; i < n; i++) {
+		long long first;
+
+		if (recs[i].id != id)
+			continue;
+		if (strncmp(recs[i].schedule, "interleaved ", 12))
+			return 0;
+		if (!strstr(recs[i].schedule, "first=") ||
+		    sscanf(strstr(recs[i].schedule, "first="), "first=%lld", &first) != 1)
+			return 0;
+		return first ? first : id;
+	}
+	return 0;
+}
+
+/* True when sessions a and b are configs of one interleaved session. */
+static bool same_interleaved(struct ct_store *st, int64_t a, int64_t b)
+{
+	struct ct_session_rec *recs = NULL;
+	size_t n = 0;
+	char err[CT_ERRLEN];
+	bool same = false;
+
+	if (a == b || ct_store_sessions(st, 0, &recs, &n, err, sizeof(err)))
+		return false;
+	int64_t ga = interleaved_group(recs, n, a), gb = interleaved_group(recs, n, b);
+
+	same = ga && ga == gb;
+	free(recs);
+	return same;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -289,8 +325,22 @@ int cmd_compare(int argc, char **argv)
 			struct ct_verdict *vi = &v[i * nlabels + j];
 			const struct row_runs *b = &rr[i * nlabels], *o = &rr[i * nlabels + j];
 
-			ct_verdict_tests(vi, b->t, b->n, o->t, o->n, NULL, NULL, 0,
+			double *pa = NULL, *pb = NULL;
+			size_t npair = 0;
+
+			/* configs of one interleaved session: pair their runs by block */
+			if (b->n && o->n &&
+			    same_interleaved(st, b->runs[0].session_id, o->runs[0].session_id)) {
+				pa = calloc(b->n, sizeof(*pa));
+				pb = calloc(b->n, sizeof(*pb));
+				if (pa && pb)
+					npair = ct_verdict_pair(b->runs, b->n, o->runs, o->n, pa,
+								pb);
+			}
+			ct_verdict_tests(vi, b->t, b->n, o->t, o->n, pa, pb, npair,
 					 b->n && ct_run_higher_better(&b->runs[0]), confidence);
+			free(pa);
+			free(pb);
 			if (vi->ok) {
 				p[np] = vi->p;
 				idx[np++] = i;

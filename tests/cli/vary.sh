@@ -15,7 +15,7 @@ if [ ! -w "$S" ] || ! grep -q bfq "$S" || ! grep -q none "$S"; then
 	echo "1..0 # SKIP no $S offering none and bfq"
 	exit 0
 fi
-plan 28
+plan 30
 
 sched() { sed 's/.*\[\(.*\)\].*/\1/' "$S"; }
 orig=$(sched)
@@ -44,6 +44,9 @@ check "the order's seed is recorded" test "$(sql "SELECT count(*) FROM sessions 
 order=$(sql "SELECT group_concat(s, '') FROM (SELECT CASE WHEN c.label LIKE '%=$a' THEN 'A' ELSE 'B' END s FROM runs r JOIN configs c ON c.id = r.config_id WHERE r.load = 'none' ORDER BY r.id)")
 check "runs alternate in ABBA blocks ($order)" sh -c "[ '$order' = ABBAABBA ] || [ '$order' = BAABBAAB ]"
 check "the journal is empty" test "$(sql "SELECT count(*) FROM knob_journal")" = 0
+run compare "k+iosched=$a" "k+iosched=$b"
+expect_rc "compare reads the configs of the session" 0
+expect_out "and pairs their runs by block again" "^null +k\+iosched=$b vs k\+iosched=$a: .*paired over 4 blocks"
 
 run run -q $quick -l null -n 2 --vary iosched=$a,$b --order sequential
 expect_rc "--order sequential runs" 0
