@@ -701,32 +701,30 @@ static int uring_read(struct thr *t, void **bufs, const uint64_t *pages, unsigne
 	return 0;
 }
 
-/* A transaction's reads with io_uring: pin every page (hits at once,
- * misses claimed), read the misses together, then dirty and unpin. */
+/*
+ * A transaction's reads with io_uring: pin every page (hits at once,
+ * misses claimed), read the misses together, then dirty and unpin. A
+ * client holds its claimed misses while it pins the rest, so pages are
+ * taken in ascending order: a client waiting for a page another is loading
+ * waits only for higher pages than it holds, and no cycle can form.
+ */
 static int uring_txn(struct thr *t, uint64_t *rng)
 {
 	struct eng *e = t->e;
 	const struct ct_oltp_params *p = e->p;
 	uint64_t pages[CT_OLTP_MAX_READS], miss_pages[CT_OLTP_MAX_READS];
-	struct ct_frame *f[CT_OLTP_MAX_READS];
+	struct ct_frame *f[CT_OLTP_MAX_READS], *miss[CT_OLTP_MAX_READS];
 	void *bufs[CT_OLTP_MAX_READS];
-	unsigned nmiss = 0, dup[CT_OLTP_MAX_READS];
-	struct ct_frame *miss[CT_OLTP_MAX_READS];
+	bool dirty[CT_OLTP_MAX_READS];
+	unsigned nmiss = 0, m = 0;
 	struct tstats *s;
 	int rc = 0;
 
-	for (unsigned i = 0; i < p->reads; i++) {
-		pages[i] = pick(e, rng);
-		dup[i] = i;
-		for (unsigned j = 0; j < i; j++)
-			if (pages[j] == pages[i]) {
-				dup[i] = j; /* pinned once, used twice */
-				break;
-			}
-	}
 	if (!e->have_pool) {
-		for (unsigned i = 0; i < p->reads; i++)
+		for (unsigned i = 0; i < p->reads; i++) {
+			pages[i] = pick(e, rng);
 			bufs[i] = (char *)t->buf + (size_t)i * CT_OLTP_PAGE;
+		}
 		rc = uring_read(t, bufs, pages, p->reads);
 		for (unsigned i = 0; !rc && i < p->writes; i++) {
 			modify(bufs[i], &t->rng);
@@ -734,13 +732,26 @@ static int uring_txn(struct thr *t, uint64_t *rng)
 		}
 		return rc;
 	}
+	/* the pages in ascending order, each once, dirty if any pick of it is */
 	for (unsigned i = 0; i < p->reads; i++) {
-		int64_t victim;
+		uint64_t pg = pick(e, rng);
+		unsigned k = 0;
 
-		if (dup[i] != i) {
-			f[i] = NULL;
+		while (k < m && pages[k] < pg)
+			k++;
+		if (k < m && pages[k] == pg) {
+			dirty[k] |= i < p->writes;
 			continue;
 		}
+		memmove(pages + k + 1, pages + k, (m - k) * sizeof(*pages));
+		memmove(dirty + k + 1, dirty + k, (m - k) * sizeof(*dirty));
+		pages[k] = pg;
+		dirty[k] = i < p->writes;
+		m++;
+	}
+	for (unsigned i = 0; i < m; i++) {
+		int64_t victim;
+
 		for (;;) {
 			int r = ct_pool_get(&e->pool, (int64_t)pages[i], &f[i], &victim);
 
@@ -770,7 +781,7 @@ static int uring_txn(struct thr *t, uint64_t *rng)
 		if (rc) {
 			/* our own misses are still LOADING: only we can change them */
 			for (unsigned j = 0; j < i; j++)
-				if (f[j] && f[j]->state != CT_FRAME_LOADING)
+				if (f[j]->state != CT_FRAME_LOADING)
 					ct_pool_unpin(&e->pool, f[j], false);
 			for (unsigned j = 0; j < nmiss; j++)
 				ct_pool_abort(&e->pool, miss[j]);
@@ -782,23 +793,19 @@ static int uring_txn(struct thr *t, uint64_t *rng)
 	for (unsigned j = 0; j < nmiss; j++) {
 		if (rc) {
 			ct_pool_abort(&e->pool, miss[j]);
-			for (unsigned i = 0; i < p->reads; i++)
+			for (unsigned i = 0; i < m; i++)
 				if (f[i] == miss[j])
 					f[i] = NULL;
 		} else {
 			ct_pool_loaded(&e->pool, miss[j]);
 		}
 	}
-	for (unsigned i = 0; i < p->reads; i++) {
-		bool dirty = false;
-
+	for (unsigned i = 0; i < m; i++) {
 		if (!f[i])
 			continue;
-		for (unsigned k = i; k < p->writes; k++)
-			dirty |= dup[k] == i;
-		if (dirty && !rc)
+		if (dirty[i] && !rc)
 			modify(f[i]->buf, &t->rng);
-		ct_pool_unpin(&e->pool, f[i], dirty && !rc);
+		ct_pool_unpin(&e->pool, f[i], dirty[i] && !rc);
 	}
 	return rc;
 }
