@@ -46,8 +46,10 @@ void ct_verdict_tests(struct ct_verdict *v, const double *base, size_t nb, const
 size_t ct_verdict_pair(const struct ct_run *a, size_t na, const struct ct_run *b, size_t nb,
 		       double *pa, double *pb);
 
-/* Sets holm_p and the word. */
-void ct_verdict_decide(struct ct_verdict *v, double holm_p, double confidence);
+/* Holm-adjusts the p of every verdict that ran its test - v[0], v[stride],
+ * ... v[(n-1) * stride], the loads of one comparison - and sets holm_p and
+ * the word of each. -ENOMEM, or -EINVAL for a p outside [0, 1]. */
+int ct_verdict_holm(struct ct_verdict *v, size_t n, size_t stride, double confidence) CT_WUR;
 /* True when other is significantly worse than the baseline. */
 bool ct_verdict_worse(const struct ct_verdict *v);
 

@@ -40,6 +40,19 @@ int cli_open_store(const char *db, struct ct_store **st);
  * The caller prints it and exits with ct_exit_code(rc). */
 int cli_check_journal(struct ct_store *st, char *err, size_t len) CT_WUR;
 
+/* The ok runs of one row (a session and load; NULL label, workload or
+ * params match any) and their values (ct_run_value), fetched once for the
+ * tests, the pairing and the list of flagged runs. Session 0: none. */
+struct cli_row_runs {
+	struct ct_run *runs;
+	double *t;
+	size_t n;
+};
+int cli_row_runs(struct ct_store *st, int64_t session, const char *label, const char *workload,
+		 const char *params, const char *load, struct cli_row_runs *rr, char *err,
+		 size_t len) CT_WUR;
+void cli_row_runs_free(struct cli_row_runs *rr);
+
 struct cli_progress {
 	bool tty;
 	bool quiet;

@@ -37,16 +37,9 @@ static void compare_usage(FILE *f)
 	      f);
 }
 
-/* The ok runs of one row (a session and load) and their times, fetched once
- * for both the tests and the list of flagged runs. */
-struct row_runs {
-	struct ct_run *runs;
-	double *t;
-	size_t n;
-};
-
-static int runs_of(struct ct_store *st, int64_t session, const char *label, const char *workload,
-		   const char *params, const char *load, struct row_runs *rr, char *err, size_t len)
+int cli_row_runs(struct ct_store *st, int64_t session, const char *label, const char *workload,
+		 const char *params, const char *load, struct cli_row_runs *rr, char *err,
+		 size_t len)
 {
 	struct ct_run_filter f = { .session_id = session,
 				   .label = label,
@@ -68,6 +61,13 @@ static int runs_of(struct ct_store *st, int64_t session, const char *label, cons
 	for (size_t i = 0; i < rr->n; i++)
 		rr->t[i] = ct_run_value(&rr->runs[i]);
 	return 0;
+}
+
+void cli_row_runs_free(struct cli_row_runs *rr)
+{
+	free(rr->runs);
+	free(rr->t);
+	memset(rr, 0, sizeof(*rr));
 }
 
 /*
@@ -96,7 +96,7 @@ static bool interfered(const struct ct_run *r, char *buf, size_t len)
 
 /* Lists the runs of one row flagged as outliers, with their evidence and
  * the mean without them. */
-static int print_flagged(const char *label, const char *load, const struct row_runs *rr,
+static int print_flagged(const char *label, const char *load, const struct cli_row_runs *rr,
 			 const char *unit)
 {
 	double kept = 0;
@@ -149,23 +149,6 @@ static int64_t interleaved_group(const struct ct_session_rec *recs, size_t n, in
 	return 0;
 }
 
-/* True when sessions a and b are configs of one interleaved session. */
-static bool same_interleaved(struct ct_store *st, int64_t a, int64_t b)
-{
-	struct ct_session_rec *recs = NULL;
-	size_t n = 0;
-	char err[CT_ERRLEN];
-	bool same = false;
-
-	if (a == b || ct_store_sessions(st, 0, &recs, &n, err, sizeof(err)))
-		return false;
-	int64_t ga = interleaved_group(recs, n, a), gb = interleaved_group(recs, n, b);
-
-	same = ga && ga == gb;
-	free(recs);
-	return same;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -188,7 +171,9 @@ int cmd_compare(int argc, char **argv)
 	struct ct_run *runs = NULL;
 	struct ct_report rep = { 0 };
 	struct ct_verdict *v = NULL;
-	struct row_runs *rr = NULL;
+	struct cli_row_runs *rr = NULL;
+	struct ct_session_rec *recs = NULL;
+	size_t nrecs = 0;
 	size_t nlabels = 0, nloads = 0, n = 0;
 	int c, rc, ex = 0;
 	bool regression = false, tps = false;
@@ -310,27 +295,30 @@ int cmd_compare(int argc, char **argv)
 	}
 	for (size_t i = 0; i < nloads; i++)
 		for (size_t j = 0; j < nlabels; j++) {
-			rc = runs_of(st, rep.blocks[i].rows[j].session_id, labels[j], workload,
-				     params, loads[i], &rr[i * nlabels + j], err, sizeof(err));
+			rc = cli_row_runs(st, rep.blocks[i].rows[j].session_id, labels[j], workload,
+					  params, loads[i], &rr[i * nlabels + j], err, sizeof(err));
 			if (rc) {
 				ex = cli_fail(rc, err);
 				goto out;
 			}
 		}
+	/* configs of one interleaved session pair their runs by block */
+	rc = ct_store_sessions(st, 0, &recs, &nrecs, err, sizeof(err));
+	if (rc) {
+		ex = cli_fail(rc, err);
+		goto out;
+	}
 	for (size_t j = 1; j < nlabels; j++) {
-		double p[MAX_LOADS], adj[MAX_LOADS];
-		size_t idx[MAX_LOADS], np = 0;
-
 		for (size_t i = 0; i < nloads; i++) {
 			struct ct_verdict *vi = &v[i * nlabels + j];
-			const struct row_runs *b = &rr[i * nlabels], *o = &rr[i * nlabels + j];
-
+			const struct cli_row_runs *b = &rr[i * nlabels], *o = &rr[i * nlabels + j];
+			int64_t group =
+				b->n ? interleaved_group(recs, nrecs, b->runs[0].session_id) : 0;
 			double *pa = NULL, *pb = NULL;
 			size_t npair = 0;
 
-			/* configs of one interleaved session: pair their runs by block */
-			if (b->n && o->n &&
-			    same_interleaved(st, b->runs[0].session_id, o->runs[0].session_id)) {
+			if (group && o->n && b->runs[0].session_id != o->runs[0].session_id &&
+			    interleaved_group(recs, nrecs, o->runs[0].session_id) == group) {
 				pa = calloc(b->n, sizeof(*pa));
 				pb = calloc(b->n, sizeof(*pb));
 				if (pa && pb)
@@ -341,19 +329,15 @@ int cmd_compare(int argc, char **argv)
 					 b->n && ct_run_higher_better(&b->runs[0]), confidence);
 			free(pa);
 			free(pb);
-			if (vi->ok) {
-				p[np] = vi->p;
-				idx[np++] = i;
-			}
 		}
-		if (np && ct_stats_holm(p, np, adj)) {
-			ex = cli_fail(-EINVAL, "cannot adjust the p-values");
+		rc = ct_verdict_holm(&v[j], nloads, nlabels, confidence);
+		if (rc) {
+			ex = cli_fail(rc, "cannot adjust the p-values");
 			goto out;
 		}
-		for (size_t k = 0; k < np; k++) {
-			struct ct_verdict *vi = &v[idx[k] * nlabels + j];
+		for (size_t i = 0; i < nloads; i++) {
+			const struct ct_verdict *vi = &v[i * nlabels + j];
 
-			ct_verdict_decide(vi, adj[k], confidence);
 			if (ct_verdict_worse(vi) && fail_pct >= 0 && vi->have_ratio &&
 			    fabs(vi->ratio.ratio - 1) * 100 > fail_pct)
 				regression = true;
@@ -377,15 +361,14 @@ int cmd_compare(int argc, char **argv)
 		ex = CT_EXIT_REGRESSION;
 	}
 out:
-	for (size_t i = 0; rr && i < nloads * nlabels; i++) {
-		free(rr[i].runs);
-		free(rr[i].t);
-	}
+	for (size_t i = 0; rr && i < nloads * nlabels; i++)
+		cli_row_runs_free(&rr[i]);
 	free(rr);
 	if (!*loadbuf)
 		for (size_t i = 0; i < nloads; i++)
 			free((char *)loads[i]);
 	free(v);
+	free(recs);
 	free(runs);
 	ct_report_release(&rep);
 	ct_store_close(st);

@@ -294,56 +294,39 @@ static void print_paired(const struct ct_session *s, struct ct_store *st)
 
 	for (size_t k = 1; k < s->ncfg; k++) {
 		struct ct_verdict v[CT_SESSION_MAX_LOADS];
-		double p[CT_SESSION_MAX_LOADS], adj[CT_SESSION_MAX_LOADS];
-		size_t idx[CT_SESSION_MAX_LOADS], np = 0;
 		bool tps = false;
 
 		for (size_t i = 0; i < o->nloads; i++) {
-			struct ct_run_filter fa = { .session_id = s->cfg[0].rec.id,
-						    .load = o->loads[i] };
-			struct ct_run_filter fb = { .session_id = s->cfg[k].rec.id,
-						    .load = o->loads[i] };
-			struct ct_run *a = NULL, *b = NULL;
-			size_t na = 0, nb = 0, nx = 0, ny = 0, npair;
-			double *x, *y, *pa, *pb;
+			struct cli_row_runs a = { 0 }, b = { 0 };
+			size_t npair = 0;
+			double *pa = NULL, *pb = NULL;
 
-			if (ct_store_runs(st, &fa, &a, &na, err, sizeof(err)) ||
-			    ct_store_runs(st, &fb, &b, &nb, err, sizeof(err))) {
+			if (cli_row_runs(st, s->cfg[0].rec.id, NULL, NULL, NULL, o->loads[i], &a,
+					 err, sizeof(err)) ||
+			    cli_row_runs(st, s->cfg[k].rec.id, NULL, NULL, NULL, o->loads[i], &b,
+					 err, sizeof(err))) {
 				cli_error("%s", err);
-				free(a);
+				cli_row_runs_free(&a);
+				cli_row_runs_free(&b);
 				return;
 			}
-			x = calloc(na + 1, sizeof(*x));
-			y = calloc(nb + 1, sizeof(*y));
-			pa = calloc(na + 1, sizeof(*pa));
-			pb = calloc(na + 1, sizeof(*pb));
-			if (x && y && pa && pb) {
-				for (size_t j = 0; j < na; j++)
-					if (a[j].status == CT_RUN_OK) {
-						tps = ct_run_higher_better(&a[j]);
-						x[nx++] = ct_run_value(&a[j]);
-					}
-				for (size_t j = 0; j < nb; j++)
-					if (b[j].status == CT_RUN_OK)
-						y[ny++] = ct_run_value(&b[j]);
-				npair = o->sequential ? 0 : ct_verdict_pair(a, na, b, nb, pa, pb);
-				ct_verdict_tests(&v[i], x, nx, y, ny, pa, pb, npair, tps, 95);
-				if (v[i].ok) {
-					p[np] = v[i].p;
-					idx[np++] = i;
-				}
+			tps = tps || (a.n && ct_run_higher_better(&a.runs[0]));
+			if (!o->sequential && a.n && b.n) {
+				pa = calloc(a.n, sizeof(*pa));
+				pb = calloc(a.n, sizeof(*pb));
+				if (pa && pb)
+					npair = ct_verdict_pair(a.runs, a.n, b.runs, b.n, pa, pb);
 			}
-			free(x);
-			free(y);
+			ct_verdict_tests(&v[i], a.t, a.n, b.t, b.n, pa, pb, npair, tps, 95);
 			free(pa);
 			free(pb);
-			free(a);
-			free(b);
+			cli_row_runs_free(&a);
+			cli_row_runs_free(&b);
 		}
-		if (np && ct_stats_holm(p, np, adj))
+		if (ct_verdict_holm(v, o->nloads, 1, 95)) {
+			cli_error("cannot adjust the p-values");
 			return;
-		for (size_t j = 0; j < np; j++)
-			ct_verdict_decide(&v[idx[j]], adj[j], 95);
+		}
 		printf("\n%s against '%s' (%s; Holm-adjusted across %zu loads, 95%% confidence):\n",
 		       tps ? "tps" : "Time", s->cfg[0].label,
 		       o->sequential ? "sequential runs: unpaired tests"

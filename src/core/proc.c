@@ -81,7 +81,9 @@ int ct_proc_exit_code(int status)
 	return 255;
 }
 
-int ct_cgroup_v2_root(char *buf, size_t len)
+/* The first mount of type (with option opt, unless NULL) into buf; -ENOENT
+ * when there is none. */
+static int find_mount(const char *type, const char *opt, char *buf, size_t len)
 {
 	struct mntent *me, mbuf;
 	char strings[4096];
@@ -93,7 +95,7 @@ int ct_cgroup_v2_root(char *buf, size_t len)
 	if (!f)
 		return -errno;
 	while ((me = getmntent_r(f, &mbuf, strings, sizeof(strings)))) {
-		if (strcmp(me->mnt_type, "cgroup2"))
+		if (strcmp(me->mnt_type, type) || (opt && !hasmntopt(me, opt)))
 			continue;
 		snprintf(buf, len, "%s", me->mnt_dir);
 		rc = 0;
@@ -101,6 +103,11 @@ int ct_cgroup_v2_root(char *buf, size_t len)
 	}
 	endmntent(f);
 	return rc;
+}
+
+int ct_cgroup_v2_root(char *buf, size_t len)
+{
+	return find_mount("cgroup2", NULL, buf, len);
 }
 
 int ct_cgroup_create(const char *parent, const char *name, char *out, size_t len)
@@ -193,10 +200,7 @@ int ct_cgroup_destroy(const char *cg)
  * "memory" in cgroup.controllers, else a v1 mount with the memory option. */
 static int memcg_root(char *buf, size_t len, int *version)
 {
-	struct mntent *me, mbuf;
-	char strings[4096], ctl[512], path[4200];
-	FILE *f;
-	int rc = -ENOTSUP;
+	char ctl[512], path[4200];
 
 	if (ct_cgroup_v2_root(buf, len) == 0) {
 		snprintf(path, sizeof(path), "%s/cgroup.controllers", buf);
@@ -205,19 +209,8 @@ static int memcg_root(char *buf, size_t len, int *version)
 			return 0;
 		}
 	}
-	f = setmntent("/proc/self/mounts", "re");
-	if (!f)
-		return -errno;
-	while ((me = getmntent_r(f, &mbuf, strings, sizeof(strings)))) {
-		if (strcmp(me->mnt_type, "cgroup") || !hasmntopt(me, "memory"))
-			continue;
-		snprintf(buf, len, "%s", me->mnt_dir);
-		*version = 1;
-		rc = 0;
-		break;
-	}
-	endmntent(f);
-	return rc;
+	*version = 1;
+	return find_mount("cgroup", "memory", buf, len) ? -ENOTSUP : 0;
 }
 
 int ct_memcg_create(struct ct_memcg *cg, const char *name, uint64_t limit, char *err, size_t len)

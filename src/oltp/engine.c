@@ -389,7 +389,7 @@ struct eng {
 	uint64_t next_lsn, durable_lsn, log_off;
 	/* zipf (Gray et al., "Quickly generating billion-record synthetic
 	 * databases", as YCSB uses it) */
-	double zetan, alpha, eta, half_pow;
+	double zetan, alpha, eta, zeta2;
 	uint64_t scramble;
 	_Atomic int stop;
 	_Atomic int64_t measure_start, measure_end;
@@ -460,16 +460,19 @@ static struct tstats *rec(struct thr *t, int64_t now)
 	return &t->st;
 }
 
-static void rec_io(struct thr *t, int cls, int64_t t0, uint64_t bytes)
+/* Counts an I/O that started at t0 and ended now; returns the statistics
+ * it went into (NULL outside the measurement) for the caller's own counts. */
+static struct tstats *rec_io(struct thr *t, int cls, int64_t t0, uint64_t bytes)
 {
 	int64_t now = ct_now_ns();
 	struct tstats *s = rec(t, now);
 
-	if (!s)
-		return;
-	s->cls[cls].ios++;
-	s->cls[cls].bytes += bytes;
-	ct_hist_add(&s->cls[cls].lat, (uint64_t)(now - t0));
+	if (s) {
+		s->cls[cls].ios++;
+		s->cls[cls].bytes += bytes;
+		ct_hist_add(&s->cls[cls].lat, (uint64_t)(now - t0));
+	}
+	return s;
 }
 
 static double unit_rand(uint64_t *st)
@@ -491,7 +494,7 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 static void zipf_init(struct eng *e)
 {
 	const struct ct_oltp_params *p = e->p;
-	double n = (double)p->npages, th = p->zipf, zeta2;
+	double n = (double)p->npages, th = p->zipf;
 
 	e->scramble = 0x9e3779b97f4a7c15ULL % p->npages;
 	if (!e->scramble)
@@ -503,10 +506,9 @@ static void zipf_init(struct eng *e)
 	e->zetan = 0;
 	for (uint64_t i = 1; i <= p->npages; i++)
 		e->zetan += 1.0 / pow((double)i, th);
-	zeta2 = 1.0 + pow(0.5, th);
+	e->zeta2 = 1.0 + pow(0.5, th);
 	e->alpha = 1.0 / (1.0 - th);
-	e->eta = (1.0 - pow(2.0 / n, 1.0 - th)) / (1.0 - zeta2 / e->zetan);
-	e->half_pow = 1.0 + pow(0.5, th);
+	e->eta = (1.0 - pow(2.0 / n, 1.0 - th)) / (1.0 - e->zeta2 / e->zetan);
 }
 
 /* The next page a client reads: uniform, or zipf-ranked and scattered over
@@ -523,7 +525,7 @@ static uint64_t pick(struct eng *e, uint64_t *rng)
 	uz = u * e->zetan;
 	if (uz < 1.0)
 		rank = 0;
-	else if (uz < e->half_pow)
+	else if (uz < e->zeta2)
 		rank = 1;
 	else
 		rank = (uint64_t)((double)p->npages * pow(e->eta * u - e->eta + 1.0, e->alpha));
@@ -554,44 +556,38 @@ void ct_oltp_page_seq(const struct ct_oltp_params *p, unsigned client, uint64_t 
 	free(e);
 }
 
-static int read_page(struct thr *t, void *buf, uint64_t page)
+/* One 8 KiB page read or written at its offset, counted in its class; a
+ * write by a client (not a DB writer) is also counted as such. */
+static int page_io(struct thr *t, void *buf, uint64_t page, bool write, bool by_client)
 {
 	struct eng *e = t->e;
+	off_t off = (off_t)(page * CT_OLTP_PAGE);
 	int64_t t0 = ct_now_ns();
-	ssize_t n = pread(e->data_fd, buf, CT_OLTP_PAGE, (off_t)(page * CT_OLTP_PAGE));
+	ssize_t n = write ? pwrite(e->data_fd, buf, CT_OLTP_PAGE, off)
+			  : pread(e->data_fd, buf, CT_OLTP_PAGE, off);
+	struct tstats *s;
 
 	if (n != CT_OLTP_PAGE) {
 		int rc = n < 0 ? -errno : -EIO;
 
-		fail(e, rc, "oltp: page read at %llu failed: %s",
-		     (unsigned long long)(page * CT_OLTP_PAGE), strerror(-rc));
+		fail(e, rc, "oltp: page %s at %llu failed: %s", write ? "write" : "read",
+		     (unsigned long long)off, strerror(-rc));
 		return rc;
 	}
-	rec_io(t, CT_OLTP_READ, t0, CT_OLTP_PAGE);
+	s = rec_io(t, write ? CT_OLTP_DBWRITE : CT_OLTP_READ, t0, CT_OLTP_PAGE);
+	if (s && by_client)
+		s->client_writes++;
 	return 0;
 }
 
-static int write_page(struct thr *t, const void *buf, uint64_t page, bool by_client)
+static int read_page(struct thr *t, void *buf, uint64_t page)
 {
-	struct eng *e = t->e;
-	int64_t t0 = ct_now_ns();
-	ssize_t n = pwrite(e->data_fd, buf, CT_OLTP_PAGE, (off_t)(page * CT_OLTP_PAGE));
+	return page_io(t, buf, page, false, false);
+}
 
-	if (n != CT_OLTP_PAGE) {
-		int rc = n < 0 ? -errno : -EIO;
-
-		fail(e, rc, "oltp: page write at %llu failed: %s",
-		     (unsigned long long)(page * CT_OLTP_PAGE), strerror(-rc));
-		return rc;
-	}
-	rec_io(t, CT_OLTP_DBWRITE, t0, CT_OLTP_PAGE);
-	if (by_client) {
-		struct tstats *s = rec(t, ct_now_ns());
-
-		if (s)
-			s->client_writes++;
-	}
-	return 0;
+static int write_page(struct thr *t, void *buf, uint64_t page, bool by_client)
+{
+	return page_io(t, buf, page, true, by_client);
 }
 
 static void modify(void *buf, uint64_t *rng)
@@ -833,8 +829,7 @@ static int log_write(struct thr *t, const char *buf, unsigned n)
 		return rc;
 	}
 	e->log_off += bytes;
-	rec_io(t, CT_OLTP_LOGWRITE, t0, bytes);
-	s = rec(t, ct_now_ns());
+	s = rec_io(t, CT_OLTP_LOGWRITE, t0, bytes);
 	if (s) {
 		s->groups++;
 		s->grouped += n;

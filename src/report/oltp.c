@@ -219,8 +219,6 @@ int ct_report_print_oltp(FILE *f, struct ct_store *st, const char *params,
 	/* each config against the reference, Holm across the loads */
 	for (size_t j = 0; j < nsrc; j++) {
 		struct ct_verdict v[64];
-		double p[64], adj[64];
-		size_t idx[64], np = 0;
 
 		if (!strcmp(src[j].label, ref_label))
 			continue;
@@ -251,17 +249,12 @@ int ct_report_print_oltp(FILE *f, struct ct_store *st, const char *params,
 					 confidence);
 			free(pa);
 			free(pb);
-			if (v[i].ok) {
-				p[np] = v[i].p;
-				idx[np++] = i;
-			}
 		}
-		if (np && ct_stats_holm(p, np, adj)) {
-			rc = ct_err(err, len, -EINVAL, "cannot adjust the p-values");
+		rc = ct_verdict_holm(v, nloads, 1, confidence);
+		if (rc) {
+			ct_err(err, len, rc, "cannot adjust the p-values");
 			goto out;
 		}
-		for (size_t k = 0; k < np; k++)
-			ct_verdict_decide(&v[idx[k]], adj[k], confidence);
 		fprintf(f,
 			"\ntps against '%s' (Holm-adjusted across %zu loads, %g%% confidence):\n",
 			ref_label, nloads, confidence);

@@ -3,7 +3,9 @@
  */
 #include "contend/verdict.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void ct_verdict_tests(struct ct_verdict *v, const double *base, size_t nb, const double *other,
@@ -59,7 +61,7 @@ size_t ct_verdict_pair(const struct ct_run *a, size_t na, const struct ct_run *b
 	return n;
 }
 
-void ct_verdict_decide(struct ct_verdict *v, double holm_p, double confidence)
+static void decide(struct ct_verdict *v, double holm_p, double confidence)
 {
 	double diff;
 
@@ -75,6 +77,34 @@ void ct_verdict_decide(struct ct_verdict *v, double holm_p, double confidence)
 		v->word = diff < 0 ? "better" : "worse";
 	else
 		v->word = diff > 0 ? "better" : "worse";
+}
+
+int ct_verdict_holm(struct ct_verdict *v, size_t n, size_t stride, double confidence)
+{
+	double *p = malloc((n ? n : 1) * sizeof(*p)), *adj = malloc((n ? n : 1) * sizeof(*adj));
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx)), np = 0;
+	int rc = 0;
+
+	if (!p || !adj || !idx) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (v[i * stride].ok) {
+			p[np] = v[i * stride].p;
+			idx[np++] = i;
+		}
+	if (np && ct_stats_holm(p, np, adj)) {
+		rc = -EINVAL;
+		goto out;
+	}
+	for (size_t k = 0; k < np; k++)
+		decide(&v[idx[k] * stride], adj[k], confidence);
+out:
+	free(p);
+	free(adj);
+	free(idx);
+	return rc;
 }
 
 bool ct_verdict_worse(const struct ct_verdict *v)
