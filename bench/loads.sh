@@ -1,6 +1,9 @@
 #!/bin/sh
 # Load strength against a peer in the same run: the io load's write rate
-# against fio's buffered sequential write, the read load's rate against
+# against fio's buffered sequential rewrite of a file written in full and
+# flushed first, its pages left in the cache (--invalidate=0), as the io load
+# writes its file before it runs and then rewrites it; the read load's rate
+# against
 # fio's sequential read of the disk (O_DIRECT, because the read load drops
 # the cache behind itself so every byte comes from the disk), and the
 # process load's CPU use against the CPU count. Prints ratios. fio skips its
@@ -29,18 +32,21 @@ cload() { # cload LOAD -> MB/s of the load and LCPU% while a foreground sleeps S
 		(load_user_us+load_sys_us)*1e3*100.0/wall_ns from runs where load='$1' \
 		order by id desc limit 1"
 }
-fiobw() { # fiobw ARGS... -> MB/s (1e6 bytes)
-	settle
+fiobw() { # fiobw ARGS... -> MB/s (1e6 bytes); the caller settles
 	fio --output-format=json "$@" | python3 -c \
 		"import json,sys; j=json.load(sys.stdin)['jobs'][0]; \
 		print((j['write']['bw_bytes']+j['read']['bw_bytes'])/1e6)"
 }
 
 io=$(cload io | cut -d'|' -f1)
-fw=$(fiobw --name=w --filename="$T/fio.dat" --rw=write --bs=1M --size="$SIZE" \
+settle
+fio --name=prep --filename="$T/fio.dat" --rw=write --bs=1M --size="$SIZE" --end_fsync=1 \
+	>/dev/null
+fw=$(fiobw --name=w --filename="$T/fio.dat" --rw=write --bs=1M --size="$SIZE" --invalidate=0 \
 	--time_based --runtime="$SECS" --ramp_time=3 --ioengine=psync)
 rm -f "$T/fio.dat"
 rd=$(cload read | cut -d'|' -f1)
+settle
 fio --name=prep --filename="$T/fio.dat" --rw=write --bs=1M --size="$SIZE" --end_fsync=1 \
 	>/dev/null
 fr=$(fiobw --name=r --filename="$T/fio.dat" --rw=read --bs=1M --size="$SIZE" --direct=1 \
@@ -51,7 +57,7 @@ lcpu=$(cload process | cut -d'|' -f2)
 python3 - "$io" "$fw" "$rd" "$fr" "$lcpu" "$ncpu" <<'PY'
 import sys
 io, fw, rd, fr, lcpu, n = map(float, sys.argv[1:])
-print(f"io load:      {io:8.1f} MB/s  fio buffered write {fw:8.1f} MB/s  ratio {io/fw:.2f} (target >= 0.9)")
+print(f"io load:      {io:8.1f} MB/s  fio buffered rewrite {fw:6.1f} MB/s  ratio {io/fw:.2f} (target >= 0.9)")
 print(f"read load:    {rd:8.1f} MB/s  fio direct read    {fr:8.1f} MB/s  ratio {rd/fr:.2f} (target >= 0.9)")
 print(f"process load: LCPU {lcpu:6.1f}% on {n:.0f} CPUs  ratio {lcpu/(100*n):.2f} of all CPUs (target >= 0.95)")
 PY

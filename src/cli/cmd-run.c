@@ -274,10 +274,12 @@ static void print_adaptive(const struct ct_session *s)
 	}
 }
 
+/* A one-config session: its config is cfg[0], which a --set knob gives a
+ * label and machine facts of its own. */
 static void print_header(const struct ct_session *s)
 {
 	printf("contend: workload %s (%s), config '%s' [%s], session %lld\n", s->opts.workload,
-	       s->workload_params, s->label, s->si.fingerprint, (long long)s->rec.id);
+	       s->workload_params, s->cfg[0].label, s->cfg[0].si.fingerprint, (long long)s->rec.id);
 	if (s->env.quick)
 		printf("profile: quick - scaled-down kbuild tree and load sizes, for a first look; "
 		       "use the full profile for comparisons\n");
@@ -741,12 +743,13 @@ int cmd_run(int argc, char **argv)
 	if (s.rec.id && (!rc || rc == -EINTR) && s.ncfg > 1) {
 		print_configs(&s, st, baseline);
 	} else if (s.rec.id && (!rc || rc == -EINTR)) {
-		struct ct_report_source src[2] = { { s.label, s.rec.id } };
+		const char *label = s.cfg[0].label;
+		struct ct_report_source src[2] = { { label, s.rec.id } };
 		size_t nsrc = 1;
 		struct ct_report rep;
 		char e2[CT_ERRLEN];
 
-		if (baseline && strcmp(baseline, s.label)) {
+		if (baseline && strcmp(baseline, label)) {
 			src[1] = src[0];
 			src[0] = (struct ct_report_source){ baseline, 0 };
 			nsrc = 2;
@@ -758,7 +761,7 @@ int cmd_run(int argc, char **argv)
 				cli_error("%s", e2);
 			fflush(stdout);
 		} else if (ct_report_build(&rep, st, o->workload, s.workload_params, src, nsrc,
-					   o->loads, o->nloads, baseline ? baseline : s.label, e2,
+					   o->loads, o->nloads, baseline ? baseline : label, e2,
 					   sizeof(e2))) {
 			cli_error("%s", e2);
 		} else {

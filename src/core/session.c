@@ -903,7 +903,10 @@ static int setup_configs(struct session_rt *rt, char *err, size_t len)
 		char suffix[sizeof(c->label)];
 
 		c->knobs = &s->opts.kconfigs[k];
-		rc = ct_knob_label(c->knobs, true, suffix, sizeof(suffix));
+		/* a label the user chose names the session's --set knobs; the
+		 * kernel release does not, so they join it, and a --set session
+		 * never shares its label with the defaults' runs */
+		rc = ct_knob_label(c->knobs, s->opts.label != NULL, suffix, sizeof(suffix));
 		if (!rc && (size_t)snprintf(c->label, sizeof(c->label), "%s%s%s", s->label,
 					    *suffix ? "+" : "", suffix) >= sizeof(c->label))
 			rc = ct_err(err, len, -ENAMETOOLONG, "label '%s+%s' is too long", s->label,

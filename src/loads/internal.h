@@ -36,8 +36,11 @@ struct ct_io_file {
  * does not fit or the capped size is under CT_IO_MIN_SIZE. */
 int ct_io_file_size(const struct ct_load *l, const char *dir, uint64_t *out, char *err,
 		    size_t len) CT_WUR;
-/* prepare for io and io_other: sizes file "name" in dir, sets l->priv to a
- * struct ct_io_file and l->params. The file itself is written by the load. */
+/* Writes f->path in full (f->size bytes of incompressible blocks) and
+ * flushes it, untimed; on failure the file is removed. */
+int ct_io_fill(struct ct_load *l, const struct ct_io_file *f, char *err, size_t len) CT_WUR;
+/* prepare for io and io_other: sizes file "name" in dir, writes it with
+ * ct_io_fill, sets l->priv to a struct ct_io_file and l->params. */
 int ct_io_prepare_in(struct ct_load *l, const char *dir, const char *name, char *err,
 		     size_t len) CT_WUR;
 int ct_io_work(struct ct_load *l, unsigned i);

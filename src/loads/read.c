@@ -2,11 +2,10 @@
  * contest's read_load: reads a file the size of RAM end to end, over and
  * over. The reader drops the pages behind itself (POSIX_FADV_DONTNEED), so
  * the page cache can never hold the file and every pass reads the disk.
- * The file is written once, untimed, by prepare.
+ * The file is written once, untimed, by prepare (ct_io_fill).
  */
 #include "internal.h"
 #include "loads.h"
-#include "contend/signals.h"
 #include "contend/util.h"
 
 #include <errno.h>
@@ -21,11 +20,8 @@
 static int read_prepare(struct ct_load *l, char *err, size_t len)
 {
 	struct ct_io_file *f;
-	uint64_t pos, seed = 0x5eed5eedULL;
-	unsigned char *buf = NULL;
 	char sz[32];
-	size_t n;
-	int fd = -1, rc;
+	int fd, rc;
 
 	f = calloc(1, sizeof(*f));
 	if (!f)
@@ -35,58 +31,25 @@ static int read_prepare(struct ct_load *l, char *err, size_t len)
 		return ct_err(err, len, -ENAMETOOLONG, "read: path '%s' is too long", l->dir);
 	}
 	rc = ct_io_file_size(l, l->dir, &f->size, err, len);
-	if (rc)
-		goto out;
-	buf = aligned_alloc(4096, CT_IO_BLOCK);
-	if (!buf) {
-		rc = ct_err(err, len, -ENOMEM, "read: out of memory");
-		goto out;
-	}
-	ct_fill_random(buf, CT_IO_BLOCK, &seed);
-	fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = ct_err(err, len, -errno, "read: cannot create '%s': %s", f->path,
-			    strerror(errno));
-		goto out;
-	}
-	for (pos = 0; pos < f->size; pos += n) {
-		if (ct_signals_pending()) {
-			rc = ct_err(err, len, -EINTR, "read: interrupted while writing '%s'",
-				    f->path);
-			goto out;
-		}
-		n = f->size - pos < CT_IO_BLOCK ? (size_t)(f->size - pos) : CT_IO_BLOCK;
-		if (n >= sizeof(pos))
-			memcpy(buf, &pos, sizeof(pos)); /* no two blocks alike */
-		rc = ct_load_pwrite_full(fd, buf, n, (off_t)pos);
-		if (rc) {
-			ct_err(err, len, rc, "read: cannot write '%s': %s", f->path, strerror(-rc));
-			goto out;
-		}
-	}
-	if (fsync(fd)) {
-		rc = ct_err(err, len, -errno, "read: cannot write '%s': %s", f->path,
-			    strerror(errno));
-		goto out;
+	if (!rc)
+		rc = ct_io_fill(l, f, err, len);
+	if (rc) {
+		free(f);
+		return rc;
 	}
 	/* start cold: the first pass must not be served from the cache either */
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		close(fd);
+	}
 	l->size = f->size;
 	l->nworkers = 1;
 	ct_load_param(l, "file=%s", ct_load_size_str(f->size, sz, sizeof(sz)));
 	if (ct_fs_is_tmpfs(l->dir))
 		ct_load_param(l, "fs=tmpfs");
 	l->priv = f;
-	f = NULL;
-	rc = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	if (rc && f)
-		unlink(f->path);
-	free(buf);
-	free(f);
-	return rc;
+	return 0;
 }
 
 static int read_work(struct ct_load *l, unsigned i)

@@ -15,7 +15,7 @@ if [ ! -w "$S" ] || ! grep -q bfq "$S" || ! grep -q none "$S"; then
 	echo "1..0 # SKIP no $S offering none and bfq"
 	exit 0
 fi
-plan 30
+plan 35
 
 sched() { sed 's/.*\[\(.*\)\].*/\1/' "$S"; }
 orig=$(sched)
@@ -23,6 +23,7 @@ bg=
 cleanup() {
 	[ -n "$bg" ] && kill -9 "$bg" 2>/dev/null
 	[ "$(sched)" = "$orig" ] || echo "$orig" >"$S"
+	[ -z "${osw:-}" ] || echo "$osw" >/proc/sys/vm/swappiness
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -92,6 +93,21 @@ expect_out "and says what it put back" "restored iosched .*$left -> $orig"
 check "the scheduler reads back as before" test "$(sched)" = "$orig"
 run run -q $quick -l none -n 1
 expect_rc "then runs start again" 0
+
+# --set: one config for the whole session; its knob joins the kernel
+# release in the label, so it never shares a label with default runs, but a
+# label the user chose is kept as given
+sw=/proc/sys/vm/swappiness
+osw=$(cat $sw)
+nsw=$((osw == 7 ? 8 : 7))
+setq="-w selftest --scale 0.2 --delay 0.2s --dir $T -l null -n 1 --no-warmup"
+run run -q $setq --set sysctl.vm.swappiness=$nsw
+expect_rc "a --set session runs" 0
+expect_out "its knob joins the kernel release in the label" "^$(uname -r)\+sysctl\.vm\.swappiness=$nsw +1 "
+check "the setting was in force: its config records it" test "$(sql "SELECT count(*) FROM configs WHERE label = '$(uname -r)+sysctl.vm.swappiness=$nsw' AND sysctls LIKE '%vm.swappiness=$nsw%'")" = 1
+check "and vm.swappiness is back to $osw" test "$(cat $sw)" = "$osw"
+run run -q $setq -L mine --set sysctl.vm.swappiness=$nsw
+expect_out "a chosen label is kept as given" "^mine +1 "
 
 # bad knobs: refused with exit 2, nothing changed, nothing stored
 n=$(sql "SELECT count(*) FROM sessions")

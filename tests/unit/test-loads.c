@@ -336,6 +336,56 @@ static void test_io_no_space(void **state)
 	assert_no_dir(dir);
 }
 
+/*
+ * io and read write their file in full before any run: every 1 MiB block
+ * carries its own offset and random bytes. A file that was only fallocate()d
+ * (what io once did) reads back as zeros and fails here.
+ */
+static void check_written(const char *load, const char *file)
+{
+	struct ct_load l;
+	char err[CT_ERRLEN] = "", path[PATH_MAX + 32];
+	unsigned char *buf = malloc(1u << 20);
+	uint64_t pos, got;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	assert_non_null(buf);
+	assert_ok(ct_load_init(&l, ct_load_find(load), &env, err, sizeof(err)), err);
+	snprintf(path, sizeof(path), "%s/%s", l.dir, file);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal((uint64_t)st.st_size, l.size);
+	/* blocks on disk for every byte: nothing left sparse */
+	assert_true((uint64_t)st.st_blocks * 512 >= l.size);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	for (pos = 0; pos < l.size; pos += (uint64_t)n) {
+		size_t nz = 0;
+
+		n = pread(fd, buf, 1u << 20, (off_t)pos);
+		assert_true(n >= 4096);
+		memcpy(&got, buf, sizeof(got));
+		if (got != pos)
+			print_error("%s: block at %llu starts with %llu\n", load,
+				    (unsigned long long)pos, (unsigned long long)got);
+		assert_true(got == pos);
+		for (size_t i = sizeof(got); i < 4096; i++)
+			nz += buf[i] != 0;
+		assert_true(nz > 4000); /* random bytes, not zeros */
+	}
+	close(fd);
+	free(buf);
+	ct_load_release(&l);
+	assert_int_equal(access(path, F_OK), -1); /* cleanup removed it */
+}
+
+static void test_io_file_written(void **state)
+{
+	check_written("io", "io.dat");
+	check_written("read", "read.dat");
+}
+
 static void test_io_worker_fails(void **state)
 {
 	struct ct_load l;
@@ -567,6 +617,7 @@ int main(void)
 		LOAD_TESTS("dbench"),
 		cmocka_unit_test(test_io_other_needs_dir),
 		cmocka_unit_test(test_io_no_space),
+		cmocka_unit_test(test_io_file_written),
 		cmocka_unit_test(test_io_worker_fails),
 		cmocka_unit_test(test_ctar_tar_fails),
 		cmocka_unit_test(test_worker_exits),
