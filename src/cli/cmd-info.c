@@ -10,6 +10,7 @@
 #include "contend/util.h"
 
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,41 @@ int cmd_sysinfo(int argc, char **argv)
 	return 0;
 }
 
+/* The group of sessions a multi-config run stored, one per config: the
+ * first's id keys it ("first=0" is the first itself). */
+static int64_t schedule_group(const struct ct_session_rec *r)
+{
+	const char *f = strstr(r->schedule, " first=");
+	long long first;
+
+	if (!r->schedule[0])
+		return 0;
+	if (!f || sscanf(f, " first=%lld", &first) != 1 || first <= 0)
+		return r->id;
+	return first;
+}
+
+/* "interleaved 1-4": the order a multi-config run used and the ids of its
+ * sessions, so the configs compared in one run read as such; "-" alone. */
+static void list_order(const struct ct_session_rec *recs, size_t n, size_t i, char *buf, size_t len)
+{
+	int64_t g = schedule_group(&recs[i]), lo = INT64_MAX, hi = 0;
+	size_t w = strcspn(recs[i].schedule, " ");
+
+	if (!g) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (schedule_group(&recs[k]) != g)
+			continue;
+		lo = recs[k].id < lo ? recs[k].id : lo;
+		hi = recs[k].id > hi ? recs[k].id : hi;
+	}
+	snprintf(buf, len, "%.*s %lld-%lld", (int)w, recs[i].schedule, (long long)lo,
+		 (long long)hi);
+}
+
 int cmd_list(int argc, char **argv)
 {
 	const char *db = NULL;
@@ -93,6 +129,7 @@ int cmd_list(int argc, char **argv)
 	size_t n = 0;
 	unsigned closed;
 	char err[CT_ERRLEN];
+	int lw = 5; /* the label column: as wide as the longest label */
 	int rc = simple_opts(argc, argv, "usage: contend list [--db PATH]", &db, NULL);
 
 	if (rc)
@@ -111,17 +148,21 @@ int cmd_list(int argc, char **argv)
 		free(recs);
 		return 0;
 	}
-	printf("%-5s %-19s %-20s %-9s %-7s %-11s %5s %6s\n", "id", "started", "label", "workload",
-	       "profile", "status", "runs", "failed");
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(recs[i].label) > lw)
+			lw = (int)strlen(recs[i].label);
+	printf("%-5s %-19s %-*s %-9s %-7s %-11s %5s %6s  %s\n", "id", "started", lw, "label",
+	       "workload", "profile", "status", "runs", "failed", "configs");
 	for (size_t i = 0; i < n; i++) {
-		char when[32];
+		char when[32], order[64];
 		time_t t = (time_t)(recs[i].started_at / 1000000000);
 		struct tm tm;
 
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-		printf("%-5lld %-19s %-20s %-9s %-7s %-11s %5u %6u\n", (long long)recs[i].id, when,
-		       recs[i].label, recs[i].workload, recs[i].profile, recs[i].status,
-		       recs[i].nruns, recs[i].nfailed);
+		list_order(recs, n, i, order, sizeof(order));
+		printf("%-5lld %-19s %-*s %-9s %-7s %-11s %5u %6u  %s\n", (long long)recs[i].id,
+		       when, lw, recs[i].label, recs[i].workload, recs[i].profile, recs[i].status,
+		       recs[i].nruns, recs[i].nfailed, order);
 	}
 	free(recs);
 	return 0;

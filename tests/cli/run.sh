@@ -2,7 +2,7 @@
 # Whole sessions of the real binary at tiny sizes: the table, the store's
 # contents, failed runs reported as failed, the baseline, the kbuild tree.
 . "$CT_TESTLIB"
-plan 29
+plan 30
 
 run run -w selftest --scale 0.05 -l none,null -n 2 --delay 0.2s --dir "$T" -L st
 expect_rc "selftest session: exit 0" 0
@@ -25,6 +25,7 @@ expect_err "failure count on stderr" "2 of 2 runs failed"
 [ "$(sql "select count(*) from runs r join configs c on c.id=r.config_id where c.label='fails' and r.status='failed'")" = 2 ] && ok "failed runs stored as failed" || not_ok "failed runs stored as failed"
 
 run list; expect_out "list shows both sessions" "fails +cmd"
+expect_out "a one-config session has no schedule" "fails +cmd .* -$"
 
 run run -w selftest --scale 0.05 -l none -n 1 --no-warmup --dir "$T" -L other --baseline st
 expect_rc "baseline session: exit 0" 0

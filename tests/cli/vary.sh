@@ -15,7 +15,7 @@ if [ ! -w "$S" ] || ! grep -q bfq "$S" || ! grep -q none "$S"; then
 	echo "1..0 # SKIP no $S offering none and bfq"
 	exit 0
 fi
-plan 35
+plan 37
 
 sched() { sed 's/.*\[\(.*\)\].*/\1/' "$S"; }
 orig=$(sched)
@@ -52,6 +52,9 @@ expect_out "and pairs their runs by block again" "^null +k\+iosched=$b vs k\+ios
 run run -q $quick -l null -n 2 --vary iosched=$a,$b --order sequential
 expect_rc "--order sequential runs" 0
 expect_out "and says its tests are unpaired" "sequential runs: unpaired tests"
+run list
+expect_out "list: the interleaved run's two sessions, as one" "^2 .* k\+iosched=$b .* interleaved 1-2$"
+expect_out "list: the sequential run's, as another" "^3 .* k\+iosched=$a .* sequential 3-4$"
 
 # SIGINT in the middle: knobs back, session interrupted
 "$CONTEND" run -q -w selftest --selftest-mode sleep --scale 30 --delay 0.2s -l none -n 2 --no-warmup --dir "$T" -L int --vary iosched=$a,$b >"$T/out" 2>"$T/err" &
