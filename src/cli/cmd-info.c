@@ -9,6 +9,7 @@
 #include "contend/sysinfo.h"
 #include "contend/util.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -86,8 +87,9 @@ int cmd_sysinfo(int argc, char **argv)
 	return 0;
 }
 
-/* The group of sessions a multi-config run stored, one per config: the
- * first's id keys it ("first=0" is the first itself). */
+/* The group of sessions a multi-config run stored, one per config, keyed
+ * by the first's id, the smallest ("first=0" is the first itself); 0 for a
+ * session of one config. */
 static int64_t schedule_group(const struct ct_session_rec *r)
 {
 	const char *f = strstr(r->schedule, " first=");
@@ -101,24 +103,22 @@ static int64_t schedule_group(const struct ct_session_rec *r)
 }
 
 /* "interleaved 1-4": the order a multi-config run used and the ids of its
- * sessions, so the configs compared in one run read as such; "-" alone. */
-static void list_order(const struct ct_session_rec *recs, size_t n, size_t i, char *buf, size_t len)
+ * sessions, so the configs compared in one run read as such; "-" alone.
+ * group[] holds schedule_group() of each of recs[]. */
+static void list_order(const struct ct_session_rec *recs, const int64_t *group, size_t n, size_t i,
+		       char *buf, size_t len)
 {
-	int64_t g = schedule_group(&recs[i]), lo = INT64_MAX, hi = 0;
-	size_t w = strcspn(recs[i].schedule, " ");
+	int64_t hi = group[i];
 
-	if (!g) {
+	if (!group[i]) {
 		snprintf(buf, len, "-");
 		return;
 	}
-	for (size_t k = 0; k < n; k++) {
-		if (schedule_group(&recs[k]) != g)
-			continue;
-		lo = recs[k].id < lo ? recs[k].id : lo;
-		hi = recs[k].id > hi ? recs[k].id : hi;
-	}
-	snprintf(buf, len, "%.*s %lld-%lld", (int)w, recs[i].schedule, (long long)lo,
-		 (long long)hi);
+	for (size_t k = 0; k < n; k++)
+		if (group[k] == group[i] && recs[k].id > hi)
+			hi = recs[k].id;
+	snprintf(buf, len, "%.*s %lld-%lld", (int)strcspn(recs[i].schedule, " "), recs[i].schedule,
+		 (long long)group[i], (long long)hi);
 }
 
 int cmd_list(int argc, char **argv)
@@ -129,6 +129,7 @@ int cmd_list(int argc, char **argv)
 	size_t n = 0;
 	unsigned closed;
 	char err[CT_ERRLEN];
+	int64_t *group;
 	int lw = 5; /* the label column: as wide as the longest label */
 	int rc = simple_opts(argc, argv, "usage: contend list [--db PATH]", &db, NULL);
 
@@ -148,9 +149,16 @@ int cmd_list(int argc, char **argv)
 		free(recs);
 		return 0;
 	}
-	for (size_t i = 0; i < n; i++)
+	group = malloc(n * sizeof(*group));
+	if (!group) {
+		free(recs);
+		return cli_fail(-ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		group[i] = schedule_group(&recs[i]);
 		if ((int)strlen(recs[i].label) > lw)
 			lw = (int)strlen(recs[i].label);
+	}
 	printf("%-5s %-19s %-*s %-9s %-7s %-11s %5s %6s  %s\n", "id", "started", lw, "label",
 	       "workload", "profile", "status", "runs", "failed", "configs");
 	for (size_t i = 0; i < n; i++) {
@@ -159,11 +167,12 @@ int cmd_list(int argc, char **argv)
 		struct tm tm;
 
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-		list_order(recs, n, i, order, sizeof(order));
+		list_order(recs, group, n, i, order, sizeof(order));
 		printf("%-5lld %-19s %-*s %-9s %-7s %-11s %5u %6u  %s\n", (long long)recs[i].id,
 		       when, lw, recs[i].label, recs[i].workload, recs[i].profile, recs[i].status,
 		       recs[i].nruns, recs[i].nfailed, order);
 	}
+	free(group);
 	free(recs);
 	return 0;
 }

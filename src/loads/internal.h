@@ -31,16 +31,11 @@ struct ct_io_file {
 	uint64_t size;
 };
 
-/* Size of a load file in dir: env->file_size, or RAM (quick profile:
- * min(RAM/8, 1 GiB)) capped at half the free space; -ENOSPC when a set size
- * does not fit or the capped size is under CT_IO_MIN_SIZE. */
-int ct_io_file_size(const struct ct_load *l, const char *dir, uint64_t *out, char *err,
-		    size_t len) CT_WUR;
-/* Writes f->path in full (f->size bytes of incompressible blocks) and
- * flushes it, untimed; on failure the file is removed. */
-int ct_io_fill(struct ct_load *l, const struct ct_io_file *f, char *err, size_t len) CT_WUR;
-/* prepare for io and io_other: sizes file "name" in dir, writes it with
- * ct_io_fill, sets l->priv to a struct ct_io_file and l->params. */
+/* prepare for io, io_other and read: sizes file "name" in dir (env->file_size,
+ * or RAM - quick profile: min(RAM/8, 1 GiB) - capped at half the free space;
+ * -ENOSPC when a set size does not fit or the capped size is under
+ * CT_IO_MIN_SIZE), writes it in full and flushes it, untimed, and sets
+ * l->priv to a struct ct_io_file, l->size and l->params. */
 int ct_io_prepare_in(struct ct_load *l, const char *dir, const char *name, char *err,
 		     size_t len) CT_WUR;
 int ct_io_work(struct ct_load *l, unsigned i);

@@ -2,7 +2,7 @@
  * contest's io_load: dd rewriting a file the size of RAM, over and over.
  * Sequential buffered 1 MiB writes of incompressible data, no fsync, so the
  * kernel's writeback and dirty throttling decide how the foreground fares.
- * prepare writes the file once in full (ct_io_fill), so every run rewrites
+ * prepare writes the file once in full (io_fill), so every run rewrites
  * a written file, as contest's second and later passes did.
  */
 #include "internal.h"
@@ -18,7 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
-int ct_io_file_size(const struct ct_load *l, const char *dir, uint64_t *out, char *err, size_t len)
+/* env->file_size, or RAM (quick: min(RAM/8, 1 GiB)) capped at half the
+ * free space in dir; -ENOSPC when it cannot fit. */
+static int io_file_size(const struct ct_load *l, const char *dir, uint64_t *out, char *err,
+			size_t len)
 {
 	const struct ct_env *env = l->env;
 	const char *name = l->ops->name;
@@ -73,7 +76,7 @@ int ct_io_file_size(const struct ct_load *l, const char *dir, uint64_t *out, cha
  * here, every run meets the steady state. A disk without room fails here,
  * before any run.
  */
-int ct_io_fill(struct ct_load *l, const struct ct_io_file *f, char *err, size_t len)
+static int io_fill(struct ct_load *l, const struct ct_io_file *f, char *err, size_t len)
 {
 	const char *name = l->ops->name;
 	uint64_t pos, seed = 0x5eed5eedULL;
@@ -140,10 +143,10 @@ int ct_io_prepare_in(struct ct_load *l, const char *dir, const char *name, char 
 			    dir);
 		goto fail;
 	}
-	rc = ct_io_file_size(l, dir, &f->size, err, len);
+	rc = io_file_size(l, dir, &f->size, err, len);
 	if (rc)
 		goto fail;
-	rc = ct_io_fill(l, f, err, len);
+	rc = io_fill(l, f, err, len);
 	if (rc)
 		goto fail;
 	l->priv = f;

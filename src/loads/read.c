@@ -2,7 +2,7 @@
  * contest's read_load: reads a file the size of RAM end to end, over and
  * over. The reader drops the pages behind itself (POSIX_FADV_DONTNEED), so
  * the page cache can never hold the file and every pass reads the disk.
- * The file is written once, untimed, by prepare (ct_io_fill).
+ * The file is written once, untimed, by prepare (ct_io_prepare_in).
  */
 #include "internal.h"
 #include "loads.h"
@@ -19,36 +19,18 @@
 
 static int read_prepare(struct ct_load *l, char *err, size_t len)
 {
-	struct ct_io_file *f;
-	char sz[32];
-	int fd, rc;
+	const struct ct_io_file *f;
+	int fd, rc = ct_io_prepare_in(l, l->dir, "read.dat", err, len);
 
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return ct_err(err, len, -ENOMEM, "read: out of memory");
-	if ((size_t)snprintf(f->path, sizeof(f->path), "%s/read.dat", l->dir) >= sizeof(f->path)) {
-		free(f);
-		return ct_err(err, len, -ENAMETOOLONG, "read: path '%s' is too long", l->dir);
-	}
-	rc = ct_io_file_size(l, l->dir, &f->size, err, len);
-	if (!rc)
-		rc = ct_io_fill(l, f, err, len);
-	if (rc) {
-		free(f);
+	if (rc)
 		return rc;
-	}
 	/* start cold: the first pass must not be served from the cache either */
+	f = l->priv;
 	fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		close(fd);
 	}
-	l->size = f->size;
-	l->nworkers = 1;
-	ct_load_param(l, "file=%s", ct_load_size_str(f->size, sz, sizeof(sz)));
-	if (ct_fs_is_tmpfs(l->dir))
-		ct_load_param(l, "fs=tmpfs");
-	l->priv = f;
 	return 0;
 }
 
