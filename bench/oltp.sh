@@ -35,7 +35,7 @@ hi=$((4 * ncpu))
 load0=$(cut -d' ' -f1 /proc/loadavg)
 
 pre=() # a command crun runs contend under
-crun() { # crun LABEL ARGS... -> "metrics|workload_params" of the oltp run
+crun() { # crun LABEL ARGS... -> "name=value ...|workload_params" of the oltp run
 	local label=$1
 	shift
 	sync
@@ -45,8 +45,15 @@ crun() { # crun LABEL ARGS... -> "metrics|workload_params" of the oltp run
 		exit 1
 	fi
 	sed "s/^/$label: /" "$T/err" >>"$T/notes"
-	local row
-	row=$(sqlite3 "$T/r.db" "select status, reason, metrics, workload_params from runs \
+	local row keys sel k
+	# the metrics the comparison needs, read with SQL's json_extract
+	keys="tps read_iops read_p50_us dbw_iops log_iops log_p50_us log_mbps group_mean hit_ratio"
+	keys="$keys measured_s user_s sys_s"
+	sel=""
+	for k in $keys; do
+		sel="$sel || ' $k=' || coalesce(json_extract(metrics, '\$.$k'), 'nan')"
+	done
+	row=$(sqlite3 "$T/r.db" "select status, reason, ''$sel, workload_params from runs \
 		where id = (select max(id) from runs)")
 	case $row in
 	ok\|*) ;;

@@ -3,9 +3,8 @@
  * config and must put back - the I/O scheduler of the disks under the work
  * dir, a sysctl, any file under /sys or /proc/sys. A knob is parsed from
  * "--set NAME=VALUE" or "--vary NAME=V1,V2", resolved to the files it
- * writes and checked before anything runs, journalled in the store before
- * the first change, and restored from the journal: by the session that set
- * it, or by `contend restore` after a crash.
+ * writes and checked before anything runs; the session layer journals the
+ * originals before the first change and restores them (session/journal.c).
  *
  * Ownership: struct ct_knob is plain data the caller owns. A
  * struct ct_knob_config points into the knob array it was made from, which
@@ -16,15 +15,14 @@
 #define CONTEND_KNOB_H
 
 #include "contend/common.h"
-#include "contend/store.h"
 
-#define CT_KNOB_NAME_MAX    256 /* sizeof(struct ct_journal_entry.knob) */
-#define CT_KNOB_VALUE_MAX   256 /* sizeof(struct ct_journal_entry.original) */
-#define CT_KNOB_PATH_MAX    512 /* sizeof(struct ct_journal_entry.path) */
-#define CT_KNOB_MAX_VALUES  16	/* per --vary */
-#define CT_KNOB_MAX_PATHS   8	/* disks one iosched knob may reach */
-#define CT_KNOB_MAX	    8	/* knobs in one suite */
-#define CT_KNOB_MAX_CONFIGS 64	/* product of the --vary value counts */
+#define CT_KNOB_NAME_MAX    256
+#define CT_KNOB_VALUE_MAX   256
+#define CT_KNOB_PATH_MAX    512
+#define CT_KNOB_MAX_VALUES  16 /* per --vary */
+#define CT_KNOB_MAX_PATHS   8  /* disks one iosched knob may reach */
+#define CT_KNOB_MAX	    8  /* knobs in one suite */
+#define CT_KNOB_MAX_CONFIGS 64 /* product of the --vary value counts */
 
 enum ct_knob_kind {
 	CT_KNOB_IOSCHED,     /* "iosched": the disks under the work dir */
@@ -124,53 +122,5 @@ int ct_knob_label(const struct ct_knob_config *c, bool varied_only, char *buf, s
 /* ct_knob_apply() of every setting of c, in order; stops at the first
  * failure (what was set stays set: the journal covers it). */
 int ct_knob_apply_config(const struct ct_knob_config *c, char *err, size_t len) CT_WUR;
-
-/* Reads the current value of every path of k[0..n-1] and puts them in the
- * journal as originals, in one committed transaction, before the caller
- * changes anything. A path already journalled keeps its older original. */
-int ct_knob_journal(struct ct_store *st, const struct ct_knob *k, size_t n, char *err,
-		    size_t len) CT_WUR;
-
-/* At the end of a session: writes back the journalled original of every
- * path of k[0..n-1], deleting each entry that reads back right. Keeps
- * going past a failure and returns the first (others counted in err). */
-int ct_knob_restore_session(struct ct_store *st, const struct ct_knob *k, size_t n, char *err,
-			    size_t len) CT_WUR;
-
-enum ct_restore_how {
-	CT_RESTORE_DONE,	 /* original written, read back right, entry deleted */
-	CT_RESTORE_EARLIER_BOOT, /* changed in an earlier boot: the file already
-				  * holds its boot value; not written, entry deleted */
-	CT_RESTORE_GONE,	 /* the file no longer exists (device removed); entry deleted */
-	CT_RESTORE_HELD,	 /* a running contend holds it; kept (-EBUSY) */
-	CT_RESTORE_FAILED,	 /* could not be written or read back; kept */
-};
-
-struct ct_knob_restored {
-	struct ct_journal_entry entry;
-	enum ct_restore_how how;
-	char before[CT_KNOB_VALUE_MAX]; /* the value found ("" if unreadable) */
-	int rc;				/* HELD, FAILED */
-	char err[CT_ERRLEN];
-};
-
-/*
- * `contend restore`: every journal entry, oldest first. An entry of this
- * boot is written back (unless a running contend other than this process,
- * same boot, still holds it and force is false). An entry of an earlier
- * boot is not written: a reboot already put the file back to its boot
- * value, and after a reboot the path may name another device; it is
- * reported with the value found and deleted. Returns 0 once every entry
- * was tried (per-entry results in *out); -EPERM, touching nothing, when
- * not root and an entry of this boot needs writing; -errno for the store.
- */
-int ct_knob_restore_all(struct ct_store *st, bool force, struct ct_knob_restored **out, size_t *n,
-			char *err, size_t len) CT_WUR;
-
-/* For `contend run` before it changes anything: 0 when the journal is
- * empty, else -EBUSY with one line naming the knobs left changed and
- * saying "run 'contend restore'" (or naming the running contend that
- * holds them). */
-int ct_knob_journal_check(struct ct_store *st, char *err, size_t len) CT_WUR;
 
 #endif

@@ -32,8 +32,9 @@ struct ct_load_shm {
 };
 
 enum {
-	CT_LOAD_HIDDEN = 1 << 0,    /* not in listings or defaults (null) */
+	CT_LOAD_HIDDEN = 1 << 0,    /* a harness self-test (null): marked so in listings */
 	CT_LOAD_OOM_FIRST = 1 << 1, /* workers get oom_score_adj=1000 */
+	CT_LOAD_DEFAULT = 1 << 2,   /* in the default suite */
 };
 
 struct ct_load_ops {
@@ -42,6 +43,7 @@ struct ct_load_ops {
 	const char *work_unit; /* what the Loads column counts: "MB written" */
 	double unit_scale;     /* raw counter / unit_scale = displayed value */
 	unsigned flags;
+	unsigned opt_scope; /* ct_opt_scope: the options it takes */
 	/* 0, or -ENOTSUP with the reason (e.g. io_other without --other-dir) */
 	int (*supported)(const struct ct_env *env, char *why, size_t len);
 	/* In contend, before any run: size the load (fill l->params, l->nworkers)

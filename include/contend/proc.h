@@ -29,6 +29,34 @@ int ct_proc_reap(pid_t pid, int *status, struct rusage *ru);
 /* Exit status as a shell shows it: code, or 128+signal. */
 int ct_proc_exit_code(int status);
 
+/*
+ * Who owns something a contend left behind (a session marked running, a
+ * knob in the journal), told apart from a later process that reuses the
+ * pid: the pid, its start time in clock ticks since boot (/proc/PID/stat
+ * field 22), the boot and the machine. The one liveness rule of contend.
+ */
+struct ct_owner {
+	int pid;
+	uint64_t start;
+	char boot[40];	  /* /proc/sys/kernel/random/boot_id, "" unknown */
+	char machine[40]; /* /etc/machine-id, "" unknown */
+};
+
+enum ct_owner_state {
+	CT_OWNER_ALIVE,	  /* that very process runs now */
+	CT_OWNER_GONE,	  /* it ended, or the machine rebooted since */
+	CT_OWNER_FOREIGN, /* another machine's (a shared store): not judged */
+};
+
+/* This process. */
+void ct_owner_self(struct ct_owner *o);
+/* The start time of pid, 0 when it does not run. */
+uint64_t ct_proc_start_time(int pid);
+/* Judges o on this machine: an empty machine id in o or here counts as
+ * this machine; an empty boot id here cannot tell a reboot, so only the
+ * pid and start time decide. */
+enum ct_owner_state ct_owner_state(const struct ct_owner *o);
+
 /* cgroup v2: mount point of the unified hierarchy ("" when none). */
 int ct_cgroup_v2_root(char *buf, size_t len);
 /* mkdir parent/name; path returned in out. */

@@ -1,75 +1,170 @@
 /*
- * The report model: runs from the store grouped into contest's blocks - one
- * per load, one row per config - with Ratio against the reference config's
- * no-load mean. Built once from the store; every output format is a printer
- * over it and measures nothing itself.
+ * The report model: what one printout says, built once - from the store
+ * (contest's blocks: one per load, a cell per config) or from plain
+ * numbers (`contend stats`) - with every figure a printer shows already
+ * computed: means, Ratio, scores, summaries, outliers and the evidence of
+ * each flagged run, and every config against the baseline (effect and
+ * interval, p-values, the test that decided, Holm, the outcome). Printers
+ * (text, oltp, numbers; JSON, CSV, Markdown and HTML later) only format
+ * it: no printer queries the store or computes a statistic.
+ *
+ * Ownership: ct_report_build() and ct_report_from_numbers() allocate
+ * everything in the model; ct_report_release() frees it.
  */
 #ifndef CONTEND_REPORT_H
 #define CONTEND_REPORT_H
 
 #include "contend/common.h"
 #include "contend/run.h"
+#include "contend/stats.h"
 #include "contend/store.h"
+
 #include <stdio.h>
 
 #define CT_REPORT_MAX_ROWS 16
 
-struct ct_report_row {
+/* A value flagged as an outlier (modified z-score), with the interference
+ * its run recorded, as shares of its wall time. A likely fluke is an
+ * outlier that shows foreign CPU above 10% or steal above 2%; PSI is
+ * context only (a -j8 compile on two CPUs makes pressure of its own). */
+struct ct_report_flag {
+	size_t value;		  /* index into the cell's values */
+	const struct ct_run *run; /* NULL for plain numbers */
+	double foreign_pct, steal_pct;
+	double psi_pct;		  /* the highest PSI "some" share */
+	const char *psi_resource; /* "cpu", "io" or "memory" */
+	bool likely_fluke;
+};
+
+/* One config under one load (or one dataset of plain numbers). */
+struct ct_report_cell {
 	char label[128];
-	int64_t session_id;
-	struct ct_run_group g;
-	double ratio;	       /* NaN when there is no reference */
-	struct ct_run *failed; /* the failed runs of this row (malloc'd) */
-	size_t nfailed;
+	int64_t session_id;  /* where its runs come from; 0 when none was found */
+	struct ct_run *runs; /* every run of that session and load, ok or not, by id */
+	size_t nruns;
+	double *values;		  /* the figure of each ok run (Time in s, tps) or the numbers */
+	const struct ct_run **ok; /* the run of each value; NULL for numbers */
+	size_t n;
+	struct ct_run_group g; /* means over the ok runs: Time, CPU%, Loads, LCPU% */
+	double ratio;	       /* g.time_s / the reference's no-load Time; NaN */
+	double *scores;	       /* oltp: 1000 x tps / the score reference, per value; NULL */
+	/* the mean of each metric over the ok runs that have it (oltp: tps,
+	 * latency percentiles, IOPS...) */
+	struct ct_metric metric_means[CT_RUN_MAX_METRICS];
+	unsigned nmetric_means;
+	bool have_summary; /* n >= 2 */
+	struct ct_stats_summary sum;
+	bool *outlier; /* per value; NULL when n < 3 */
+	struct ct_report_flag *flags;
+	size_t nflags;
+	double mean_unflagged; /* NaN when nothing is flagged */
+	/* against the block's baseline; compared is false for the baseline
+	 * itself and for a config of the baseline's label */
+	bool compared;
+	bool paired; /* its runs pair with the baseline's by block */
+	struct ct_stats_comparison cmp;
 };
 
 struct ct_report_block {
-	char load[32];
-	const char *work_unit; /* static, from the load's ops; NULL if unknown */
-	struct ct_report_row rows[CT_REPORT_MAX_ROWS];
-	size_t nrows;
+	char load[32];	       /* "" for plain numbers */
+	const char *work_unit; /* what Loads counts, from the query; NULL */
+	struct ct_report_cell *cells;
+	size_t ncells;
+	/* the baseline of the comparisons: one of the cells (base_cell) or
+	 * a config shown in no row (the oltp score reference) */
+	long base_cell; /* -1: base below */
+	struct ct_report_cell base;
+};
+
+enum ct_report_kind {
+	CT_REPORT_RUNS,	   /* stored runs */
+	CT_REPORT_NUMBERS, /* `contend stats` */
 };
 
 struct ct_report {
+	enum ct_report_kind kind;
 	char workload[32];
+	char params[256];
+	double confidence;
+	bool higher_better; /* tps: more is better (oltp); Time: less */
+	char base_label[128];
+	/* Ratio = Time / the no-load mean Time of ref_label */
 	char ref_label[128];
-	double ref_time_s;	/* NaN when no no-load runs were found */
-	int64_t ref_session_id; /* the session those runs came from */
+	double ref_time_s; /* NaN when no no-load runs were found */
+	int64_t ref_session_id;
+	/* oltp: Score = 1000 x tps / score_tps, the no-load mean tps of
+	 * score_label; NaN when it has none with these parameters */
+	bool scored;
+	char score_label[128];
+	bool score_default; /* the first config stored with these parameters */
+	double score_tps;
+	int64_t score_session_id;
+	bool paired; /* the comparisons paired runs by block */
 	struct ct_report_block *blocks;
 	size_t nblocks;
 };
 
-/* A config to show: label and the session to take its runs from (0 = the
- * latest session of that label that has runs of the block's load). */
+/* A config to show: its label and the session to take its runs from
+ * (0 = the latest session of that label with ok runs of the block's
+ * load). */
 struct ct_report_source {
 	const char *label;
 	int64_t session_id;
 };
 
-/* ref_label: whose no-load mean is the Ratio's denominator (NULL: the first
- * source). workload_params: only runs with these params (NULL: any). */
-int ct_report_build(struct ct_report *rep, struct ct_store *st, const char *workload,
-		    const char *workload_params, const struct ct_report_source *src, size_t nsrc,
-		    const char *const *loads, size_t nloads, const char *ref_label, char *err,
-		    size_t len) CT_WUR;
+struct ct_report_query {
+	const char *workload;
+	const char *params; /* only runs with these workload parameters (NULL: any) */
+	const struct ct_report_source *src;
+	size_t nsrc;
+	const char *const *loads;
+	const char *const *work_units; /* per load, or NULL */
+	size_t nloads;
+	/* the baseline of the comparisons: NULL is src[0] */
+	const char *base_label;
+	/* whose no-load mean is Ratio's denominator: NULL is the baseline */
+	const char *ref_label;
+	/* oltp: score against the no-load tps of score_label, or (NULL) of
+	 * the first config stored with these parameters */
+	bool score;
+	const char *score_label;
+	double confidence;
+};
+
+/* Builds the model of q from the store. Configs of one interleaved
+ * session pair their runs by block. */
+int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_report_query *q,
+		    char *err, size_t len) CT_WUR;
+
+/* The model of `contend stats`: one block, a cell per dataset, each
+ * compared with the first; paired: the datasets pair value by value. */
+int ct_report_from_numbers(struct ct_report *rep, const char *const *names,
+			   const double *const *values, const size_t *counts, size_t n,
+			   double confidence, bool paired, char *err, size_t len) CT_WUR;
+
 void ct_report_release(struct ct_report *rep);
 
-/* contest's layout: "io:" then "Kernel [runs] Time CPU% Loads LCPU% Ratio". */
-void ct_report_print_text(FILE *f, const struct ct_report *rep);
+/* The word of a comparison's outcome: "better"/"worse" when the report
+ * knows which way is better (stored runs), "larger"/"smaller" for plain
+ * numbers, or why there is no verdict. */
+const char *ct_report_verdict(const struct ct_report *rep, const struct ct_report_cell *c);
 
-/* The label of the first config stored with no-load oltp runs of these
- * engine parameters ("" when none): the default score reference. */
-int ct_report_oltp_reference(struct ct_store *st, const char *params, char *label, size_t len,
-			     char *err, size_t elen) CT_WUR;
+/* Printers (text). */
 
-/* WimMark's layout for the oltp workload: per load the runs of each source
- * as scores (1000 = the reference's no-load mean tps), tps and latency,
- * then each source against the reference (baseline, or NULL for the first
- * config stored with these engine parameters). paired: the sources are
- * the configs of one interleaved session, whose runs pair by block. */
-int ct_report_print_oltp(FILE *f, struct ct_store *st, const char *params,
-			 const struct ct_report_source *src, size_t nsrc, const char *const *loads,
-			 size_t nloads, const char *baseline, bool paired, double confidence,
-			 char *err, size_t len) CT_WUR;
+/* contest's layout: "io:" then "Kernel [runs] Time CPU% Loads LCPU% Ratio",
+ * the Ratio line and what each load's Loads counts. */
+void ct_report_print_table(FILE *f, const struct ct_report *rep);
+/* Each compared config against the baseline, a line per load under a
+ * heading; note (may be NULL) is said in the heading's parentheses. */
+void ct_report_print_verdicts(FILE *f, const struct ct_report *rep, const char *note);
+/* The flagged runs of every cell with their evidence, and the mean
+ * without them. */
+void ct_report_print_flagged(FILE *f, const struct ct_report *rep);
+/* WimMark's layout for oltp: the runs as scores, tps and latency, then
+ * each config against the score reference. */
+void ct_report_print_oltp(FILE *f, const struct ct_report *rep);
+/* ministat's: a dot plot, the summaries, outliers and comparisons. */
+void ct_report_print_numbers(FILE *f, const struct ct_report *rep);
+void ct_report_print_numbers_json(FILE *f, const struct ct_report *rep);
 
 #endif

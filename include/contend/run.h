@@ -16,6 +16,14 @@ enum ct_run_status {
 	CT_RUN_INTERRUPTED = 2,
 };
 
+#define CT_RUN_MAX_METRICS 48
+#define CT_METRIC_NAME	   24
+
+struct ct_metric {
+	char name[CT_METRIC_NAME]; /* [a-z0-9_], as JSON keys and SQL paths take them */
+	double value;		   /* finite */
+};
+
 struct ct_run {
 	int64_t id;
 	int64_t session_id;
@@ -23,7 +31,9 @@ struct ct_run {
 	char label[128]; /* config label, filled on read */
 	char workload[32];
 	char load[32];
-	unsigned seq; /* 1..n within (session, load) */
+	unsigned seq;	/* 1..n within (session, load) */
+	unsigned block; /* the block of an interleaved schedule (= seq), 0 when none:
+			 * runs of one block pair up */
 	enum ct_run_status status;
 	char reason[CT_ERRLEN];
 	int64_t started_at;		   /* unix ns */
@@ -36,9 +46,10 @@ struct ct_run {
 	char workload_params[256];
 	char load_params[256];
 	struct ct_monitors mon;
-	/* a workload's own figures, "name=value" separated by spaces (oltp:
-	 * "tps=1374.2 lat_p99_us=..."); empty for timed workloads */
-	char metrics[1024];
+	/* a workload's own figures (oltp: tps, lat_p99_us...); none for timed
+	 * workloads */
+	struct ct_metric metrics[CT_RUN_MAX_METRICS];
+	unsigned nmetrics;
 	/* written with the run, read back with ct_store_run_series(): a
 	 * per-second series (oltp's tps); not owned, NULL when none */
 	const double *series;
@@ -47,7 +58,9 @@ struct ct_run {
 
 #define CT_METRIC_TPS "tps"
 
-/* Appends name=value to r->metrics; -ENOSPC when it does not fit. */
+/* Sets metric name (replacing an earlier value); -EINVAL for a name that
+ * is empty, too long or not [a-z0-9_], or a value that is not finite;
+ * -ENOSPC when the run holds CT_RUN_MAX_METRICS already. */
 int ct_run_metric_set(struct ct_run *r, const char *name, double value);
 /* The value of metric name; -ENOENT when absent. */
 int ct_run_metric(const struct ct_run *r, const char *name, double *value);

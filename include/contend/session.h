@@ -1,15 +1,17 @@
 /*
  * A session is one invocation of `contend run`: prepare the workload, run
- * it once unrecorded (contest's cacherun), then n times under each load,
- * storing every run as it completes. This is the only place that knows the
- * order of a run: reset, start load, verify it works, snapshot, fork the
- * foreground, wait, snapshot, stop the load, store.
+ * it once unrecorded (contest's cacherun), then n times under each load
+ * and config, storing every run as it completes. The session layer
+ * (src/session) is the only place that knows the order of a run: reset,
+ * start load, verify it works, snapshot, fork the foreground, wait,
+ * snapshot, stop the load, store.
  */
 #ifndef CONTEND_SESSION_H
 #define CONTEND_SESSION_H
 
 #include "contend/common.h"
 #include "contend/env.h"
+#include "contend/journal.h"
 #include "contend/run.h"
 #include "contend/store.h"
 #include "contend/sysinfo.h"
@@ -61,11 +63,13 @@ struct ct_session_opts {
 	bool drop_caches;
 	bool use_cgroups;
 	/* knobs (--set/--vary), resolved and checked by the caller; kconfigs
-	 * are the configs to run (one per --vary value combination) */
+	 * are the configs to run (one per --vary value combination), the
+	 * journal the machine's, where their originals go first */
 	const struct ct_knob *knobs;
 	size_t nknobs;
 	const struct ct_knob_config *kconfigs;
 	size_t nkconfigs;
+	struct ct_journal *journal;
 	/* order of the runs of several configs: interleaved in randomized
 	 * blocks (ABBA for two), or all of one config then the next */
 	bool sequential;

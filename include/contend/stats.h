@@ -127,4 +127,55 @@ int ct_stats_holm(const double *p, size_t n, double *adj) CT_WUR;
 /* exp(mean(log x)); -EINVAL unless n >= 1 and every x > 0. */
 int ct_stats_geomean(const double *x, size_t n, double *gm) CT_WUR;
 
+/*
+ * One comparison of a sample with a baseline (DESIGN.md section 5):
+ * Welch's t with the Mann-Whitney U beside it and the ratio of means with
+ * Fieller's interval; and, only when the schedule paired the values
+ * (interleaved blocks), the paired t and Wilcoxon signed-rank tests - then
+ * the paired t decides. ct_stats_decide() gives the outcome after Holm's
+ * adjustment across the comparisons of one family.
+ */
+enum ct_stats_test {
+	CT_TEST_NONE,
+	CT_TEST_WELCH,
+	CT_TEST_PAIRED_T,
+};
+
+enum ct_stats_outcome {
+	CT_OUTCOME_NOT_ENOUGH,	  /* fewer than 2 values a side */
+	CT_OUTCOME_NO_SPREAD,	  /* no test possible: no spread in the values */
+	CT_OUTCOME_NO_DIFFERENCE, /* the deciding test's adjusted p >= alpha */
+	CT_OUTCOME_LOWER,	  /* the other sample is significantly lower */
+	CT_OUTCOME_HIGHER,	  /* ... higher */
+};
+
+struct ct_stats_comparison {
+	struct ct_stats_ttest t; /* Welch, baseline - other */
+	struct ct_stats_rank u;
+	struct ct_stats_ratio ratio; /* mean(other) / mean(baseline) */
+	bool have_t, have_u, have_ratio;
+	size_t npairs;
+	struct ct_stats_ttest pt; /* paired, over npairs */
+	struct ct_stats_rank w;
+	bool have_pt, have_w;
+	enum ct_stats_test decided_by; /* NONE when no test could run */
+	double p;		       /* the deciding test's p, before adjustment */
+	double p_adj;		       /* after Holm; NaN until ct_stats_decide() */
+	enum ct_stats_outcome outcome;
+};
+
+/* Runs every test the values allow. base/other: the values of each side;
+ * pbase/pother: npairs values the schedule paired (NULL/0 when it did
+ * not). The outcome is NOT_ENOUGH or NO_SPREAD when no test ran, else
+ * NO_DIFFERENCE until ct_stats_decide(). */
+void ct_stats_compare(const double *base, size_t nb, const double *other, size_t no,
+		      const double *pbase, const double *pother, size_t npairs, double confidence,
+		      struct ct_stats_comparison *c);
+
+/* Holm-adjusts the p of every comparison of c[0..n-1] that ran a test -
+ * one family: the loads of one config against the baseline - and sets each
+ * one's p_adj and outcome at the confidence level. -ENOMEM, or -EINVAL for
+ * a p outside [0, 1]. */
+int ct_stats_decide(struct ct_stats_comparison *const *c, size_t n, double confidence) CT_WUR;
+
 #endif

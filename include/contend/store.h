@@ -1,8 +1,10 @@
 /*
- * The results store (DESIGN.md section 7). This interface is all the rest
- * of contend sees; src/store/sqlite.c is the only file that includes
- * sqlite3.h. Every raw run is kept; one transaction per run so a crash
- * loses at most the run in flight.
+ * The results store (DESIGN.md section 7): the interface the rest of
+ * contend sees. A backend is an ops table (SQLite in src/store/sqlite.c;
+ * PostgreSQL plugs in beside it) chosen by ct_store_open() from the
+ * target's form; nothing outside src/store includes a database's header.
+ * Every raw run is kept; one transaction per run so a crash loses at most
+ * the run in flight.
  *
  * Ownership: the store owns nothing the caller passes in; arrays returned
  * through **out are malloc'd and freed by the caller with free().
@@ -11,6 +13,7 @@
 #define CONTEND_STORE_H
 
 #include "contend/common.h"
+#include "contend/proc.h"
 #include "contend/run.h"
 #include "contend/sysinfo.h"
 
@@ -27,13 +30,81 @@ struct ct_session_rec {
 	int64_t started_at, ended_at; /* unix ns, ended_at 0 while running */
 	unsigned nruns, nfailed;      /* nfailed: runs not "ok" (failed or interrupted) */
 	/* who ran it, to tell a live session from one whose contend is gone */
-	int pid;
-	uint64_t pid_start;  /* the process's start time, /proc/PID/stat field 22 */
-	char boot_id[40];    /* /proc/sys/kernel/random/boot_id */
-	char machine_id[40]; /* /etc/machine-id */
-	/* several configs: "interleaved seed=N first=ID" (ID: the session of
-	 * the first config, 0 for that one), "" for a session of one config */
-	char schedule[96];
+	struct ct_owner owner;
+	/* the sessions of one invocation that ran several configs (--vary):
+	 * the group is the first config's session id (0 when putting that
+	 * first: its own id), the order "interleaved" or "sequential" and its
+	 * seed; group 0 and order "" for a session of one config */
+	int64_t group_id;
+	char order[16];
+	uint64_t order_seed;
+};
+
+struct ct_run_filter {
+	int64_t session_id;	     /* 0 = any */
+	const char *label;	     /* NULL = any */
+	const char *workload;	     /* NULL = any */
+	const char *load;	     /* NULL = any */
+	const char *workload_params; /* NULL = any */
+	bool ok_only;
+};
+
+/* A row of the knob journal that stores of schema 4 to 6 kept (the
+ * journal is the machine's now, session/journal.c): read once to move it
+ * there, then cleared. */
+struct ct_store_knob_row {
+	char path[512];
+	char knob[256];
+	char original[256];
+	int session_pid;
+	char boot_id[40];
+	int64_t created_at;
+};
+
+/* How a store is opened. */
+enum {
+	CT_STORE_CREATE = 1 << 0, /* make it (and its directory) when missing: writers */
+};
+
+/*
+ * A backend. Each op returns 0 or -errno with one line in err, as the
+ * ct_store_* wrappers below document; a backend's struct embeds struct
+ * ct_store as its first member.
+ */
+struct ct_store_ops {
+	const char *name;
+	/* true when the target (a path, a URI) is this backend's */
+	bool (*accepts)(const char *target);
+	int (*open)(struct ct_store **out, const char *target, unsigned flags, char *err,
+		    size_t len);
+	void (*close)(struct ct_store *s);
+	int (*begin)(struct ct_store *s, char *err, size_t len);
+	int (*commit)(struct ct_store *s, char *err, size_t len);
+	void (*rollback)(struct ct_store *s);
+	int (*config_put)(struct ct_store *s, const char *label, const struct ct_sysinfo *si,
+			  int64_t *id, char *err, size_t len);
+	int (*config_get)(struct ct_store *s, int64_t id, char *label, size_t label_len,
+			  struct ct_sysinfo *si, char *err, size_t len);
+	int (*session_begin)(struct ct_store *s, struct ct_session_rec *rec, char *err, size_t len);
+	int (*session_end)(struct ct_store *s, int64_t id, const char *status, char *err,
+			   size_t len);
+	int (*sessions)(struct ct_store *s, size_t limit, struct ct_session_rec **out, size_t *n,
+			char *err, size_t len);
+	int (*run_put)(struct ct_store *s, struct ct_run *r, char *err, size_t len);
+	int (*runs)(struct ct_store *s, const struct ct_run_filter *f, struct ct_run **out,
+		    size_t *n, char *err, size_t len);
+	int (*run_series)(struct ct_store *s, int64_t run_id, double **out, size_t *n, char *err,
+			  size_t len);
+	int (*latest_session_with)(struct ct_store *s, const char *label, const char *workload,
+				   const char *load, const char *workload_params,
+				   int64_t *session_id, char *err, size_t len);
+	int (*knob_rows)(struct ct_store *s, struct ct_store_knob_row **out, size_t *n, char *err,
+			 size_t len);
+	int (*knob_rows_clear)(struct ct_store *s, char *err, size_t len);
+};
+
+struct ct_store {
+	const struct ct_store_ops *ops;
 };
 
 /* Default path: $CONTEND_DB, else $XDG_DATA_HOME/contend/results.db, else
@@ -41,12 +112,21 @@ struct ct_session_rec {
  * when none is set, -ENAMETOOLONG) buf holds the message instead. */
 int ct_store_default_path(char *buf, size_t len) CT_WUR;
 
-/* Opens (creating parent directories and the schema, migrating older
- * versions) in WAL mode. ":memory:" opens a private in-memory store. A file
- * that is not a contend store, or one of a newer schema, is refused with
- * -EINVAL and left untouched. */
-int ct_store_open(struct ct_store **out, const char *path, char *err, size_t len) CT_WUR;
+/* Opens the store target names with the backend that accepts it (SQLite
+ * takes any path; ":memory:" is a private in-memory store), migrating an
+ * older schema in place. Without CT_STORE_CREATE a missing store is
+ * -ENOENT ("no results store at PATH") and nothing is made. A file that is
+ * not a contend store, or one of a newer schema, is refused with -EINVAL
+ * and left untouched. */
+int ct_store_open(struct ct_store **out, const char *target, unsigned flags, char *err,
+		  size_t len) CT_WUR;
 void ct_store_close(struct ct_store *s);
+
+/* An explicit transaction around several puts (they then join it instead
+ * of committing one by one); rollback drops everything since begin. */
+int ct_store_begin(struct ct_store *s, char *err, size_t len) CT_WUR;
+int ct_store_commit(struct ct_store *s, char *err, size_t len) CT_WUR;
+void ct_store_rollback(struct ct_store *s);
 
 /* Finds or inserts the config (label + facts + fingerprint). */
 int ct_store_config_put(struct ct_store *s, const char *label, const struct ct_sysinfo *si,
@@ -57,64 +137,47 @@ int ct_store_config_put(struct ct_store *s, const char *label, const struct ct_s
 int ct_store_config_get(struct ct_store *s, int64_t id, char *label, size_t label_len,
 			struct ct_sysinfo *si, char *err, size_t len) CT_WUR;
 
+/* Sets rec->id (and a first config's group_id to it), status "running". */
 int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char *err,
-			   size_t len) CT_WUR; /* sets rec->id, status "running" */
+			   size_t len) CT_WUR;
+/* status: "complete", "interrupted" or "failed". -ENOENT: no such session. */
 int ct_store_session_end(struct ct_store *s, int64_t id, const char *status, char *err,
 			 size_t len) CT_WUR;
-
-/* Inserts a run (sets r->id) with its series in its own transaction. */
-int ct_store_run_put(struct ct_store *s, struct ct_run *r, char *err, size_t len) CT_WUR;
-/* The per-second series stored with run_id (*out malloc'd, may be empty). */
-int ct_store_run_series(struct ct_store *s, int64_t run_id, double **out, size_t *n, char *err,
-			size_t len) CT_WUR;
-
-struct ct_run_filter {
-	int64_t session_id;	     /* 0 = any */
-	const char *label;	     /* NULL = any */
-	const char *workload;	     /* NULL = any */
-	const char *load;	     /* NULL = any */
-	const char *workload_params; /* NULL = any */
-	bool ok_only;
-};
-/* Runs matching f, ordered by id. *out malloc'd (may be NULL when *n == 0). */
-int ct_store_runs(struct ct_store *s, const struct ct_run_filter *f, struct ct_run **out, size_t *n,
-		  char *err, size_t len) CT_WUR;
 /* Sessions, newest first; limit 0 = all. */
 int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **out, size_t *n,
 		      char *err, size_t len) CT_WUR;
-/* Last session id that has OK runs of (label, workload, load "none") with
- * matching workload_params; 0 when none. Used for the Ratio reference. */
+
+/* Inserts a run (sets r->id) with its metrics and series in its own
+ * transaction (or the caller's, after ct_store_begin). */
+int ct_store_run_put(struct ct_store *s, struct ct_run *r, char *err, size_t len) CT_WUR;
+/* Runs matching f, ordered by id. *out malloc'd (may be NULL when *n == 0). */
+int ct_store_runs(struct ct_store *s, const struct ct_run_filter *f, struct ct_run **out, size_t *n,
+		  char *err, size_t len) CT_WUR;
+/* The per-second series stored with run_id (*out malloc'd, may be empty). */
+int ct_store_run_series(struct ct_store *s, int64_t run_id, double **out, size_t *n, char *err,
+			size_t len) CT_WUR;
+/* Last session id that has OK runs of (label, workload, load) with
+ * matching workload_params (NULL: any); 0 when none. */
 int ct_store_latest_session_with(struct ct_store *s, const char *label, const char *workload,
 				 const char *load, const char *workload_params, int64_t *session_id,
 				 char *err, size_t len) CT_WUR;
 
-/*
- * The knob journal (DESIGN.md section 4): the original value of each live
- * setting (a file under /sys or /proc/sys) a session is about to change,
- * one entry per file, committed before the change and deleted once the
- * original is written back and reads back right. What is left in it after
- * a session is what `contend restore` puts back.
- */
-struct ct_journal_entry {
-	int64_t id;
-	char path[512];	    /* the file written, the key: one entry per path */
-	char knob[256];	    /* the knob as the user named it: "iosched" */
-	char original[256]; /* the value to restore, as read before the change */
-	int session_pid;    /* the contend that changed it */
-	char boot_id[40];   /* the boot it was changed in */
-	int64_t created_at; /* unix ns; 0 when putting: now */
-};
+/* The knob journal rows an older store kept, and clearing them once they
+ * are safe elsewhere. */
+int ct_store_knob_rows(struct ct_store *s, struct ct_store_knob_row **out, size_t *n, char *err,
+		       size_t len) CT_WUR;
+int ct_store_knob_rows_clear(struct ct_store *s, char *err, size_t len) CT_WUR;
 
-/* Records e[0..n-1] in one transaction and returns once it is committed.
- * A path already in the journal keeps its entry (the older original is the
- * one to go back to). -EINVAL for an entry with an empty path or knob. */
-int ct_store_journal_put(struct ct_store *s, const struct ct_journal_entry *e, size_t n, char *err,
-			 size_t len) CT_WUR;
-/* Every entry, oldest first. *out malloc'd (NULL when *n == 0). -EPROTO for
- * an entry whose text does not fit struct ct_journal_entry. */
-int ct_store_journal_list(struct ct_store *s, struct ct_journal_entry **out, size_t *n, char *err,
-			  size_t len) CT_WUR;
-/* Deletes the entry of path; -ENOENT when there is none. */
-int ct_store_journal_delete(struct ct_store *s, const char *path, char *err, size_t len) CT_WUR;
+/*
+ * How metrics and series are kept: JSON text a database can query
+ * (json_extract(metrics, '$.tps')). Encoders return -ENOSPC when buf is
+ * too small; decoders -EPROTO for text that is not such JSON (a name too
+ * long, a value that is not a number, more than CT_RUN_MAX_METRICS).
+ */
+int ct_store_metrics_encode(const struct ct_run *r, char *buf, size_t len) CT_WUR;
+int ct_store_metrics_decode(const char *text, struct ct_run *r) CT_WUR;
+/* *out malloc'd (NULL when empty). */
+char *ct_store_series_encode(const double *v, size_t n);
+int ct_store_series_decode(const char *text, double **out, size_t *n) CT_WUR;
 
 #endif

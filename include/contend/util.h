@@ -20,8 +20,17 @@ int ct_parse_size(const char *s, uint64_t *out) CT_WUR;
 int ct_parse_duration(const char *s, int64_t *out_ns) CT_WUR;
 /* Whole number in [min, max]. */
 int ct_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out) CT_WUR;
+/* Finite number >= 0, no trailing junk. */
+int ct_parse_number(const char *s, double *out) CT_WUR;
 /* Positive finite number. */
 int ct_parse_double(const char *s, double *out) CT_WUR;
+
+/* True when s holds a control character (a byte below 0x20, or 0x7f). */
+bool ct_has_control(const char *s);
+/* s quoted for a message: 'text', with control characters and the
+ * backslash escaped (\n, \t, \xHH, \\) and the end cut to "..." when it
+ * does not fit. Returns buf. */
+const char *ct_quote(const char *s, char *buf, size_t len);
 
 /* Formats bytes as "1.5 GiB" into buf. Returns buf. */
 const char *ct_fmt_size(uint64_t bytes, char *buf, size_t len);

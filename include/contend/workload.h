@@ -16,8 +16,14 @@ struct ct_workload;
 struct ct_run;
 
 enum {
-	/* warms itself up (oltp's ramp-up): no unrecorded warm-up run */
+	/* warms itself up (oltp's ramp-up): no unrecorded warm-up run, and
+	 * none after a knob change unless asked */
 	CT_WL_OWN_WARMUP = 1 << 0,
+	/* times the command given after "--" (and needs one) */
+	CT_WL_ARGV = 1 << 1,
+	/* judged in tps and reported as scores against a reference config
+	 * (WimMark's layout) */
+	CT_WL_SCORED = 1 << 2,
 };
 
 struct ct_workload_opts {
@@ -32,6 +38,8 @@ struct ct_workload_ops {
 	const char *name;
 	const char *summary;
 	unsigned flags;
+	unsigned opt_scope;	   /* ct_opt_scope: the options it takes */
+	const char *default_loads; /* its suite without -l ("none"); NULL: every default load */
 	/* Before the session's runs: generate or check the tree, fill w->params.
 	 * Untimed. May be NULL. */
 	int (*prepare)(struct ct_workload *w, char *err, size_t len);
@@ -63,11 +71,5 @@ int ct_workload_init(struct ct_workload *w, const struct ct_workload_ops *ops,
 		     const struct ct_env *env, const struct ct_workload_opts *opts, char *err,
 		     size_t len) CT_WUR;
 void ct_workload_release(struct ct_workload *w);
-
-/* kbuild's tree generator, also used by ctar/xtar for their source tree:
- * writes a deterministic C tree with a Makefile into dir. Returns the number
- * of source files via *nfiles. */
-int ct_kbuild_generate(const char *dir, double scale, unsigned *nfiles, char *err,
-		       size_t len) CT_WUR;
 
 #endif

@@ -30,28 +30,13 @@ void cli_warn(const char *fmt, ...) CT_PRINTF(1, 2);
 int cli_parse_confidence(const char *arg, double *out);
 /* Prints the library error for rc and returns the exit code. */
 int cli_fail(int rc, const char *err);
-/* Opens the store named by --db or the default; prints and returns the
- * exit code on failure, 0 on success. */
-int cli_open_store(const char *db, struct ct_store **st);
+/* Opens the store named by --db or the default (flags: CT_STORE_CREATE for
+ * writers); prints and returns the exit code on failure, 0 on success. */
+int cli_open_store(const char *db, unsigned flags, struct ct_store **st);
 
-/* Before `contend run` changes a knob: 0 when the store's knob journal is
- * empty, else -EBUSY with one line in err naming the knobs left changed and
- * saying "run 'contend restore'" (or the running contend that holds them).
- * The caller prints it and exits with ct_exit_code(rc). */
-int cli_check_journal(struct ct_store *st, char *err, size_t len) CT_WUR;
-
-/* The ok runs of one row (a session and load; NULL label, workload or
- * params match any) and their values (ct_run_value), fetched once for the
- * tests, the pairing and the list of flagged runs. Session 0: none. */
-struct cli_row_runs {
-	struct ct_run *runs;
-	double *t;
-	size_t n;
-};
-int cli_row_runs(struct ct_store *st, int64_t session, const char *label, const char *workload,
-		 const char *params, const char *load, struct cli_row_runs *rr, char *err,
-		 size_t len) CT_WUR;
-void cli_row_runs_free(struct cli_row_runs *rr);
+/* The machine's knob journal; knob rows an older store kept (st may be
+ * NULL) are moved into it first. */
+int cli_open_journal(struct ct_journal *j, struct ct_store *st, char *err, size_t len) CT_WUR;
 
 struct cli_progress {
 	bool tty;

@@ -4,6 +4,7 @@
  * counts).
  */
 #include "cli.h"
+#include "opts.h"
 #include "contend/load.h"
 #include "contend/store.h"
 #include "contend/sysinfo.h"
@@ -17,55 +18,52 @@
 #include <string.h>
 #include <time.h>
 
-static int simple_opts(int argc, char **argv, const char *usage, const char **db, const char **dir)
-{
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "dir", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+struct info_args {
+	const char *db, *dir;
+};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (!db)
-				goto bad;
-			*db = optarg;
-			break;
-		case 'D':
-			if (!dir)
-				goto bad;
-			*dir = optarg;
-			break;
-		case 'h':
-			printf("%s\n", usage);
-			return -1;
-		default:
-			goto bad;
-		}
-	}
-	if (optind < argc) {
-		cli_error("unexpected argument '%s'", argv[optind]);
-		return CT_EXIT_USAGE;
-	}
-	return 0;
-bad:
-	fprintf(stderr, "%s\n", usage);
-	return CT_EXIT_USAGE;
+static const struct cli_opt sysinfo_opts[] = {
+	CLI_STRING(0, "dir", struct info_args, dir, "DIR",
+		   "the work directory whose filesystem is described\n(default /var/tmp)", 0),
+	CLI_END,
+};
+
+static const struct cli_opt list_opts[] = {
+	CLI_STRING(0, "db", struct info_args, db, "PATH",
+		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
+	CLI_END,
+};
+
+static const struct cli_opt loads_opts[] = {
+	CLI_END,
+};
+
+/* Parses a command without operands; 1 after --help. */
+static int parse_simple(const char *cmd, const char *synopsis, const struct cli_opt *opts,
+			struct info_args *a, int argc, char **argv)
+{
+	struct cli_parsed p;
+	char q[96];
+	int rc = cli_parse(cmd, synopsis, NULL, opts, a, argc, argv, &p);
+
+	if (!rc && p.rest < argc)
+		return cli_usage_error(cmd, "unexpected argument %s",
+				       ct_quote(argv[p.rest], q, sizeof(q)));
+	return rc;
 }
 
 int cmd_sysinfo(int argc, char **argv)
 {
-	const char *dir = "/var/tmp";
+	struct info_args a = { .dir = "/var/tmp" };
 	struct ct_sysinfo si;
 	char err[CT_ERRLEN], sz[32];
-	int rc = simple_opts(argc, argv, "usage: contend sysinfo [--dir DIR]", NULL, &dir);
+	const char *dir;
+	int rc = parse_simple("sysinfo", "contend sysinfo [--dir DIR]", sysinfo_opts, &a, argc,
+			      argv);
 
 	if (rc)
-		return rc < 0 ? 0 : rc;
+		return rc == 1 ? 0 : rc;
+	dir = a.dir;
 	rc = ct_sysinfo_capture(&si, "", dir, err, sizeof(err));
 	if (rc)
 		return cli_fail(rc, err);
@@ -87,55 +85,36 @@ int cmd_sysinfo(int argc, char **argv)
 	return 0;
 }
 
-/* The group of sessions a multi-config run stored, one per config, keyed
- * by the first's id, the smallest ("first=0" is the first itself); 0 for a
- * session of one config. */
-static int64_t schedule_group(const struct ct_session_rec *r)
-{
-	const char *f = strstr(r->schedule, " first=");
-	long long first;
-
-	if (!r->schedule[0])
-		return 0;
-	if (!f || sscanf(f, " first=%lld", &first) != 1 || first <= 0)
-		return r->id;
-	return first;
-}
-
 /* "interleaved 1-4": the order a multi-config run used and the ids of its
- * sessions, so the configs compared in one run read as such; "-" alone.
- * group[] holds schedule_group() of each of recs[]. */
-static void list_order(const struct ct_session_rec *recs, const int64_t *group, size_t n, size_t i,
-		       char *buf, size_t len)
+ * sessions, so the configs compared in one run read as such; "-" alone. */
+static void list_order(const struct ct_session_rec *recs, size_t n, size_t i, char *buf, size_t len)
 {
-	int64_t hi = group[i];
+	int64_t g = recs[i].group_id, hi = g;
 
-	if (!group[i]) {
+	if (!g || !recs[i].order[0]) {
 		snprintf(buf, len, "-");
 		return;
 	}
 	for (size_t k = 0; k < n; k++)
-		if (group[k] == group[i] && recs[k].id > hi)
+		if (recs[k].group_id == g && recs[k].id > hi)
 			hi = recs[k].id;
-	snprintf(buf, len, "%.*s %lld-%lld", (int)strcspn(recs[i].schedule, " "), recs[i].schedule,
-		 (long long)group[i], (long long)hi);
+	snprintf(buf, len, "%s %lld-%lld", recs[i].order, (long long)g, (long long)hi);
 }
 
 int cmd_list(int argc, char **argv)
 {
-	const char *db = NULL;
+	struct info_args a = { 0 };
 	struct ct_session_rec *recs = NULL;
 	struct ct_store *st;
 	size_t n = 0;
 	unsigned closed;
 	char err[CT_ERRLEN];
-	int64_t *group;
 	int lw = 5; /* the label column: as wide as the longest label */
-	int rc = simple_opts(argc, argv, "usage: contend list [--db PATH]", &db, NULL);
+	int rc = parse_simple("list", "contend list [--db PATH]", list_opts, &a, argc, argv);
 
 	if (rc)
-		return rc < 0 ? 0 : rc;
-	rc = cli_open_store(db, &st);
+		return rc == 1 ? 0 : rc;
+	rc = cli_open_store(a.db, 0, &st);
 	if (rc)
 		return rc;
 	rc = ct_session_close_orphans(st, &closed, err, sizeof(err));
@@ -149,16 +128,9 @@ int cmd_list(int argc, char **argv)
 		free(recs);
 		return 0;
 	}
-	group = malloc(n * sizeof(*group));
-	if (!group) {
-		free(recs);
-		return cli_fail(-ENOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < n; i++) {
-		group[i] = schedule_group(&recs[i]);
+	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(recs[i].label) > lw)
 			lw = (int)strlen(recs[i].label);
-	}
 	printf("%-5s %-19s %-*s %-9s %-7s %-11s %5s %6s  %s\n", "id", "started", lw, "label",
 	       "workload", "profile", "status", "runs", "failed", "configs");
 	for (size_t i = 0; i < n; i++) {
@@ -167,30 +139,30 @@ int cmd_list(int argc, char **argv)
 		struct tm tm;
 
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-		list_order(recs, group, n, i, order, sizeof(order));
+		list_order(recs, n, i, order, sizeof(order));
 		printf("%-5lld %-19s %-*s %-9s %-7s %-11s %5u %6u  %s\n", (long long)recs[i].id,
 		       when, lw, recs[i].label, recs[i].workload, recs[i].profile, recs[i].status,
 		       recs[i].nruns, recs[i].nfailed, order);
 	}
-	free(group);
 	free(recs);
 	return 0;
 }
 
 int cmd_loads(int argc, char **argv)
 {
-	int rc = simple_opts(argc, argv, "usage: contend loads", NULL, NULL);
+	struct info_args a = { 0 };
+	int rc = parse_simple("loads", "contend loads", loads_opts, &a, argc, argv);
 
 	if (rc)
-		return rc < 0 ? 0 : rc;
+		return rc == 1 ? 0 : rc;
 	printf("%-9s %-16s %s\n", "load", "Loads counts", "what it does");
 	for (size_t i = 0; i < ct_load_count(); i++) {
 		const struct ct_load_ops *ops = ct_load_at(i);
 
-		if (ops->flags & CT_LOAD_HIDDEN)
-			continue;
-		printf("%-9s %-16s %s\n", ops->name,
-		       strcmp(ops->name, "none") ? ops->work_unit : "-", ops->summary);
+		printf("%-9s %-16s %s%s%s\n", ops->name,
+		       strcmp(ops->name, "none") ? ops->work_unit : "-", ops->summary,
+		       ops->flags & CT_LOAD_DEFAULT ? " [default]" : "",
+		       ops->flags & CT_LOAD_HIDDEN ? " [harness self-test]" : "");
 	}
 	return 0;
 }

@@ -4,6 +4,7 @@
  * DESIGN.md section 8; the library never prints and never exits.
  */
 #include "cli.h"
+#include "opts.h"
 #include "contend/store.h"
 #include "contend/util.h"
 
@@ -47,22 +48,13 @@ void cli_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int cli_parse_confidence(const char *arg, double *out)
-{
-	if (ct_parse_double(arg, out) || *out >= 100) {
-		cli_error("invalid value '%s' for --confidence (0 < PCT < 100)", arg);
-		return -1;
-	}
-	return 0;
-}
-
 int cli_fail(int rc, const char *err)
 {
 	cli_error("%s", err && *err ? err : strerror(-rc));
 	return ct_exit_code(rc);
 }
 
-int cli_open_store(const char *db, struct ct_store **st)
+int cli_open_store(const char *db, unsigned flags, struct ct_store **st)
 {
 	char path[4096], err[CT_ERRLEN] = "";
 	int rc;
@@ -75,13 +67,16 @@ int cli_open_store(const char *db, struct ct_store **st)
 			return cli_fail(rc, "cannot find a place for the results store: set "
 					    "CONTEND_DB or use --db PATH");
 	}
-	rc = ct_store_open(st, path, err, sizeof(err));
+	rc = ct_store_open(st, path, flags, err, sizeof(err));
 	if (rc) {
 		cli_error("%s", err);
-		/* a path that cannot be a store (not a database, under a file, a
-		 * directory) is bad input; anything else is the environment's */
-		return rc == -EINVAL || rc == -ENOTDIR || rc == -EISDIR ? CT_EXIT_USAGE
-									: CT_EXIT_ENV;
+		/* a path that cannot be a store (none there for a reader, not a
+		 * database, under a file, a directory) is bad input; anything
+		 * else is the environment's */
+		return rc == -EINVAL || rc == -ENOTDIR || rc == -EISDIR ||
+				       (rc == -ENOENT && !(flags & CT_STORE_CREATE))
+			       ? CT_EXIT_USAGE
+			       : CT_EXIT_ENV;
 	}
 	return 0;
 }
@@ -91,13 +86,38 @@ static void usage(FILE *f)
 	fprintf(f, "usage: contend <command> [options]\n\ncommands:\n");
 	for (size_t i = 0; i < CT_ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-8s  %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nrun 'contend <command> --help' for a command's options\n");
+	fprintf(f, "\n  --version  print contend's version\n"
+		   "\nrun 'contend help <command>' or 'contend <command> --help' for a "
+		   "command's options\n");
 }
 
+static const struct ct_cmd *find_cmd(const char *name)
+{
+	for (size_t i = 0; i < CT_ARRAY_SIZE(commands); i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+/* `contend help [COMMAND]`: the list, or that command's --help. */
 static int cmd_help(int argc, char **argv)
 {
-	usage(stdout);
-	return 0;
+	const struct ct_cmd *c;
+	char q[96];
+
+	if (argc < 2 || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return argc > 2 ? cli_usage_error("help", "takes one command") : 0;
+	}
+	if (argc > 2)
+		return cli_usage_error("help", "takes one command");
+	c = find_cmd(argv[1]);
+	if (!c)
+		return cli_usage_error("help", "%s is not a contend command",
+				       ct_quote(argv[1], q, sizeof(q)));
+	char *args[] = { argv[1], "--help", NULL };
+
+	return c->fn(2, args);
 }
 
 int main(int argc, char **argv)
@@ -114,9 +134,12 @@ int main(int argc, char **argv)
 		printf("contend 0.1.0\n");
 		return 0;
 	}
-	for (size_t i = 0; i < CT_ARRAY_SIZE(commands); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
-	cli_error("'%s' is not a contend command (see: contend help)", argv[1]);
+	const struct ct_cmd *c = find_cmd(argv[1]);
+	char q[96];
+
+	if (c)
+		return c->fn(argc - 1, argv + 1);
+	cli_error("%s is not a contend command (see: contend help)",
+		  ct_quote(argv[1], q, sizeof(q)));
 	return CT_EXIT_USAGE;
 }

@@ -83,6 +83,57 @@ int ct_proc_exit_code(int status)
 
 /* The first mount of type (with option opt, unless NULL) into buf; -ENOENT
  * when there is none. */
+uint64_t ct_proc_start_time(int pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
+
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (ct_read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	p = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
+	if (!p || sscanf(p + 2,
+			 "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d"
+			 " %*d %*d %llu",
+			 &t) != 1)
+		return 0;
+	return t;
+}
+
+static void read_id(const char *path, char *buf, size_t len)
+{
+	if (ct_read_file(path, buf, len) < 0)
+		buf[0] = '\0';
+}
+
+void ct_owner_self(struct ct_owner *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->pid = (int)getpid();
+	o->start = ct_proc_start_time(o->pid);
+	read_id("/proc/sys/kernel/random/boot_id", o->boot, sizeof(o->boot));
+	read_id("/etc/machine-id", o->machine, sizeof(o->machine));
+}
+
+enum ct_owner_state ct_owner_state(const struct ct_owner *o)
+{
+	struct ct_owner me;
+	uint64_t start;
+
+	ct_owner_self(&me);
+	if (*o->machine && *me.machine && strcmp(o->machine, me.machine))
+		return CT_OWNER_FOREIGN;
+	if (*me.boot && strcmp(o->boot, me.boot))
+		return CT_OWNER_GONE;
+	/* pids are reused, start times are not; 0 is a process that is gone */
+	start = ct_proc_start_time(o->pid);
+	if (!start || start != o->start)
+		return CT_OWNER_GONE;
+	return CT_OWNER_ALIVE;
+}
+
 static int find_mount(const char *type, const char *opt, char *buf, size_t len)
 {
 	struct mntent *me, mbuf;

@@ -82,34 +82,42 @@ void ct_run_group(const struct ct_run *runs, size_t n, struct ct_run_group *g)
 	}
 }
 
+static bool metric_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n || n >= CT_METRIC_NAME)
+		return false;
+	for (; *name; name++)
+		if (!((*name >= 'a' && *name <= 'z') || (*name >= '0' && *name <= '9') ||
+		      *name == '_'))
+			return false;
+	return true;
+}
+
 int ct_run_metric_set(struct ct_run *r, const char *name, double value)
 {
-	size_t used = strlen(r->metrics);
-	int n = snprintf(r->metrics + used, sizeof(r->metrics) - used, "%s%s=%.10g",
-			 used ? " " : "", name, value);
-
-	if (n < 0 || (size_t)n >= sizeof(r->metrics) - used) {
-		r->metrics[used] = '\0';
+	if (!metric_name_ok(name) || !isfinite(value))
+		return -EINVAL;
+	for (unsigned i = 0; i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i].name, name)) {
+			r->metrics[i].value = value;
+			return 0;
+		}
+	if (r->nmetrics >= CT_RUN_MAX_METRICS)
 		return -ENOSPC;
-	}
+	snprintf(r->metrics[r->nmetrics].name, CT_METRIC_NAME, "%s", name);
+	r->metrics[r->nmetrics++].value = value;
 	return 0;
 }
 
 int ct_run_metric(const struct ct_run *r, const char *name, double *value)
 {
-	size_t nl = strlen(name);
-
-	for (const char *p = r->metrics; *p;) {
-		const char *end = strchrnul(p, ' ');
-
-		if ((size_t)(end - p) > nl && !strncmp(p, name, nl) && p[nl] == '=') {
-			char *e;
-
-			*value = strtod(p + nl + 1, &e);
-			return e == end ? 0 : -EINVAL;
+	for (unsigned i = 0; i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i].name, name)) {
+			*value = r->metrics[i].value;
+			return 0;
 		}
-		p = *end ? end + 1 : end;
-	}
 	return -ENOENT;
 }
 

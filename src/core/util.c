@@ -133,6 +133,17 @@ int ct_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+int ct_parse_number(const char *s, double *out)
+{
+	const char *rest;
+	double v;
+
+	if (parse_number(s, &v, &rest) || *rest)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
 int ct_parse_double(const char *s, double *out)
 {
 	const char *rest;
@@ -142,6 +153,54 @@ int ct_parse_double(const char *s, double *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+bool ct_has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+const char *ct_quote(const char *s, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	if (len < 6) {
+		if (len)
+			buf[0] = '\0';
+		return buf;
+	}
+	buf[off++] = '\'';
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char e[8];
+
+		if (c == '\n')
+			snprintf(e, sizeof(e), "\\n");
+		else if (c == '\t')
+			snprintf(e, sizeof(e), "\\t");
+		else if (c == '\\')
+			snprintf(e, sizeof(e), "\\\\");
+		else if (c < 0x20 || c == 0x7f)
+			snprintf(e, sizeof(e), "\\x%02x", c);
+		else
+			snprintf(e, sizeof(e), "%c", c);
+		if (off + strlen(e) + 2 >= len) {
+			/* room for "...'" */
+			while (off > 1 && off + 5 > len)
+				off--;
+			memcpy(buf + off, "...", 3);
+			off += 3;
+			break;
+		}
+		memcpy(buf + off, e, strlen(e));
+		off += strlen(e);
+	}
+	buf[off++] = '\'';
+	buf[off] = '\0';
+	return buf;
 }
 
 const char *ct_fmt_size(uint64_t bytes, char *buf, size_t len)

@@ -7,7 +7,7 @@
 #include "internal.h"
 #include "loads.h"
 #include "contend/util.h"
-#include "contend/workload.h"
+#include "contend/srctree.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -87,8 +87,8 @@ int ct_tar_tree(struct ct_load *l, char *tree, size_t tlen, bool *generated, uns
 				      l->dir);
 		if (err && len)
 			err[0] = '\0';
-		rc = ct_kbuild_generate(tree, env->quick ? TREE_SCALE_QUICK : TREE_SCALE_FULL, &n,
-					err, len);
+		rc = ct_srctree_generate(tree, env->quick ? TREE_SCALE_QUICK : TREE_SCALE_FULL, &n,
+					 err, len);
 		if (rc) {
 			if (err && len && !err[0])
 				ct_err(err, len, rc, "%s: cannot generate a source tree in '%s'",

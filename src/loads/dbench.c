@@ -128,6 +128,8 @@ fail:
 const struct ct_load_ops ct_load_dbench = {
 	.name = "dbench",
 	.summary = "2 x ncpus clients creating, writing, reading, syncing and deleting small files",
+	.flags = CT_LOAD_DEFAULT,
+	.opt_scope = CT_SCOPE_DBENCH,
 	.work_unit = "operations",
 	.unit_scale = 1,
 	.prepare = dbench_prepare,

@@ -47,7 +47,7 @@ void ct_io_cleanup(struct ct_load *l);
 /* 0 when tar is in PATH, else -ENOTSUP with the reason. */
 int ct_tar_supported(const char *load, char *why, size_t len);
 /* Resolves the tree to archive: env->tree_dir, or a tree generated with
- * ct_kbuild_generate() in l->dir/tree (*generated set). *bytes is its size. */
+ * ct_srctree_generate() in l->dir/tree (*generated set). *bytes is its size. */
 int ct_tar_tree(struct ct_load *l, char *tree, size_t tlen, bool *generated, unsigned *nfiles,
 		uint64_t *bytes, char *err, size_t len) CT_WUR;
 /* Runs argv (argv[0] is "tar") with stdin/stdout on /dev/null and stderr

@@ -220,6 +220,8 @@ static int io_prepare(struct ct_load *l, char *err, size_t len)
 const struct ct_load_ops ct_load_io = {
 	.name = "io",
 	.summary = "rewrites a file the size of RAM with 1 MiB buffered writes (contest's dd)",
+	.flags = CT_LOAD_DEFAULT,
+	.opt_scope = CT_SCOPE_FILE,
 	.work_unit = "MB written",
 	.unit_scale = 1e6,
 	.prepare = io_prepare,

@@ -15,7 +15,10 @@
 static int io_other_supported(const struct ct_env *env, char *why, size_t len)
 {
 	if (!env->other_dir || !*env->other_dir)
-		return ct_err(why, len, -ENOTSUP, "io_other needs --other-dir DIR");
+		/* the user's to give: an input error, not the machine's */
+		return ct_err(
+			why, len, -EINVAL,
+			"load 'io_other' needs --other-dir DIR (a directory on another disk)");
 	return 0;
 }
 
@@ -44,6 +47,7 @@ static int io_other_prepare(struct ct_load *l, char *err, size_t len)
 const struct ct_load_ops ct_load_io_other = {
 	.name = "io_other",
 	.summary = "io's writer on another filesystem (--other-dir)",
+	.opt_scope = CT_SCOPE_FILE | CT_SCOPE_OTHER_DIR,
 	.work_unit = "MB written",
 	.unit_scale = 1e6,
 	.supported = io_other_supported,

@@ -78,6 +78,8 @@ static int list_work(struct ct_load *l, unsigned i)
 const struct ct_load_ops ct_load_list = {
 	.name = "list",
 	.summary = "lists a directory tree (default /usr) with lstat, over and over",
+	.flags = CT_LOAD_DEFAULT,
+	.opt_scope = CT_SCOPE_LIST_DIR,
 	.work_unit = "entries listed",
 	.unit_scale = 1,
 	.supported = list_supported,

@@ -1,7 +1,8 @@
 /*
  * The one list of loads that exist. Adding a load: write src/loads/NAME.c
  * ending in "const struct ct_load_ops ct_load_NAME", add it here and to
- * meson.build. Order is the order of listings and of the default suite.
+ * meson.build. Order is the order of listings; the default suite is the
+ * loads whose ops have CT_LOAD_DEFAULT, in this order.
  */
 #ifndef CONTEND_LOADS_H
 #define CONTEND_LOADS_H

@@ -14,6 +14,7 @@ static int none_prepare(struct ct_load *l, char *err, size_t len)
 const struct ct_load_ops ct_load_none = {
 	.name = "none",
 	.summary = "no background load: the reference every ratio is taken against",
+	.flags = CT_LOAD_DEFAULT,
 	.work_unit = "-",
 	.unit_scale = 1,
 	.prepare = none_prepare,

@@ -64,6 +64,7 @@ static void oltp_cleanup(struct ct_load *l)
 const struct ct_load_ops ct_load_oltp = {
 	.name = "oltp",
 	.summary = "the oltp engine in the background: random O_DIRECT reads, group commit",
+	.opt_scope = CT_SCOPE_OLTP,
 	.work_unit = "transactions",
 	.unit_scale = 1,
 	.prepare = oltp_prepare,

@@ -140,6 +140,8 @@ static void process_cleanup(struct ct_load *l)
 const struct ct_load_ops ct_load_process = {
 	.name = "process",
 	.summary = "a ring of 4 x ncpus processes working on 8 KiB records passed through pipes",
+	.flags = CT_LOAD_DEFAULT,
+	.opt_scope = CT_SCOPE_PROCS,
 	.work_unit = "records passed",
 	.unit_scale = 1,
 	.prepare = process_prepare,

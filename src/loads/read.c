@@ -75,6 +75,8 @@ const struct ct_load_ops ct_load_read = {
 	.name = "read",
 	.summary =
 		"reads a file the size of RAM over and over, dropping it from the cache behind it",
+	.flags = CT_LOAD_DEFAULT,
+	.opt_scope = CT_SCOPE_FILE,
 	.work_unit = "MB read",
 	.unit_scale = 1e6,
 	.prepare = read_prepare,

@@ -12,7 +12,7 @@
  */
 #include "contend/oltp.h"
 #include "contend/util.h"
-#include "oltp/pool.h"
+#include "pool.h"
 
 #ifdef CT_HAVE_URING
 #include <liburing.h>

@@ -1,7 +1,7 @@
 /*
  * CLOCK buffer pool; see pool.h.
  */
-#include "oltp/pool.h"
+#include "pool.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
  */
 #include "contend/store.h"
 #include "contend/util.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -118,6 +120,15 @@ static const char *const migrations[] = {
 	 * sequential, the order's seed, the session of the first config), so
 	 * its runs can be paired again */
 	"ALTER TABLE sessions ADD COLUMN schedule TEXT NOT NULL DEFAULT '';",
+	/* 6: the schedule as columns (the group of sessions one --vary run
+	 * stored, its order and seed, the block of each run), and the metrics
+	 * and series as JSON that SQL can query; migrate_6() converts the
+	 * text of earlier versions and drops the schedule's */
+	"ALTER TABLE sessions ADD COLUMN group_id INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE sessions ADD COLUMN run_order TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE sessions ADD COLUMN order_seed INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN block INTEGER NOT NULL DEFAULT 0;"
+	"CREATE INDEX sessions_by_group ON sessions (group_id);",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))
@@ -181,7 +192,7 @@ static const struct col run_cols[] = {
 	RUN("pswpin", COL_I64, mon.pswpin),
 	RUN("sectors_read", COL_I64, mon.sectors_read),
 	RUN("sectors_written", COL_I64, mon.sectors_written),
-	RUN_TEXT("metrics", metrics),
+	RUN("block", COL_UINT, block),
 };
 
 #define SI(name, type, m) COL(name, type, struct ct_sysinfo, m)
@@ -214,9 +225,6 @@ enum stmt_id {
 	ST_SESSIONS,
 	ST_RUN_INSERT,
 	ST_LATEST,
-	ST_JOURNAL_PUT,
-	ST_JOURNAL_LIST,
-	ST_JOURNAL_DELETE,
 	ST__COUNT
 };
 
@@ -240,11 +248,13 @@ static const struct {
 	{ RF_WPARAMS, "r.workload_params = ?5" }, { RF_OK, "r.status = 'ok'" },
 };
 
-struct ct_store {
+struct sq {
+	struct ct_store base; /* first: the ops */
 	sqlite3 *db;
 	char *path;
 	sqlite3_stmt *st[ST__COUNT];
 	sqlite3_stmt *runs_st[RF__COUNT];
+	unsigned txn; /* depth of ct_store_begin() */
 };
 
 /* Maps a SQLite result code to -errno; system errors keep their errno. */
@@ -287,7 +297,7 @@ static int map_rc(sqlite3 *db, int rc)
 }
 
 /* "cannot <what> in results store '<path>': <sqlite's message>" */
-static int db_err(struct ct_store *s, int rc, const char *what, char *err, size_t len)
+static int db_err(struct sq *s, int rc, const char *what, char *err, size_t len)
 {
 	return ct_err(err, len, map_rc(s->db, rc), "cannot %s in results store '%s': %s", what,
 		      s->path, sqlite3_errmsg(s->db));
@@ -327,27 +337,22 @@ static char *placeholders(size_t n, size_t first)
 static const char *const stmt_sql[ST__COUNT] = {
 	[ST_CONFIG_FIND] = "SELECT id FROM configs WHERE label = ?1 AND fingerprint = ?2",
 	[ST_SESSION_BEGIN] = "INSERT INTO sessions (config_id, argv, workload, profile, status,"
-			     " started_at, pid, pid_start, boot_id, machine_id, schedule)"
-			     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+			     " started_at, pid, pid_start, boot_id, machine_id, group_id,"
+			     " run_order, order_seed)"
+			     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
 	[ST_SESSION_END] = "UPDATE sessions SET status = ?1, ended_at = ?2 WHERE id = ?3",
 	[ST_SESSIONS] = "SELECT s.id, coalesce(s.config_id, 0), coalesce(c.label, ''), s.argv,"
 			" s.workload, s.profile, s.status, s.started_at, coalesce(s.ended_at, 0),"
 			" (SELECT count(*) FROM runs r WHERE r.session_id = s.id),"
 			" (SELECT count(*) FROM runs r WHERE r.session_id = s.id"
 			"  AND r.status <> 'ok')"
-			" , s.pid, s.pid_start, s.boot_id, s.machine_id, s.schedule"
+			" , s.pid, s.pid_start, s.boot_id, s.machine_id, s.group_id, s.run_order,"
+			" s.order_seed"
 			" FROM sessions s LEFT JOIN configs c ON c.id = s.config_id"
 			" ORDER BY s.id DESC LIMIT ?1",
 	[ST_LATEST] = "SELECT max(r.session_id) FROM runs r JOIN configs c ON c.id = r.config_id"
 		      " WHERE c.label = ?1 AND r.workload = ?2 AND r.load = ?3"
 		      " AND (?4 IS NULL OR r.workload_params = ?4) AND r.status = 'ok'",
-	/* the first original recorded for a path is the one to go back to */
-	[ST_JOURNAL_PUT] = "INSERT INTO knob_journal (path, knob, original, session_pid, boot_id,"
-			   " created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
-			   " ON CONFLICT (path) DO NOTHING",
-	[ST_JOURNAL_LIST] = "SELECT id, path, knob, original, session_pid, boot_id, created_at"
-			    " FROM knob_journal ORDER BY id",
-	[ST_JOURNAL_DELETE] = "DELETE FROM knob_journal WHERE path = ?1",
 };
 
 static char *build_sql(enum stmt_id id)
@@ -377,8 +382,10 @@ static char *build_sql(enum stmt_id id)
 		n = CT_ARRAY_SIZE(run_cols);
 		cols = join_cols(run_cols, n, "", ", ");
 		vals = placeholders(n, 1);
+		/* the metrics and series as JSON, bound after the columns */
 		if (cols && vals &&
-		    asprintf(&sql, "INSERT INTO runs (%s) VALUES (%s)", cols, vals) < 0)
+		    asprintf(&sql, "INSERT INTO runs (%s, metrics, series) VALUES (%s, ?%zu, ?%zu)",
+			     cols, vals, n + 1, n + 2) < 0)
 			sql = NULL;
 		break;
 	default:
@@ -390,7 +397,7 @@ static char *build_sql(enum stmt_id id)
 	return sql;
 }
 
-static int prepare(struct ct_store *s, const char *sql, sqlite3_stmt **st, char *err, size_t len)
+static int prepare(struct sq *s, const char *sql, sqlite3_stmt **st, char *err, size_t len)
 {
 	int rc;
 
@@ -403,7 +410,7 @@ static int prepare(struct ct_store *s, const char *sql, sqlite3_stmt **st, char 
 }
 
 /* The cached statement id, prepared on first use, reset and unbound. */
-static int stmt(struct ct_store *s, enum stmt_id id, sqlite3_stmt **out, char *err, size_t len)
+static int stmt(struct sq *s, enum stmt_id id, sqlite3_stmt **out, char *err, size_t len)
 {
 	char *sql;
 	int rc;
@@ -531,7 +538,7 @@ static int read_cols(sqlite3_stmt *st, int first, const struct col *cols, size_t
 	return 0;
 }
 
-static int exec(struct ct_store *s, const char *sql, const char *what, char *err, size_t len)
+static int exec(struct sq *s, const char *sql, const char *what, char *err, size_t len)
 {
 	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
 
@@ -540,14 +547,14 @@ static int exec(struct ct_store *s, const char *sql, const char *what, char *err
 	return 0;
 }
 
-static void rollback(struct ct_store *s)
+static void rollback(struct sq *s)
 {
 	if (!sqlite3_get_autocommit(s->db))
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 /* Runs a one-row, one-column query (PRAGMAs); *v is 0 when no row. */
-static int query_int(struct ct_store *s, const char *sql, int64_t *v)
+static int query_int(struct sq *s, const char *sql, int64_t *v)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
@@ -564,27 +571,7 @@ static int query_int(struct ct_store *s, const char *sql, int64_t *v)
 	return rc;
 }
 
-int ct_store_default_path(char *buf, size_t len)
-{
-	const char *env;
-	int n;
-
-	if ((env = getenv("CONTEND_DB")) && *env)
-		n = snprintf(buf, len, "%s", env);
-	else if ((env = getenv("XDG_DATA_HOME")) && *env == '/') /* relative: ignored, per XDG */
-		n = snprintf(buf, len, "%s/contend/results.db", env);
-	else if ((env = getenv("HOME")) && *env)
-		n = snprintf(buf, len, "%s/.local/share/contend/results.db", env);
-	else
-		return ct_err(buf, len, -ENOENT,
-			      "cannot find the results store: none of CONTEND_DB, XDG_DATA_HOME"
-			      " and HOME is set");
-	if (n < 0 || (size_t)n >= len)
-		return ct_err(buf, len, -ENAMETOOLONG, "results store path is too long");
-	return 0;
-}
-
-static int open_err(struct ct_store *s, int rc, char *err, size_t len)
+static int open_err(struct sq *s, int rc, char *err, size_t len)
 {
 	int e = map_rc(s->db, rc);
 
@@ -611,7 +598,7 @@ static int make_parent(const char *path)
 	return rc;
 }
 
-static int newer_err(struct ct_store *s, int64_t version, char *err, size_t len)
+static int newer_err(struct sq *s, int64_t version, char *err, size_t len)
 {
 	return ct_err(err, len, -EINVAL,
 		      "results store '%s' has schema version %" PRId64
@@ -621,7 +608,7 @@ static int newer_err(struct ct_store *s, int64_t version, char *err, size_t len)
 
 /* Refuses, before anything is written, a file that is not a database, a
  * database of another program, or a store of a newer contend. */
-static int check_store(struct ct_store *s, int64_t *version, char *err, size_t len)
+static int check_store(struct sq *s, int64_t *version, char *err, size_t len)
 {
 	int64_t appid, ntables;
 	int rc;
@@ -650,10 +637,130 @@ static int check_store(struct ct_store *s, int64_t *version, char *err, size_t l
 	return 0;
 }
 
+/* "interleaved seed=N first=ID" (ID 0: the first config itself) */
+static int parse_schedule(const char *t, int64_t id, char order[16], uint64_t *seed, int64_t *group)
+{
+	unsigned long long sd;
+	long long first;
+	int n = 0;
+
+	if (sscanf(t, "%15s seed=%llu first=%lld%n", order, &sd, &first, &n) != 3 || t[n] ||
+	    (strcmp(order, "interleaved") && strcmp(order, "sequential")) || first < 0)
+		return -EPROTO;
+	*seed = sd;
+	*group = first ? first : id;
+	return 0;
+}
+
+/* For each row of select, fix() binds the parameters of update from it,
+ * which then runs: a conversion of text that SQL alone cannot parse. */
+static int rewrite_rows(struct sq *s, const char *select, const char *update,
+			int (*fix)(struct sq *s, sqlite3_stmt *row, sqlite3_stmt *upd, char *err,
+				   size_t len),
+			char *err, size_t len)
+{
+	sqlite3_stmt *rd = NULL, *wr = NULL;
+	int rc;
+
+	rc = prepare(s, select, &rd, err, len);
+	if (!rc)
+		rc = prepare(s, update, &wr, err, len);
+	while (!rc && (rc = sqlite3_step(rd)) == SQLITE_ROW) {
+		rc = fix(s, rd, wr, err, len);
+		if (rc)
+			break;
+		rc = sqlite3_step(wr);
+		sqlite3_reset(wr);
+		sqlite3_clear_bindings(wr);
+		rc = rc == SQLITE_DONE ? 0 : db_err(s, rc, "migrate the schema", err, len);
+	}
+	if (rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc > 0)
+		rc = db_err(s, rc, "migrate the schema", err, len);
+	sqlite3_finalize(rd);
+	sqlite3_finalize(wr);
+	return rc;
+}
+
+/* A session's schedule text as its three columns. */
+static int fix_schedule(struct sq *s, sqlite3_stmt *row, sqlite3_stmt *upd, char *err, size_t len)
+{
+	int64_t id = sqlite3_column_int64(row, 0), group;
+	char order[16];
+	uint64_t seed;
+
+	if (parse_schedule((const char *)sqlite3_column_text(row, 1), id, order, &seed, &group))
+		return ct_err(err, len, -EPROTO,
+			      "session %" PRId64 " in results store '%s' has a damaged schedule",
+			      id, s->path);
+	sqlite3_bind_text(upd, 1, order, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(upd, 2, (sqlite3_int64)seed);
+	sqlite3_bind_int64(upd, 3, group);
+	sqlite3_bind_int64(upd, 4, id);
+	return 0;
+}
+
+/* Metrics "name=value name=value" and series "v v v" of version 3 as JSON. */
+static int fix_metrics(struct sq *s, sqlite3_stmt *row, sqlite3_stmt *upd, char *err, size_t len)
+{
+	int64_t id = sqlite3_column_int64(row, 0);
+	const char *m = (const char *)sqlite3_column_text(row, 1);
+	const char *t = (const char *)sqlite3_column_text(row, 2);
+	char json[CT_RUN_MAX_METRICS * (CT_METRIC_NAME + 32) + 4], *series = NULL;
+	struct ct_run *r = calloc(1, sizeof(*r));
+	double *v = NULL;
+	size_t nv = 0;
+	int rc = 0;
+
+	if (!r || ct_store_metrics_parse_v3(m ? m : "", r) ||
+	    ct_store_metrics_encode(r, json, sizeof(json)) ||
+	    ct_store_series_parse_v3(t ? t : "", &v, &nv) ||
+	    !(series = ct_store_series_encode(v, nv)))
+		rc = ct_err(err, len, -EPROTO,
+			    "run %" PRId64 " in results store '%s' has damaged metrics", id,
+			    s->path);
+	if (!rc) {
+		sqlite3_bind_text(upd, 1, json, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(upd, 2, series, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(upd, 3, id);
+	}
+	free(r);
+	free(v);
+	free(series);
+	return rc;
+}
+
+static int migrate_6(struct sq *s, char *err, size_t len)
+{
+	int rc = rewrite_rows(s, "SELECT id, schedule FROM sessions WHERE schedule <> ''",
+			      "UPDATE sessions SET run_order = ?1, order_seed = ?2, group_id = ?3"
+			      " WHERE id = ?4",
+			      fix_schedule, err, len);
+
+	if (!rc)
+		rc = rewrite_rows(s, "SELECT id, metrics, series FROM runs",
+				  "UPDATE runs SET metrics = ?1, series = ?2 WHERE id = ?3",
+				  fix_metrics, err, len);
+	if (!rc)
+		rc = exec(s,
+			  "UPDATE runs SET block = seq WHERE session_id IN"
+			  " (SELECT id FROM sessions WHERE run_order = 'interleaved');"
+			  "ALTER TABLE sessions DROP COLUMN schedule;",
+			  "migrate the schema", err, len);
+	return rc;
+}
+
+/* What SQL alone cannot do, run after migrations[i] in its transaction. */
+static int (*const migration_fns[])(struct sq *s, char *err, size_t len) = {
+	[5] = migrate_6,
+};
+_Static_assert(CT_ARRAY_SIZE(migration_fns) <= CT_ARRAY_SIZE(migrations), "migration_fns");
+
 /* Applies the missing migrations, each in its own write transaction. The
  * version is re-read under the write lock so two contends opening a new
  * store at once do not both migrate it. */
-static int migrate(struct ct_store *s, char *err, size_t len)
+static int migrate(struct sq *s, char *err, size_t len)
 {
 	char sql[64];
 	int64_t v;
@@ -671,6 +778,8 @@ static int migrate(struct ct_store *s, char *err, size_t len)
 		if (v >= SCHEMA_VERSION)
 			break;
 		rc = exec(s, migrations[v], "migrate the schema", err, len);
+		if (!rc && (size_t)v < CT_ARRAY_SIZE(migration_fns) && migration_fns[v])
+			rc = migration_fns[v](s, err, len);
 		if (rc)
 			goto fail;
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", (int)v + 1);
@@ -690,10 +799,14 @@ fail:
 	return rc;
 }
 
-int ct_store_open(struct ct_store **out, const char *path, char *err, size_t len)
+static void sq_close(struct ct_store *base);
+
+static int sq_open(struct ct_store **out, const char *path, unsigned flags, char *err, size_t len)
 {
 	bool memory = path && !strcmp(path, ":memory:");
-	struct ct_store *s = NULL;
+	int oflags = SQLITE_OPEN_READWRITE;
+	struct sq *s = NULL;
+	struct stat sb;
 	int64_t version;
 	const char *mode;
 	sqlite3_stmt *st = NULL;
@@ -707,7 +820,19 @@ int ct_store_open(struct ct_store **out, const char *path, char *err, size_t len
 		rc = ct_err(err, len, -ENOMEM, "out of memory");
 		goto fail;
 	}
-	if (!memory) {
+	s->base.ops = &ct_store_sqlite;
+	if (!memory && !(flags & CT_STORE_CREATE) && stat(path, &sb)) {
+		rc = -errno;
+		if (rc == -ENOENT)
+			ct_err(err, len, rc, "no results store at '%s'", path);
+		else
+			ct_err(err, len, rc, "cannot open results store '%s': %s", path,
+			       strerror(-rc));
+		goto fail;
+	}
+	if (memory || (flags & CT_STORE_CREATE))
+		oflags |= SQLITE_OPEN_CREATE;
+	if (!memory && (flags & CT_STORE_CREATE)) {
 		rc = make_parent(path);
 		if (rc) {
 			ct_err(err, len, rc, "cannot open results store '%s': %s", path,
@@ -715,7 +840,7 @@ int ct_store_open(struct ct_store **out, const char *path, char *err, size_t len
 			goto fail;
 		}
 	}
-	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	rc = sqlite3_open_v2(path, &s->db, oflags, NULL);
 	if (rc != SQLITE_OK) {
 		rc = open_err(s, rc, err, len);
 		goto fail;
@@ -764,16 +889,19 @@ int ct_store_open(struct ct_store **out, const char *path, char *err, size_t len
 	rc = migrate(s, err, len);
 	if (rc)
 		goto fail;
-	*out = s;
+	*out = &s->base;
 	return 0;
 fail:
 	sqlite3_finalize(st);
-	ct_store_close(s);
+	if (s)
+		sq_close(&s->base);
 	return rc;
 }
 
-void ct_store_close(struct ct_store *s)
+static void sq_close(struct ct_store *base)
 {
+	struct sq *s = (struct sq *)base;
+
 	if (!s)
 		return;
 	for (size_t i = 0; i < CT_ARRAY_SIZE(s->st); i++)
@@ -823,8 +951,8 @@ static void sysctl_parse(const char *t, struct ct_sysinfo *si)
 	}
 }
 
-static int config_find(struct ct_store *s, const char *label, const struct ct_sysinfo *si,
-		       int64_t *id, char *err, size_t len)
+static int config_find(struct sq *s, const char *label, const struct ct_sysinfo *si, int64_t *id,
+		       char *err, size_t len)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -845,9 +973,10 @@ static int config_find(struct ct_store *s, const char *label, const struct ct_sy
 	return rc;
 }
 
-int ct_store_config_put(struct ct_store *s, const char *label, const struct ct_sysinfo *si,
-			int64_t *id, char *err, size_t len)
+static int sq_config_put(struct ct_store *base, const char *label, const struct ct_sysinfo *si,
+			 int64_t *id, char *err, size_t len)
 {
+	struct sq *s = (struct sq *)base;
 	sqlite3_stmt *st = NULL;
 	char *sysctls = NULL;
 	int rc;
@@ -895,9 +1024,10 @@ out:
 	return rc;
 }
 
-int ct_store_config_get(struct ct_store *s, int64_t id, char *label, size_t label_len,
-			struct ct_sysinfo *si, char *err, size_t len)
+static int sq_config_get(struct ct_store *base, int64_t id, char *label, size_t label_len,
+			 struct ct_sysinfo *si, char *err, size_t len)
 {
+	struct sq *s = (struct sq *)base;
 	sqlite3_stmt *st;
 	int rc;
 
@@ -924,20 +1054,28 @@ int ct_store_config_get(struct ct_store *s, int64_t id, char *label, size_t labe
 	return rc;
 }
 
-int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char *err, size_t len)
+/* A write of its own transaction, or part of the caller's (ct_store_begin). */
+static int write_begin(struct sq *s, const char *what, char *err, size_t len)
 {
-	sqlite3_stmt *st;
-	int rc;
+	return s->txn ? 0 : exec(s, "BEGIN IMMEDIATE", what, err, len);
+}
 
-	rc = stmt(s, ST_SESSION_BEGIN, &st, err, len);
-	if (rc)
+static int write_end(struct sq *s, int rc, const char *what, char *err, size_t len)
+{
+	if (s->txn)
 		return rc;
-	if (!rec->started_at)
-		rec->started_at = ct_wall_ns();
-	snprintf(rec->status, sizeof(rec->status), "running");
-	rec->ended_at = 0;
-	rec->nruns = rec->nfailed = 0;
-	rc = rec->config_id ? sqlite3_bind_int64(st, 1, rec->config_id) : sqlite3_bind_null(st, 1);
+	if (!rc)
+		rc = exec(s, "COMMIT", what, err, len);
+	if (rc)
+		rollback(s);
+	return rc;
+}
+
+static int bind_session(sqlite3_stmt *st, const struct ct_session_rec *rec)
+{
+	int rc = rec->config_id ? sqlite3_bind_int64(st, 1, rec->config_id)
+				: sqlite3_bind_null(st, 1);
+
 	if (rc == SQLITE_OK)
 		rc = bind_text(st, 2, rec->argv, sizeof(rec->argv));
 	if (rc == SQLITE_OK)
@@ -949,15 +1087,42 @@ int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char 
 	if (rc == SQLITE_OK)
 		rc = sqlite3_bind_int64(st, 6, rec->started_at);
 	if (rc == SQLITE_OK)
-		rc = sqlite3_bind_int64(st, 7, rec->pid);
+		rc = sqlite3_bind_int64(st, 7, rec->owner.pid);
 	if (rc == SQLITE_OK)
-		rc = sqlite3_bind_int64(st, 8, (sqlite3_int64)rec->pid_start);
+		rc = sqlite3_bind_int64(st, 8, (sqlite3_int64)rec->owner.start);
 	if (rc == SQLITE_OK)
-		rc = bind_text(st, 9, rec->boot_id, sizeof(rec->boot_id));
+		rc = bind_text(st, 9, rec->owner.boot, sizeof(rec->owner.boot));
 	if (rc == SQLITE_OK)
-		rc = bind_text(st, 10, rec->machine_id, sizeof(rec->machine_id));
+		rc = bind_text(st, 10, rec->owner.machine, sizeof(rec->owner.machine));
 	if (rc == SQLITE_OK)
-		rc = bind_text(st, 11, rec->schedule, sizeof(rec->schedule));
+		rc = sqlite3_bind_int64(st, 11, rec->group_id);
+	if (rc == SQLITE_OK)
+		rc = bind_text(st, 12, rec->order, sizeof(rec->order));
+	if (rc == SQLITE_OK)
+		/* seeds past INT64_MAX wrap and wrap back on read */
+		rc = sqlite3_bind_int64(st, 13, (sqlite3_int64)rec->order_seed);
+	return rc;
+}
+
+static int sq_session_begin(struct ct_store *base, struct ct_session_rec *rec, char *err,
+			    size_t len)
+{
+	struct sq *s = (struct sq *)base;
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = stmt(s, ST_SESSION_BEGIN, &st, err, len);
+	if (rc)
+		return rc;
+	if (!rec->started_at)
+		rec->started_at = ct_wall_ns();
+	snprintf(rec->status, sizeof(rec->status), "running");
+	rec->ended_at = 0;
+	rec->nruns = rec->nfailed = 0;
+	rc = write_begin(s, "begin session", err, len);
+	if (rc)
+		return rc;
+	rc = bind_session(st, rec);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
@@ -967,11 +1132,26 @@ int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char 
 		rc = db_err(s, rc, "begin session", err, len);
 	}
 	stmt_done(st);
+	/* the first session of a group is the group */
+	if (!rc && rec->order[0] && !rec->group_id) {
+		char sql[96];
+
+		snprintf(sql, sizeof(sql), "UPDATE sessions SET group_id = id WHERE id = %" PRId64,
+			 rec->id);
+		rc = exec(s, sql, "begin session", err, len);
+		if (!rc)
+			rec->group_id = rec->id;
+	}
+	rc = write_end(s, rc, "begin session", err, len);
+	if (rc)
+		rec->id = 0;
 	return rc;
 }
 
-int ct_store_session_end(struct ct_store *s, int64_t id, const char *status, char *err, size_t len)
+static int sq_session_end(struct ct_store *base, int64_t id, const char *status, char *err,
+			  size_t len)
 {
+	struct sq *s = (struct sq *)base;
 	static const char *const ends[] = { "complete", "interrupted", "failed" };
 	sqlite3_stmt *st;
 	size_t i;
@@ -1004,42 +1184,11 @@ int ct_store_session_end(struct ct_store *s, int64_t id, const char *status, cha
 	return rc;
 }
 
-/* The series as text, "%.6g" values separated by spaces: compact, exact
- * enough for a per-second rate, and readable with plain SQL. */
-static int put_series(struct ct_store *s, const struct ct_run *r, char *err, size_t len)
+static int sq_run_series(struct ct_store *base, int64_t run_id, double **out, size_t *n, char *err,
+			 size_t len)
 {
-	size_t cap = (size_t)r->nseries * 24 + 1, off = 0;
-	char *text = malloc(cap);
+	struct sq *s = (struct sq *)base;
 	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (!text)
-		return ct_err(err, len, -ENOMEM, "out of memory");
-	text[0] = '\0';
-	for (unsigned i = 0; i < r->nseries; i++)
-		off += (size_t)snprintf(text + off, cap - off, "%s%.6g", i ? " " : "",
-					r->series[i]);
-	rc = prepare(s, "UPDATE runs SET series = ?1 WHERE id = ?2", &st, err, len);
-	if (!rc) {
-		rc = sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
-		if (rc == SQLITE_OK)
-			rc = sqlite3_bind_int64(st, 2, r->id);
-		if (rc == SQLITE_OK)
-			rc = sqlite3_step(st);
-		rc = rc == SQLITE_DONE ? 0 : db_err(s, rc, "store a run's series", err, len);
-		sqlite3_finalize(st);
-	}
-	free(text);
-	return rc;
-}
-
-int ct_store_run_series(struct ct_store *s, int64_t run_id, double **out, size_t *n, char *err,
-			size_t len)
-{
-	sqlite3_stmt *st = NULL;
-	const char *text;
-	double *v = NULL;
-	size_t cnt = 0, cap;
 	int rc;
 
 	*out = NULL;
@@ -1050,39 +1199,45 @@ int ct_store_run_series(struct ct_store *s, int64_t run_id, double **out, size_t
 	rc = sqlite3_bind_int64(st, 1, run_id);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
+	if (rc == SQLITE_ROW) {
+		rc = ct_store_series_decode((const char *)sqlite3_column_text(st, 0), out, n);
+		if (rc)
+			rc = ct_err(err, len, rc,
+				    "run %" PRId64 " in results store '%s' has a damaged series",
+				    run_id, s->path);
+	} else {
 		rc = rc == SQLITE_DONE ? ct_err(err, len, -ENOENT, "no run %" PRId64, run_id)
 				       : db_err(s, rc, "read a run's series", err, len);
-		goto out;
 	}
-	text = (const char *)sqlite3_column_text(st, 0);
-	cap = text ? strlen(text) / 2 + 1 : 1;
-	v = malloc(cap * sizeof(*v));
-	if (!v) {
-		rc = ct_err(err, len, -ENOMEM, "out of memory");
-		goto out;
-	}
-	for (const char *p = text ? text : ""; *p && cnt < cap;) {
-		char *end;
-
-		v[cnt] = strtod(p, &end);
-		if (end == p)
-			break;
-		cnt++;
-		p = end;
-	}
-	*out = v;
-	*n = cnt;
-	v = NULL;
-	rc = 0;
-out:
-	free(v);
 	sqlite3_finalize(st);
 	return rc;
 }
 
-int ct_store_run_put(struct ct_store *s, struct ct_run *r, char *err, size_t len)
+/* Binds the metrics and series of r after its n columns. */
+static int bind_json(struct sq *s, sqlite3_stmt *st, int n, const struct ct_run *r, char *err,
+		     size_t len)
 {
+	char metrics[CT_RUN_MAX_METRICS * (CT_METRIC_NAME + 32) + 4];
+	char *series = NULL;
+	int rc;
+
+	if (ct_store_metrics_encode(r, metrics, sizeof(metrics)))
+		return ct_err(err, len, -EINVAL, "run has metrics that cannot be stored");
+	if (r->series && r->nseries) {
+		series = ct_store_series_encode(r->series, r->nseries);
+		if (!series)
+			return ct_err(err, len, -ENOMEM, "out of memory");
+	}
+	rc = sqlite3_bind_text(st, n + 1, metrics, -1, SQLITE_TRANSIENT);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(st, n + 2, series ? series : "[]", -1, SQLITE_TRANSIENT);
+	free(series);
+	return rc == SQLITE_OK ? 0 : db_err(s, rc, "store run", err, len);
+}
+
+static int sq_run_put(struct ct_store *base, struct ct_run *r, char *err, size_t len)
+{
+	struct sq *s = (struct sq *)base;
 	sqlite3_stmt *st = NULL;
 	int rc;
 
@@ -1091,35 +1246,33 @@ int ct_store_run_put(struct ct_store *s, struct ct_run *r, char *err, size_t len
 	rc = stmt(s, ST_RUN_INSERT, &st, err, len);
 	if (rc)
 		return rc;
-	rc = exec(s, "BEGIN IMMEDIATE", "store run", err, len);
+	rc = write_begin(s, "store run", err, len);
 	if (rc)
 		return rc;
 	rc = bind_cols(st, 1, run_cols, CT_ARRAY_SIZE(run_cols), r);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(st);
+	if (rc != SQLITE_OK) {
+		rc = db_err(s, rc, "store run", err, len);
+		goto out;
+	}
+	rc = bind_json(s, st, (int)CT_ARRAY_SIZE(run_cols), r, err, len);
+	if (rc)
+		goto out;
+	rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE) {
 		rc = db_err(s, rc, "store run", err, len);
 		goto out;
 	}
 	r->id = sqlite3_last_insert_rowid(s->db);
-	stmt_done(st);
-	st = NULL;
-	if (r->series && r->nseries) {
-		rc = put_series(s, r, err, len);
-		if (rc)
-			goto out;
-	}
-	rc = exec(s, "COMMIT", "store run", err, len);
+	rc = 0;
 out:
 	stmt_done(st);
-	if (rc) {
-		rollback(s);
+	rc = write_end(s, rc, "store run", err, len);
+	if (rc)
 		r->id = 0;
-	}
 	return rc;
 }
 
-static int runs_stmt(struct ct_store *s, unsigned mask, sqlite3_stmt **out, char *err, size_t len)
+static int runs_stmt(struct sq *s, unsigned mask, sqlite3_stmt **out, char *err, size_t len)
 {
 	char *cols = NULL, *sql = NULL, where[256] = "";
 	size_t off = 0;
@@ -1135,7 +1288,7 @@ static int runs_stmt(struct ct_store *s, unsigned mask, sqlite3_stmt **out, char
 						off ? " AND " : " WHERE ", run_filters[i].sql);
 	cols = join_cols(run_cols, CT_ARRAY_SIZE(run_cols), "r.", ", ");
 	if (cols && asprintf(&sql,
-			     "SELECT r.id, c.label, %s FROM runs r"
+			     "SELECT r.id, c.label, r.metrics, %s FROM runs r"
 			     " JOIN configs c ON c.id = r.config_id%s ORDER BY r.id",
 			     cols, where) < 0)
 		sql = NULL;
@@ -1146,9 +1299,10 @@ static int runs_stmt(struct ct_store *s, unsigned mask, sqlite3_stmt **out, char
 	return rc;
 }
 
-int ct_store_runs(struct ct_store *s, const struct ct_run_filter *f, struct ct_run **out, size_t *n,
-		  char *err, size_t len)
+static int sq_runs(struct ct_store *base, const struct ct_run_filter *f, struct ct_run **out,
+		   size_t *n, char *err, size_t len)
 {
+	struct sq *s = (struct sq *)base;
 	static const struct ct_run_filter all;
 	struct ct_run *runs = NULL, *grown, *r;
 	size_t cap = 0, cnt = 0;
@@ -1198,11 +1352,17 @@ int ct_store_runs(struct ct_store *s, const struct ct_run_filter *f, struct ct_r
 		memset(r, 0, sizeof(*r));
 		r->id = sqlite3_column_int64(st, 0);
 		col_text(st, 1, r->label, sizeof(r->label));
-		bad = read_cols(st, 2, run_cols, CT_ARRAY_SIZE(run_cols), r);
+		bad = read_cols(st, 3, run_cols, CT_ARRAY_SIZE(run_cols), r);
 		if (bad) {
 			rc = ct_err(err, len, -EPROTO,
 				    "run %" PRId64 " in results store '%s' has unknown status '%s'",
 				    r->id, s->path, sqlite3_column_text(st, bad - 1));
+			goto out;
+		}
+		if (ct_store_metrics_decode((const char *)sqlite3_column_text(st, 2), r)) {
+			rc = ct_err(err, len, -EPROTO,
+				    "run %" PRId64 " in results store '%s' has damaged metrics",
+				    r->id, s->path);
 			goto out;
 		}
 		cnt++;
@@ -1221,9 +1381,10 @@ out:
 	return rc;
 }
 
-int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **out, size_t *n,
-		      char *err, size_t len)
+static int sq_sessions(struct ct_store *base, size_t limit, struct ct_session_rec **out, size_t *n,
+		       char *err, size_t len)
 {
+	struct sq *s = (struct sq *)base;
 	struct ct_session_rec *recs = NULL, *grown, *rec;
 	size_t cap = 0, cnt = 0;
 	sqlite3_stmt *st;
@@ -1263,11 +1424,13 @@ int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **
 		rec->ended_at = sqlite3_column_int64(st, 8);
 		rec->nruns = (unsigned)sqlite3_column_int64(st, 9);
 		rec->nfailed = (unsigned)sqlite3_column_int64(st, 10);
-		rec->pid = (int)sqlite3_column_int64(st, 11);
-		rec->pid_start = (uint64_t)sqlite3_column_int64(st, 12);
-		col_text(st, 13, rec->boot_id, sizeof(rec->boot_id));
-		col_text(st, 14, rec->machine_id, sizeof(rec->machine_id));
-		col_text(st, 15, rec->schedule, sizeof(rec->schedule));
+		rec->owner.pid = (int)sqlite3_column_int64(st, 11);
+		rec->owner.start = (uint64_t)sqlite3_column_int64(st, 12);
+		col_text(st, 13, rec->owner.boot, sizeof(rec->owner.boot));
+		col_text(st, 14, rec->owner.machine, sizeof(rec->owner.machine));
+		rec->group_id = sqlite3_column_int64(st, 15);
+		col_text(st, 16, rec->order, sizeof(rec->order));
+		rec->order_seed = (uint64_t)sqlite3_column_int64(st, 17);
 	}
 	if (rc != SQLITE_DONE) {
 		rc = db_err(s, rc, "list sessions", err, len);
@@ -1283,10 +1446,11 @@ out:
 	return rc;
 }
 
-int ct_store_latest_session_with(struct ct_store *s, const char *label, const char *workload,
-				 const char *load, const char *workload_params, int64_t *session_id,
-				 char *err, size_t len)
+static int sq_latest_session_with(struct ct_store *base, const char *label, const char *workload,
+				  const char *load, const char *workload_params,
+				  int64_t *session_id, char *err, size_t len)
 {
+	struct sq *s = (struct sq *)base;
 	sqlite3_stmt *st;
 	int rc;
 
@@ -1317,160 +1481,123 @@ int ct_store_latest_session_with(struct ct_store *s, const char *label, const ch
 	return rc;
 }
 
-/* A journal text that does not fit its array would be restored cut short:
- * refuse it instead. */
-static int journal_text(struct ct_store *s, sqlite3_stmt *st, int i, char *buf, size_t size,
-			int64_t id, char *err, size_t len)
+static int sq_knob_rows(struct ct_store *base, struct ct_store_knob_row **out, size_t *n, char *err,
+			size_t len)
 {
-	if ((size_t)sqlite3_column_bytes(st, i) >= size)
-		return ct_err(err, len, -EPROTO,
-			      "knob journal entry %" PRId64 " in results store '%s' has a %s"
-			      " longer than %zu bytes",
-			      id, s->path, sqlite3_column_name(st, i), size - 1);
-	col_text(st, i, buf, size);
-	return 0;
-}
-
-static int journal_check(const struct ct_journal_entry *e, char *err, size_t len)
-{
-	if (!e->path[0] || strnlen(e->path, sizeof(e->path)) == sizeof(e->path))
-		return ct_err(err, len, -EINVAL, "knob journal entry has a bad path");
-	if (!e->knob[0] || strnlen(e->knob, sizeof(e->knob)) == sizeof(e->knob))
-		return ct_err(err, len, -EINVAL, "knob journal entry for '%s' has a bad knob name",
-			      e->path);
-	if (strnlen(e->original, sizeof(e->original)) == sizeof(e->original))
-		return ct_err(err, len, -EINVAL,
-			      "knob journal entry for '%s' has an unterminated original", e->path);
-	return 0;
-}
-
-/*
- * One transaction for all entries, committed before this returns: the
- * caller changes nothing until then, so a contend killed at any point
- * leaves a journal that covers every change it made. synchronous=NORMAL
- * is enough: a commit survives the process, and what a power loss could
- * take from the WAL is the journal of settings that a reboot resets too.
- */
-int ct_store_journal_put(struct ct_store *s, const struct ct_journal_entry *e, size_t n, char *err,
-			 size_t len)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	for (size_t i = 0; i < n; i++) {
-		rc = journal_check(&e[i], err, len);
-		if (rc)
-			return rc;
-	}
-	rc = stmt(s, ST_JOURNAL_PUT, &st, err, len);
-	if (rc)
-		return rc;
-	rc = exec(s, "BEGIN IMMEDIATE", "write the knob journal", err, len);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < n; i++) {
-		rc = bind_text(st, 1, e[i].path, sizeof(e[i].path));
-		if (rc == SQLITE_OK)
-			rc = bind_text(st, 2, e[i].knob, sizeof(e[i].knob));
-		if (rc == SQLITE_OK)
-			rc = bind_text(st, 3, e[i].original, sizeof(e[i].original));
-		if (rc == SQLITE_OK)
-			rc = sqlite3_bind_int64(st, 4, e[i].session_pid);
-		if (rc == SQLITE_OK)
-			rc = bind_text(st, 5, e[i].boot_id, sizeof(e[i].boot_id));
-		if (rc == SQLITE_OK)
-			rc = sqlite3_bind_int64(st, 6,
-						e[i].created_at ? e[i].created_at : ct_wall_ns());
-		if (rc == SQLITE_OK)
-			rc = sqlite3_step(st);
-		if (rc != SQLITE_DONE) {
-			rc = db_err(s, rc, "write the knob journal", err, len);
-			goto out;
-		}
-		stmt_done(st);
-	}
-	st = NULL;
-	rc = exec(s, "COMMIT", "write the knob journal", err, len);
-out:
-	stmt_done(st);
-	if (rc)
-		rollback(s);
-	return rc;
-}
-
-int ct_store_journal_list(struct ct_store *s, struct ct_journal_entry **out, size_t *n, char *err,
-			  size_t len)
-{
-	struct ct_journal_entry *es = NULL, *grown, *e;
+	struct sq *s = (struct sq *)base;
+	struct ct_store_knob_row *rows = NULL, *grown, *r;
 	size_t cap = 0, cnt = 0;
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*out = NULL;
 	*n = 0;
-	rc = stmt(s, ST_JOURNAL_LIST, &st, err, len);
+	rc = prepare(s,
+		     "SELECT path, knob, original, session_pid, boot_id, created_at"
+		     " FROM knob_journal ORDER BY id",
+		     &st, err, len);
 	if (rc)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (cnt == cap) {
 			cap = cap ? cap * 2 : 8;
-			grown = realloc(es, cap * sizeof(*es));
+			grown = realloc(rows, cap * sizeof(*rows));
 			if (!grown) {
 				rc = ct_err(err, len, -ENOMEM, "out of memory");
 				goto out;
 			}
-			es = grown;
+			rows = grown;
 		}
-		e = &es[cnt];
-		memset(e, 0, sizeof(*e));
-		e->id = sqlite3_column_int64(st, 0);
-		rc = journal_text(s, st, 1, e->path, sizeof(e->path), e->id, err, len);
-		if (!rc)
-			rc = journal_text(s, st, 2, e->knob, sizeof(e->knob), e->id, err, len);
-		if (!rc)
-			rc = journal_text(s, st, 3, e->original, sizeof(e->original), e->id, err,
-					  len);
-		if (!rc)
-			rc = journal_text(s, st, 5, e->boot_id, sizeof(e->boot_id), e->id, err,
-					  len);
-		if (rc)
-			goto out;
-		e->session_pid = (int)sqlite3_column_int64(st, 4);
-		e->created_at = sqlite3_column_int64(st, 6);
-		cnt++;
+		r = &rows[cnt++];
+		memset(r, 0, sizeof(*r));
+		col_text(st, 0, r->path, sizeof(r->path));
+		col_text(st, 1, r->knob, sizeof(r->knob));
+		col_text(st, 2, r->original, sizeof(r->original));
+		r->session_pid = (int)sqlite3_column_int64(st, 3);
+		col_text(st, 4, r->boot_id, sizeof(r->boot_id));
+		r->created_at = sqlite3_column_int64(st, 5);
 	}
 	if (rc != SQLITE_DONE) {
 		rc = db_err(s, rc, "read the knob journal", err, len);
 		goto out;
 	}
 	rc = 0;
-	*out = es;
+	*out = rows;
 	*n = cnt;
-	es = NULL;
+	rows = NULL;
 out:
-	stmt_done(st);
-	free(es);
+	sqlite3_finalize(st);
+	free(rows);
 	return rc;
 }
 
-int ct_store_journal_delete(struct ct_store *s, const char *path, char *err, size_t len)
+static int sq_knob_rows_clear(struct ct_store *base, char *err, size_t len)
 {
-	sqlite3_stmt *st;
+	return exec((struct sq *)base, "DELETE FROM knob_journal", "clear the knob journal", err,
+		    len);
+}
+
+static int sq_begin(struct ct_store *base, char *err, size_t len)
+{
+	struct sq *s = (struct sq *)base;
 	int rc;
 
-	rc = stmt(s, ST_JOURNAL_DELETE, &st, err, len);
-	if (rc)
-		return rc;
-	rc = sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE)
-		rc = db_err(s, rc, "delete a knob journal entry", err, len);
-	else if (sqlite3_changes(s->db) == 0)
-		rc = ct_err(err, len, -ENOENT,
-			    "no knob journal entry for '%s' in results store '%s'", path, s->path);
-	else
-		rc = 0;
-	stmt_done(st);
+	if (s->txn) {
+		s->txn++;
+		return 0;
+	}
+	rc = exec(s, "BEGIN IMMEDIATE", "begin a transaction", err, len);
+	if (!rc)
+		s->txn = 1;
 	return rc;
 }
+
+static int sq_commit(struct ct_store *base, char *err, size_t len)
+{
+	struct sq *s = (struct sq *)base;
+	int rc;
+
+	if (!s->txn)
+		return ct_err(err, len, -EINVAL, "no transaction to commit");
+	if (--s->txn)
+		return 0;
+	rc = exec(s, "COMMIT", "commit a transaction", err, len);
+	if (rc)
+		rollback(s);
+	return rc;
+}
+
+static void sq_rollback(struct ct_store *base)
+{
+	struct sq *s = (struct sq *)base;
+
+	s->txn = 0;
+	rollback(s);
+}
+
+/* SQLite takes every target that is not a URI of another backend. */
+static bool sq_accepts(const char *target)
+{
+	return !strstr(target, "://");
+}
+
+const struct ct_store_ops ct_store_sqlite = {
+	.name = "sqlite",
+	.accepts = sq_accepts,
+	.open = sq_open,
+	.close = sq_close,
+	.begin = sq_begin,
+	.commit = sq_commit,
+	.rollback = sq_rollback,
+	.config_put = sq_config_put,
+	.config_get = sq_config_get,
+	.session_begin = sq_session_begin,
+	.session_end = sq_session_end,
+	.sessions = sq_sessions,
+	.run_put = sq_run_put,
+	.runs = sq_runs,
+	.run_series = sq_run_series,
+	.latest_session_with = sq_latest_session_with,
+	.knob_rows = sq_knob_rows,
+	.knob_rows_clear = sq_knob_rows_clear,
+};

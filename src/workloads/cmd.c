@@ -81,6 +81,7 @@ __attribute__((noreturn)) static void cmd_exec(struct ct_workload *w)
 const struct ct_workload_ops ct_workload_cmd = {
 	.name = "cmd",
 	.summary = "any command given after --, run without a shell",
+	.flags = CT_WL_ARGV,
 	.prepare = cmd_prepare,
 	.exec = cmd_exec,
 };

@@ -196,7 +196,10 @@ static void oltp_cleanup(struct ct_workload *w)
 const struct ct_workload_ops ct_workload_oltp = {
 	.name = "oltp",
 	.summary = "WimMark-style OLTP engine: O_DIRECT pages, buffer pool, group commit (tps)",
-	.flags = CT_WL_OWN_WARMUP,
+	.flags = CT_WL_OWN_WARMUP | CT_WL_SCORED,
+	.opt_scope = CT_SCOPE_OLTP,
+	/* WimMark measured the database alone; loads on request */
+	.default_loads = "none",
 	.prepare = oltp_prepare,
 	.reset = oltp_reset,
 	.exec = oltp_exec,

@@ -95,6 +95,7 @@ __attribute__((noreturn)) static void selftest_exec(struct ct_workload *w)
 const struct ct_workload_ops ct_workload_selftest = {
 	.name = "selftest",
 	.summary = "harness self-test: spin, sleep or fail (opts.scale seconds)",
+	.opt_scope = CT_SCOPE_SCALE | CT_SCOPE_SELFTEST,
 	.prepare = selftest_prepare,
 	.exec = selftest_exec,
 };

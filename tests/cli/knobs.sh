@@ -1,9 +1,10 @@
 #!/bin/sh
-# `contend restore` after a simulated crash: a journal row holds vda's
-# scheduler as it was, the scheduler is changed as a session would have
-# left it, and restore puts it back, clears the row and then has nothing
-# to do. Rows of an earlier boot, of a running contend, ones that cannot be
-# written and a user who is not root get their own answers. vda's
+# `contend restore` after a simulated crash: an entry of the machine's knob
+# journal holds vda's scheduler as it was, the scheduler is changed as a
+# session would have left it, and restore puts it back, clears the entry
+# and then has nothing to do. Entries of an earlier boot, of a running
+# contend, ones that cannot be written, a user who is not root and the
+# journal rows an older results store kept get their own answers. vda's
 # scheduler is put back on any exit.
 . "$CT_TESTLIB"
 
@@ -32,14 +33,18 @@ trap 'exit 130' INT TERM HUP
 
 boot=$(cat /proc/sys/kernel/random/boot_id)
 dead=$(sh -c 'echo $$')
-# journal PATH KNOB ORIGINAL PID BOOT: a row as a session writes it
+# journal PATH KNOB ORIGINAL PID BOOT: an entry as a session writes it,
+# with the start time of PID (0 when it does not run)
+J="$CONTEND_JOURNAL_DIR/knobs"
 journal() {
-	sql "insert into knob_journal (path, knob, original, session_pid, boot_id, created_at)
-	     values ('$1', '$2', '$3', $4, '$5', 1767225600000000000)"
+	start=$(awk '{ print $22 }' "/proc/$4/stat" 2>/dev/null || echo 0)
+	mkdir -p "$CONTEND_JOURNAL_DIR"
+	[ -f "$J" ] || echo "# contend knob journal 1" >"$J"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t1767225600000000000\n' "$1" "$2" "$3" "$4" "${start:-0}" "$5" >>"$J"
 }
-rows() { sql "select count(*) from knob_journal"; }
+rows() { journal_rows; }
 
-plan 31
+plan 35
 
 run help
 expect_out "help lists restore" "^  restore +put back knobs"
@@ -57,7 +62,7 @@ run restore
 expect_rc "restore: exit 0" 0
 expect_out "one line per knob" "^restored iosched \\($S\\): $other -> $orig\$"
 [ "$(sched)" = "$orig" ] && ok "the scheduler is $orig again" || not_ok "the scheduler is $orig again" "$(cat "$S")"
-[ "$(rows)" = 0 ] && ok "the journal is empty" || not_ok "the journal is empty" "$(sql 'select * from knob_journal')"
+[ "$(rows)" = 0 ] && ok "the journal is empty" || not_ok "the journal is empty" "$(cat "$J")"
 run restore
 expect_rc "a second restore: exit 0" 0
 expect_out "has nothing to restore" "^nothing to restore\$"
@@ -68,7 +73,7 @@ run restore
 expect_rc "an earlier boot's row: exit 0" 0
 expect_out "is cleared, with the value found" "^cleared iosched \\($S\\): changed in an earlier boot, left at its boot value $orig \\(was $other before that change\\)\$"
 [ "$(sched)" = "$orig" ] && ok "and not written" || not_ok "and not written" "$(cat "$S")"
-[ "$(rows)" = 0 ] && ok "its row is gone" || not_ok "its row is gone" "$(sql 'select * from knob_journal')"
+[ "$(rows)" = 0 ] && ok "its row is gone" || not_ok "its row is gone" "$(cat "$J")"
 
 # a contend still running holds its knob (a process named contend: the
 # kernel names a process after the file it executes)
@@ -97,7 +102,7 @@ expect_rc "a value that cannot be restored: exit 3" 3
 expect_err "says what failed" "^contend: cannot set knob 'iosched' \\($S\\) to 'nosuch': Invalid argument \\(kept in the journal\\)\$"
 [ "$(rows)" = 1 ] && ok "the row is kept" || not_ok "the row is kept"
 [ "$(sched)" = "$orig" ] && ok "the scheduler is unchanged" || not_ok "the scheduler is unchanged" "$(cat "$S")"
-sql "delete from knob_journal"
+echo "# contend knob journal 1" >"$J"
 
 # not root: one clear line, exit 3, nothing touched. The user runs a copy of
 # the binary in a directory it can reach: the build tree may sit under a
@@ -109,10 +114,22 @@ chmod 755 "$T/np/contend"
 np() { rc=0; setpriv --reuid=65534 --regid=65534 --clear-groups env CONTEND_DB="$T/np/r.db" "$T/np/contend" "$@" >"$T/out" 2>"$T/err" || rc=$?; }
 np restore
 expect_rc "not root, empty journal: exit 0" 0
-sqlite3 "$T/np/r.db" "insert into knob_journal (path, knob, original, session_pid, boot_id, created_at)
-	values ('$S', 'iosched', '$other', $dead, '$boot', 1)"
+journal "$S" iosched "$other" "$dead" "$boot"
 np restore
-expect_rc "not root with a row: exit 3" 3
+expect_rc "not root with an entry: exit 3" 3
 expect_err "says root is needed" "^contend: restoring knobs needs root: iosched \\($S\\)\$"
 [ "$(sched)" = "$orig" ] && ok "nothing was written" || not_ok "nothing was written" "$(cat "$S")"
-[ "$(sqlite3 "$T/np/r.db" 'select count(*) from knob_journal')" = 1 ] && ok "the row is kept for root" || not_ok "the row is kept for root"
+[ "$(rows)" = 1 ] && ok "the entry is kept for root" || not_ok "the entry is kept for root"
+echo "# contend knob journal 1" >"$J"
+
+# an older store's journal rows move into the machine's journal: restore
+# --db takes them over and puts the knob back; the store keeps none
+"$CONTEND" run -q -w selftest --scale 0.01 -l none -n 1 --no-warmup --delay 0 --dir "$T" --db "$T/old.db" >/dev/null 2>&1
+sqlite3 "$T/old.db" "insert into knob_journal (path, knob, original, session_pid, boot_id, created_at)
+	values ('$S', 'iosched', '$orig', $dead, '$boot', 1)"
+echo "$other" >"$S"
+run restore --db "$T/old.db"
+expect_rc "restore --db takes over an older store's journal: exit 0" 0
+expect_out "and restores from it" "^restored iosched \\($S\\): $other -> $orig\$"
+[ "$(sched)" = "$orig" ] && ok "the scheduler is back" || not_ok "the scheduler is back" "$(cat "$S")"
+[ "$(sqlite3 "$T/old.db" 'select count(*) from knob_journal')" = 0 ] && ok "the store's rows are gone" || not_ok "the store's rows are gone"

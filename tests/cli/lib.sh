@@ -6,6 +6,8 @@ set -u
 : "${CONTEND:?CONTEND must point to the contend binary}"
 T=$(mktemp -d /var/tmp/contend-test.XXXXXX)
 export CONTEND_DB="$T/results.db"
+# the knob journal of this test alone, never the machine's
+export CONTEND_JOURNAL_DIR="$T/journal"
 trap 'rm -rf "$T"' EXIT
 _n=0
 
@@ -42,3 +44,12 @@ leftovers() {
 		done
 	} | grep -v "^$$\$" | sort -u
 }
+# entries in this test's knob journal, and the original of one path there
+journal_rows() {
+	if [ -f "$CONTEND_JOURNAL_DIR/knobs" ]; then
+		awk '!/^#/ { n++ } END { print n + 0 }' "$CONTEND_JOURNAL_DIR/knobs"
+	else
+		echo 0
+	fi
+}
+journal_original() { awk -F'\t' -v p="$1" '$1 == p { print $3 }' "$CONTEND_JOURNAL_DIR/knobs"; }

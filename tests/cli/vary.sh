@@ -15,7 +15,7 @@ if [ ! -w "$S" ] || ! grep -q bfq "$S" || ! grep -q none "$S"; then
 	echo "1..0 # SKIP no $S offering none and bfq"
 	exit 0
 fi
-plan 37
+plan 38
 
 sched() { sed 's/.*\[\(.*\)\].*/\1/' "$S"; }
 orig=$(sched)
@@ -40,11 +40,12 @@ expect_out "the second config's row" "^k\+iosched=$b +4 "
 expect_out "the paired analysis beside the unpaired" "^none +k\+iosched=$b vs k\+iosched=$a: .*\(Welch\).*paired over 4 blocks: p=.* \(paired t\), .* \(signed-rank\) +Holm p=.* by paired t: "
 check "the scheduler is back to '$orig'" test "$(sched)" = "$orig"
 check "each config stored with its scheduler" test "$(sql "SELECT group_concat(c.iosched) FROM sessions s JOIN configs c ON c.id = s.config_id ORDER BY s.id")" = "$a,$b"
-check "the order's seed is recorded" test "$(sql "SELECT count(*) FROM sessions WHERE schedule LIKE 'interleaved seed=3 %'")" = 2
+check "the order, its seed and the group are recorded" test "$(sql "SELECT count(*) FROM sessions WHERE run_order = 'interleaved' AND order_seed = 3 AND group_id = 1")" = 2
+check "each run's block is recorded" test "$(sql "SELECT count(DISTINCT block) FROM runs WHERE block BETWEEN 1 AND 4")" = 4
 # blocks: each holds one run of each config, the two in alternating order
 order=$(sql "SELECT group_concat(s, '') FROM (SELECT CASE WHEN c.label LIKE '%=$a' THEN 'A' ELSE 'B' END s FROM runs r JOIN configs c ON c.id = r.config_id WHERE r.load = 'none' ORDER BY r.id)")
 check "runs alternate in ABBA blocks ($order)" sh -c "[ '$order' = ABBAABBA ] || [ '$order' = BAABBAAB ]"
-check "the journal is empty" test "$(sql "SELECT count(*) FROM knob_journal")" = 0
+check "the journal is empty" test "$(journal_rows)" = 0
 run compare "k+iosched=$a" "k+iosched=$b"
 expect_rc "compare reads the configs of the session" 0
 expect_out "and pairs their runs by block again" "^null +k\+iosched=$b vs k\+iosched=$a: .*paired over 4 blocks"
@@ -70,14 +71,15 @@ bg=
 expect_rc "SIGINT: exit 4" 4
 check "SIGINT: the scheduler is back to '$orig'" test "$(sched)" = "$orig"
 check "SIGINT: the sessions are marked interrupted" test "$(sql "SELECT count(*) FROM sessions s JOIN configs c ON c.id = s.config_id WHERE c.label LIKE 'int+%' AND s.status = 'interrupted'")" = 2
-check "SIGINT: the journal is empty" test "$(sql "SELECT count(*) FROM knob_journal")" = 0
+check "SIGINT: the journal is empty" test "$(journal_rows)" = 0
 
-# SIGKILL: nothing can restore; the journal remembers
-"$CONTEND" run -q -w selftest --selftest-mode sleep --scale 30 --delay 0.2s -l none -n 2 --dir "$T" -L kill --vary iosched=$a,$b >"$T/out" 2>"$T/err" &
+# SIGKILL, with another store: nothing can restore; the machine's journal
+# remembers, and a run or restore without that store still finds it
+X="$T/other.db"
+"$CONTEND" run -q -w selftest --selftest-mode sleep --scale 30 --delay 0.2s -l none -n 2 --dir "$T" -L kill --vary iosched=$a,$b --db "$X" >"$T/out" 2>"$T/err" &
 bg=$!
 i=0
-while [ "$(sql "SELECT count(*) FROM runs r JOIN configs c ON c.id = r.config_id WHERE c.label LIKE 'kill+%'" 2>/dev/null)" = 0 ] && [ $i -lt 30 ]; do
-	[ "$(sched)" != "$orig" ] && [ "$(sql "SELECT count(*) FROM sessions" 2>/dev/null)" -gt 4 ] && break
+while [ "$(sqlite3 "$X" "SELECT count(*) FROM runs" 2>/dev/null)" != 1 ] && [ $i -lt 100 ]; do
 	sleep 0.2; i=$((i + 1))
 done
 sleep 1
@@ -86,12 +88,12 @@ wait "$bg" 2>/dev/null
 bg=
 left=$(sched)
 check "SIGKILL leaves the scheduler changed ($left)" test "$left" != "$orig"
-check "and its original in the journal" test "$(sql "SELECT original FROM knob_journal WHERE path = '$S'")" = "$orig"
+check "and its original in the journal" test "$(journal_original "$S")" = "$orig"
 run run -q $quick -l none -n 1
-expect_rc "the next run refuses: exit 3" 3
+expect_rc "the next run, on the default store, refuses: exit 3" 3
 expect_err "naming the knob and the way out" "iosched.*contend restore"
 run restore
-expect_rc "contend restore restores" 0
+expect_rc "contend restore without --db restores" 0
 expect_out "and says what it put back" "restored iosched .*$left -> $orig"
 check "the scheduler reads back as before" test "$(sched)" = "$orig"
 run run -q $quick -l none -n 1

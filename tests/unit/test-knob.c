@@ -3,8 +3,8 @@
  * files: specs parsed and refused, names resolved to the files the kernel
  * has (checked against what sysfs says by other means), refusals before
  * anything is written, the config cross product, and - as root on a machine
- * with vda - vda's scheduler changed, journalled and put back, restored in
- * the teardown whatever happens.
+ * with vda - vda's scheduler changed and put back, restored in the teardown
+ * whatever happens. The journal's tests are in test-journal.c.
  */
 #include "contend/knob.h"
 #include "contend/util.h"
@@ -73,31 +73,6 @@ static void sched_set(const char *path, const char *v)
 	assert_int_equal(fclose(f), 0);
 }
 
-static bool vda_usable(void)
-{
-	struct stat st;
-
-	if (geteuid() != 0) {
-		print_message("skipped: changing a scheduler needs root\n");
-		return false;
-	}
-	if (stat(VDA_SCHED, &st)) {
-		print_message("skipped: no " VDA_SCHED " on this machine\n");
-		return false;
-	}
-	return true;
-}
-
-static int vda_setup(void **state)
-{
-	struct stat st;
-
-	saved_sched[0] = '\0';
-	if (!stat(VDA_SCHED, &st))
-		sched_of(VDA_SCHED, saved_sched, sizeof(saved_sched));
-	return 0;
-}
-
 /* Whatever the test did, vda goes back to what it had, and euid to root. */
 static int vda_teardown(void **state)
 {
@@ -112,12 +87,6 @@ static int vda_teardown(void **state)
 		sched_set(VDA_SCHED, saved_sched);
 	sched_of(VDA_SCHED, now, sizeof(now));
 	return strcmp(now, saved_sched) ? -1 : 0;
-}
-
-/* A scheduler vda offers that is not the current one. */
-static const char *other_sched(void)
-{
-	return strcmp(saved_sched, "bfq") ? "bfq" : "kyber";
 }
 
 static void parse_ok(const char *spec, bool vary, struct ct_knob *k)
@@ -674,207 +643,6 @@ static void test_read_write(void **state)
 				 " to 'abc': Invalid argument");
 }
 
-static struct ct_store *store_ok(const char *name)
-{
-	char err[CT_ERRLEN] = "";
-	struct ct_store *st = NULL;
-	int rc = ct_store_open(&st, tmp_path(name), err, sizeof(err));
-
-	if (rc)
-		print_error("ct_store_open: %s\n", err);
-	assert_int_equal(rc, 0);
-	return st;
-}
-
-static size_t journal_len(struct ct_store *st)
-{
-	char err[CT_ERRLEN] = "";
-	struct ct_journal_entry *es = NULL;
-	size_t n = 0;
-
-	assert_int_equal(ct_store_journal_list(st, &es, &n, err, sizeof(err)), 0);
-	free(es);
-	return n;
-}
-
-static void boot_id(char *buf, size_t len)
-{
-	assert_true(ct_read_file("/proc/sys/kernel/random/boot_id", buf, len) > 0);
-}
-
-/* vda's scheduler through the whole life of a knob: journal, change, the
- * session's own restore, then a "crash" restored by restore_all. */
-static void test_vda_session(void **state)
-{
-	char err[CT_ERRLEN] = "", now[64];
-	struct ct_journal_entry *es = NULL;
-	struct ct_knob_restored *rs = NULL;
-	struct ct_knob_config *cs = NULL;
-	struct ct_store *st;
-	struct ct_knob k;
-	size_t n = 0, nc = 0;
-	char spec[160];
-
-	if (!vda_usable())
-		skip();
-	st = store_ok("vda.db");
-	snprintf(spec, sizeof(spec), "iosched@vda=%s,%s", saved_sched, other_sched());
-	parse_ok(spec, true, &k);
-	assert_int_equal(ct_knobs_prepare(&k, 1, NULL, err, sizeof(err)), 0);
-	assert_int_equal(ct_knob_configs(&k, 1, &cs, &nc, err, sizeof(err)), 0);
-	assert_int_equal(nc, 2);
-
-	assert_int_equal(ct_knob_journal_check(st, err, sizeof(err)), 0);
-	assert_int_equal(ct_knob_journal(st, &k, 1, err, sizeof(err)), 0);
-	assert_int_equal(ct_store_journal_list(st, &es, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 1);
-	assert_string_equal(es[0].path, VDA_SCHED);
-	assert_string_equal(es[0].knob, "iosched@vda");
-	assert_string_equal(es[0].original, saved_sched);
-	assert_int_equal(es[0].session_pid, getpid());
-	boot_id(now, sizeof(now));
-	assert_string_equal(es[0].boot_id, now);
-	free(es);
-
-	/* the second config changes it; the journal keeps the original */
-	assert_int_equal(ct_knob_apply_config(&cs[1], err, sizeof(err)), 0);
-	sched_of(VDA_SCHED, now, sizeof(now));
-	assert_string_equal(now, other_sched());
-	assert_int_equal(ct_knob_journal(st, &k, 1, err, sizeof(err)), 0);
-	assert_int_equal(ct_store_journal_list(st, &es, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 1);
-	assert_string_equal(es[0].original, saved_sched);
-	free(es);
-	/* a run would now be refused */
-	assert_int_equal(ct_knob_journal_check(st, err, sizeof(err)), -EBUSY);
-	assert_non_null(strstr(err, "iosched@vda (" VDA_SCHED ", was '"));
-	assert_non_null(strstr(err, "; run 'contend restore'"));
-
-	assert_int_equal(ct_knob_restore_session(st, &k, 1, err, sizeof(err)), 0);
-	sched_of(VDA_SCHED, now, sizeof(now));
-	assert_string_equal(now, saved_sched);
-	assert_int_equal(journal_len(st), 0);
-
-	/* a session that died after its change: restore_all puts it back */
-	assert_int_equal(ct_knob_journal(st, &k, 1, err, sizeof(err)), 0);
-	assert_int_equal(ct_knob_apply(&k, other_sched(), err, sizeof(err)), 0);
-	assert_int_equal(ct_knob_restore_all(st, false, &rs, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 1);
-	assert_int_equal(rs[0].how, CT_RESTORE_DONE);
-	assert_string_equal(rs[0].before, other_sched());
-	assert_string_equal(rs[0].entry.original, saved_sched);
-	free(rs);
-	sched_of(VDA_SCHED, now, sizeof(now));
-	assert_string_equal(now, saved_sched);
-	assert_int_equal(journal_len(st), 0);
-	assert_int_equal(ct_knob_restore_all(st, false, &rs, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 0);
-	assert_null(rs);
-	free(cs);
-	ct_store_close(st);
-}
-
-static void put_entry(struct ct_store *st, const char *path, const char *knob, const char *original,
-		      int pid, const char *boot)
-{
-	char err[CT_ERRLEN] = "";
-	struct ct_journal_entry e;
-
-	memset(&e, 0, sizeof(e));
-	snprintf(e.path, sizeof(e.path), "%s", path);
-	snprintf(e.knob, sizeof(e.knob), "%s", knob);
-	snprintf(e.original, sizeof(e.original), "%s", original);
-	e.session_pid = pid;
-	snprintf(e.boot_id, sizeof(e.boot_id), "%s", boot);
-	assert_int_equal(ct_store_journal_put(st, &e, 1, err, sizeof(err)), 0);
-}
-
-/* What restore_all does with entries it must not simply write back. */
-static void test_restore_cases(void **state)
-{
-	char err[CT_ERRLEN] = "", boot[40], now[64];
-	struct ct_knob_restored *rs = NULL;
-	struct ct_store *st;
-	size_t n = 0;
-	pid_t child;
-	int status;
-
-	if (!vda_usable())
-		skip();
-	boot_id(boot, sizeof(boot));
-	st = store_ok("cases.db");
-
-	/* an earlier boot: not written (a reboot already reset it), cleared */
-	put_entry(st, VDA_SCHED, "iosched", other_sched(), 1, "00000000-0000-earlier-boot");
-	/* a device gone since */
-	put_entry(st, "/sys/block/nosuchdev0/queue/scheduler", "iosched@nosuchdev0", "bfq", 1,
-		  boot);
-	/* an original the device refuses: kept and reported */
-	put_entry(st, "/proc/sys/vm/swappiness", "sysctl.vm.swappiness", "not-a-number", 1, boot);
-	assert_int_equal(ct_knob_restore_all(st, false, &rs, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 3);
-	assert_int_equal(rs[0].how, CT_RESTORE_EARLIER_BOOT);
-	assert_string_equal(rs[0].before, saved_sched);
-	assert_int_equal(rs[1].how, CT_RESTORE_GONE);
-	assert_int_equal(rs[2].how, CT_RESTORE_FAILED);
-	assert_int_equal(rs[2].rc, -EINVAL);
-	assert_non_null(strstr(rs[2].err, "cannot set knob 'sysctl.vm.swappiness'"));
-	free(rs);
-	sched_of(VDA_SCHED, now, sizeof(now));
-	assert_string_equal(now, saved_sched);
-	assert_int_equal(journal_len(st), 1);
-	assert_int_equal(ct_store_journal_delete(st, "/proc/sys/vm/swappiness", err, sizeof(err)),
-			 0);
-
-	/* a contend still running holds its knob; --force takes it */
-	child = fork();
-	assert_true(child >= 0);
-	if (child == 0) {
-		pause();
-		_exit(0);
-	}
-	put_entry(st, VDA_SCHED, "iosched", saved_sched, child, boot);
-	sched_set(VDA_SCHED, other_sched());
-	assert_int_equal(ct_knob_journal_check(st, err, sizeof(err)), -EBUSY);
-	assert_non_null(strstr(err, "is in use by a running contend (pid"));
-	assert_int_equal(ct_knob_restore_all(st, false, &rs, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 1);
-	assert_int_equal(rs[0].how, CT_RESTORE_HELD);
-	assert_int_equal(rs[0].rc, -EBUSY);
-	free(rs);
-	sched_of(VDA_SCHED, now, sizeof(now));
-	assert_string_equal(now, other_sched());
-	assert_int_equal(journal_len(st), 1);
-	assert_int_equal(ct_knob_restore_all(st, true, &rs, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 1);
-	assert_int_equal(rs[0].how, CT_RESTORE_DONE);
-	free(rs);
-	kill(child, SIGKILL);
-	assert_int_equal(waitpid(child, &status, 0), child);
-	sched_of(VDA_SCHED, now, sizeof(now));
-	assert_string_equal(now, saved_sched);
-	assert_int_equal(journal_len(st), 0);
-
-	/* not root: nothing touched, one line naming the knob */
-	put_entry(st, VDA_SCHED, "iosched", saved_sched, 1, boot);
-	sched_set(VDA_SCHED, other_sched());
-	assert_int_equal(seteuid(65534), 0);
-	rs = (struct ct_knob_restored *)&rs;
-	assert_int_equal(ct_knob_restore_all(st, false, &rs, &n, err, sizeof(err)), -EPERM);
-	assert_int_equal(seteuid(0), 0);
-	assert_null(rs);
-	assert_string_equal(err, "restoring knobs needs root: iosched (" VDA_SCHED ")");
-	sched_of(VDA_SCHED, now, sizeof(now));
-	assert_string_equal(now, other_sched());
-	assert_int_equal(journal_len(st), 1);
-	assert_int_equal(ct_knob_restore_all(st, false, &rs, &n, err, sizeof(err)), 0);
-	assert_int_equal(rs[0].how, CT_RESTORE_DONE);
-	free(rs);
-	sched_of(VDA_SCHED, now, sizeof(now));
-	assert_string_equal(now, saved_sched);
-	ct_store_close(st);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -887,8 +655,6 @@ int main(void)
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_sched_disks),
 		cmocka_unit_test(test_read_write),
-		cmocka_unit_test_setup_teardown(test_vda_session, vda_setup, vda_teardown),
-		cmocka_unit_test_setup_teardown(test_restore_cases, vda_setup, vda_teardown),
 	};
 
 	return cmocka_run_group_tests_name("knob", tests, group_setup, group_teardown);

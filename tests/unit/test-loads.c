@@ -313,7 +313,7 @@ static void test_io_other_needs_dir(void **state)
 	char err[CT_ERRLEN] = "", dir[PATH_MAX + 32];
 
 	assert_int_equal(ct_load_init(&l, ct_load_find("io_other"), &env, err, sizeof(err)),
-			 -ENOTSUP);
+			 -EINVAL);
 	assert_contains(err, "--other-dir");
 	snprintf(dir, sizeof(dir), "%s/load-io_other", env.dir);
 	assert_no_dir(dir);

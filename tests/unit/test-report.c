@@ -76,7 +76,7 @@ static int setup(void **state)
 	snprintf(fx->dir, sizeof(fx->dir), "/tmp/ct-report-XXXXXX");
 	assert_non_null(mkdtemp(fx->dir));
 	snprintf(path, sizeof(path), "%s/r.db", fx->dir);
-	assert_int_equal(ct_store_open(&fx->st, path, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_open(&fx->st, path, CT_STORE_CREATE, err, sizeof(err)), 0);
 	assert_int_equal(ct_store_config_put(fx->st, "a", &si, &fx->cfg_a, err, sizeof(err)), 0);
 	assert_int_equal(ct_store_config_put(fx->st, "b", &si, &fx->cfg_b, err, sizeof(err)), 0);
 
@@ -108,30 +108,77 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Builds the model of srcs under loads (kbuild, params) into rep. */
+static int build(struct fx *fx, struct ct_report *rep, const char *params,
+		 const struct ct_report_source *src, size_t nsrc, const char *const *loads,
+		 size_t nloads, const char *ref)
+{
+	static const char *const units[] = { "-", "MB written", "MB written" };
+	struct ct_report_query q = {
+		.workload = "kbuild",
+		.params = params,
+		.src = src,
+		.nsrc = nsrc,
+		.loads = loads,
+		.work_units = units + 1,
+		.nloads = nloads,
+		.ref_label = ref,
+		.confidence = 95,
+	};
+	char err[CT_ERRLEN];
+	int rc = ct_report_build(rep, fx->st, &q, err, sizeof(err));
+
+	if (rc)
+		print_error("ct_report_build: %s\n", err);
+	return rc;
+}
+
+static void print_verdicts(FILE *f, const struct ct_report *rep)
+{
+	ct_report_print_verdicts(f, rep, NULL);
+}
+
+static char *print(const struct ct_report *rep,
+		   void (*printer)(FILE *f, const struct ct_report *rep))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	printer(f, rep);
+	fclose(f);
+	return buf;
+}
+
 static void test_same_config(void **state)
 {
 	struct fx *fx = *state;
 	const char *loads[] = { "none", "io" };
 	struct ct_report_source src = { "a", fx->sess_a1 };
 	struct ct_report rep;
-	char err[CT_ERRLEN];
+	const struct ct_report_cell *io;
 
-	assert_int_equal(ct_report_build(&rep, fx->st, "kbuild", "files=10", &src, 1, loads, 2,
-					 NULL, err, sizeof(err)),
-			 0);
+	assert_int_equal(build(fx, &rep, "files=10", &src, 1, loads, 2, NULL), 0);
 	assert_true(fabs(rep.ref_time_s - 11.0) < 1e-9);
 	assert_int_equal(rep.ref_session_id, fx->sess_a1);
 	assert_int_equal(rep.nblocks, 2);
-	assert_int_equal(rep.blocks[0].rows[0].g.n, 2);
-	assert_true(fabs(rep.blocks[0].rows[0].ratio - 1.0) < 1e-9);
+	assert_int_equal(rep.blocks[0].cells[0].g.n, 2);
+	assert_true(fabs(rep.blocks[0].cells[0].ratio - 1.0) < 1e-9);
 	/* io: mean 16 s over the two good runs, ratio 16/11, Loads (1000+3000)/2 MB */
-	assert_int_equal(rep.blocks[1].rows[0].g.n, 2);
-	assert_int_equal(rep.blocks[1].rows[0].nfailed, 1);
-	assert_true(fabs(rep.blocks[1].rows[0].g.time_s - 16.0) < 1e-9);
-	assert_true(fabs(rep.blocks[1].rows[0].ratio - 16.0 / 11.0) < 1e-9);
-	assert_true(fabs(rep.blocks[1].rows[0].g.loads - 2000.0) < 1e-9);
-	assert_true(fabs(rep.blocks[1].rows[0].g.cpu_pct - 50.0) < 1e-6);
-	assert_true(fabs(rep.blocks[1].rows[0].g.lcpu_pct - 25.0) < 1e-6);
+	io = &rep.blocks[1].cells[0];
+	assert_int_equal(io->g.n, 2);
+	assert_int_equal(io->g.nfailed, 1);
+	assert_int_equal(io->nruns, 3);
+	assert_int_equal(io->n, 2);
+	assert_true(io->values[0] == 15 && io->values[1] == 17);
+	assert_true(fabs(io->g.time_s - 16.0) < 1e-9);
+	assert_true(fabs(io->ratio - 16.0 / 11.0) < 1e-9);
+	assert_true(fabs(io->g.loads - 2000.0) < 1e-9);
+	assert_true(fabs(io->g.cpu_pct - 50.0) < 1e-6);
+	assert_true(fabs(io->g.lcpu_pct - 25.0) < 1e-6);
+	/* one config: the baseline, compared with nothing */
+	assert_int_equal(rep.blocks[1].base_cell, 0);
+	assert_false(io->compared);
 	ct_report_release(&rep);
 }
 
@@ -141,21 +188,16 @@ static void test_stored_reference(void **state)
 	const char *loads[] = { "io" };
 	struct ct_report_source src = { "a", fx->sess_a2 };
 	struct ct_report rep;
-	char err[CT_ERRLEN];
 
-	assert_int_equal(ct_report_build(&rep, fx->st, "kbuild", "files=10", &src, 1, loads, 1,
-					 NULL, err, sizeof(err)),
-			 0);
+	assert_int_equal(build(fx, &rep, "files=10", &src, 1, loads, 1, NULL), 0);
 	assert_true(fabs(rep.ref_time_s - 11.0) < 1e-9);
-	assert_true(fabs(rep.blocks[0].rows[0].ratio - 2.0) < 1e-9); /* 22 / 11 */
+	assert_true(fabs(rep.blocks[0].cells[0].ratio - 2.0) < 1e-9); /* 22 / 11 */
 	ct_report_release(&rep);
 
 	/* other workload params: no reference, Ratio is NaN */
-	assert_int_equal(ct_report_build(&rep, fx->st, "kbuild", "files=99", &src, 1, loads, 1,
-					 NULL, err, sizeof(err)),
-			 0);
+	assert_int_equal(build(fx, &rep, "files=99", &src, 1, loads, 1, NULL), 0);
 	assert_true(isnan(rep.ref_time_s));
-	assert_int_equal(rep.blocks[0].rows[0].g.n, 0);
+	assert_int_equal(rep.blocks[0].cells[0].g.n, 0);
 	ct_report_release(&rep);
 }
 
@@ -165,22 +207,16 @@ static void test_baseline_and_text(void **state)
 	const char *loads[] = { "none", "io" };
 	struct ct_report_source src[2] = { { "a", 0 }, { "b", fx->sess_b } };
 	struct ct_report rep;
-	char err[CT_ERRLEN], *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *buf;
 
-	assert_int_equal(ct_report_build(&rep, fx->st, "kbuild", "files=10", src, 2, loads, 2, "a",
-					 err, sizeof(err)),
-			 0);
+	assert_int_equal(build(fx, &rep, "files=10", src, 2, loads, 2, "a"), 0);
 	/* a's latest session with io is session 2 (22 s) */
-	assert_true(fabs(rep.blocks[1].rows[0].g.time_s - 22.0) < 1e-9);
+	assert_true(fabs(rep.blocks[1].cells[0].g.time_s - 22.0) < 1e-9);
 	/* b against a's no-load mean: 20/11 and 30/11 */
-	assert_true(fabs(rep.blocks[0].rows[1].ratio - 20.0 / 11.0) < 1e-9);
-	assert_true(fabs(rep.blocks[1].rows[1].ratio - 30.0 / 11.0) < 1e-9);
+	assert_true(fabs(rep.blocks[0].cells[1].ratio - 20.0 / 11.0) < 1e-9);
+	assert_true(fabs(rep.blocks[1].cells[1].ratio - 30.0 / 11.0) < 1e-9);
 
-	f = open_memstream(&buf, &len);
-	ct_report_print_text(f, &rep);
-	fclose(f);
+	buf = print(&rep, ct_report_print_table);
 	assert_non_null(strstr(buf, "none:\nKernel"));
 	assert_non_null(strstr(buf, "[runs] Time     CPU%  Loads    LCPU%  Ratio"));
 	assert_non_null(strstr(buf, "io:\n"));
@@ -189,19 +225,167 @@ static void test_baseline_and_text(void **state)
 	assert_non_null(strstr(buf, "Ratio = Time / 11.00 s, the no-load mean of 'a' (session 1)"));
 	assert_non_null(strstr(buf, "io = MB written"));
 	free(buf);
+	/* b has one run a load: no test, and the verdict says why */
+	assert_true(rep.blocks[0].cells[1].compared);
+	assert_int_equal(rep.blocks[0].cells[1].cmp.outcome, CT_OUTCOME_NOT_ENOUGH);
+	buf = print(&rep, print_verdicts);
+	assert_non_null(strstr(buf, "none      b vs a: not enough runs (2 a side needed)\n"));
+	free(buf);
 	ct_report_release(&rep);
 
 	/* the failed run is listed with its reason */
 	src[0].session_id = fx->sess_a1;
-	assert_int_equal(ct_report_build(&rep, fx->st, "kbuild", "files=10", src, 1, loads, 2, NULL,
-					 err, sizeof(err)),
-			 0);
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	ct_report_print_text(f, &rep);
-	fclose(f);
+	assert_int_equal(build(fx, &rep, "files=10", src, 1, loads, 2, NULL), 0);
+	buf = print(&rep, ct_report_print_table);
 	assert_non_null(strstr(buf, "a run 3 failed: load 'io' exited with status 1"));
 	free(buf);
+	ct_report_release(&rep);
+}
+
+/* Runs of load at times[] (seconds) in session sess, each in block i + 1
+ * when blocked. */
+static void add_runs(struct fx *fx, int64_t sess, int64_t cfg, const char *load,
+		     const double *times, size_t n, bool blocked)
+{
+	char err[CT_ERRLEN];
+
+	for (size_t i = 0; i < n; i++) {
+		struct ct_run r;
+
+		memset(&r, 0, sizeof(r));
+		r.session_id = sess;
+		r.config_id = cfg;
+		snprintf(r.workload, sizeof(r.workload), "kbuild");
+		snprintf(r.load, sizeof(r.load), "%s", load);
+		snprintf(r.workload_params, sizeof(r.workload_params), "files=20");
+		r.seq = (unsigned)i + 1;
+		r.block = blocked ? (unsigned)i + 1 : 0;
+		r.wall_ns = (int64_t)(times[i] * 1e9);
+		assert_int_equal(ct_store_run_put(fx->st, &r, err, sizeof(err)), 0);
+	}
+}
+
+/* A session of cfg - of the interleaved group when blocked (0: its own) -
+ * with runs of load. */
+static int64_t session_with(struct fx *fx, int64_t cfg, const char *label, int64_t group,
+			    const char *load, const double *times, size_t n, bool blocked)
+{
+	struct ct_session_rec rec;
+	char err[CT_ERRLEN];
+
+	memset(&rec, 0, sizeof(rec));
+	rec.config_id = cfg;
+	snprintf(rec.label, sizeof(rec.label), "%s", label);
+	snprintf(rec.workload, sizeof(rec.workload), "kbuild");
+	if (blocked) {
+		snprintf(rec.order, sizeof(rec.order), "interleaved");
+		rec.group_id = group;
+	}
+	assert_int_equal(ct_store_session_begin(fx->st, &rec, err, sizeof(err)), 0);
+	add_runs(fx, rec.id, cfg, load, times, n, blocked);
+	return rec.id;
+}
+
+/* The comparisons of the model: configs of one interleaved group pair by
+ * block (the paired t decides), others do not; Holm across the loads of a
+ * config, worked out by hand from the two raw p-values; a flagged run with
+ * foreign CPU is a likely fluke, and the mean without it is the others'. */
+static void test_comparisons(void **state)
+{
+	static const double x_none[] = { 10.0, 10.4, 9.8, 10.9, 10.2 };
+	static const double y_none[] = { 10.3, 10.8, 10.1, 11.3, 10.5 }; /* x + 0.3..0.4 */
+	static const double x_io[] = { 20, 21, 19, 22, 20 };
+	static const double y_io[] = { 20.5, 20.4, 19.9, 22.1, 20.2 };
+	static const double z_none[] = { 10.1, 10.3, 30.0, 10.2, 10.0 };
+	struct fx *fx = *state;
+	struct ct_sysinfo si;
+	struct ct_report rep;
+	struct ct_report_source src[3] = { { "x", 0 }, { "y", 0 }, { "z", 0 } };
+	const char *loads[] = { "none", "io" };
+	int64_t cx, cy, cz, sx, sy, sz;
+	(void)sy;
+	char err[CT_ERRLEN];
+	const struct ct_report_cell *y0, *y1, *z0;
+
+	memset(&si, 0, sizeof(si));
+	snprintf(si.fingerprint, sizeof(si.fingerprint), "00000000000000aa");
+	assert_int_equal(ct_store_config_put(fx->st, "x", &si, &cx, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_config_put(fx->st, "y", &si, &cy, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_config_put(fx->st, "z", &si, &cz, err, sizeof(err)), 0);
+	sx = session_with(fx, cx, "x", 0, "none", x_none, 5, true);
+	sy = session_with(fx, cy, "y", sx, "none", y_none, 5, true);
+	add_runs(fx, sx, cx, "io", x_io, 5, true);
+	add_runs(fx, sy, cy, "io", y_io, 5, true);
+	sz = session_with(fx, cz, "z", 0, "none", z_none, 5, false);
+	add_runs(fx, sz, cz, "io", x_io, 5, false);
+	/* a session of z whose third run is an outlier beside foreign CPU */
+	{
+		struct ct_run r;
+
+		memset(&r, 0, sizeof(r));
+		r.session_id = sz;
+		r.config_id = cz;
+		snprintf(r.workload, sizeof(r.workload), "kbuild");
+		snprintf(r.load, sizeof(r.load), "mem");
+		snprintf(r.workload_params, sizeof(r.workload_params), "files=20");
+		for (unsigned i = 0; i < 5; i++) {
+			r.seq = i + 1;
+			r.wall_ns = (int64_t)(z_none[i] * 1e9);
+			r.mon.foreign_cpu_us = i == 2 ? r.wall_ns / 1000 / 4 : 0; /* 25% */
+			r.mon.steal_us = i == 2 ? r.wall_ns / 1000 / 100 : 0;	  /* 1% */
+			assert_int_equal(ct_store_run_put(fx->st, &r, err, sizeof(err)), 0);
+		}
+	}
+	assert_int_equal(build(fx, &rep, "files=20", src, 3, loads, 2, NULL), 0);
+	assert_string_equal(rep.base_label, "x");
+	y0 = &rep.blocks[0].cells[1];
+	y1 = &rep.blocks[1].cells[1];
+	z0 = &rep.blocks[0].cells[2];
+	assert_true(y0->compared && y0->paired && rep.paired);
+	assert_int_equal(y0->cmp.npairs, 5);
+	assert_int_equal(y0->cmp.decided_by, CT_TEST_PAIRED_T);
+	assert_true(z0->compared && !z0->paired);
+	assert_int_equal(z0->cmp.npairs, 0);
+	assert_int_equal(z0->cmp.decided_by, CT_TEST_WELCH);
+	/* Holm across none and io for y: the smaller p doubled, the larger
+	 * at least that */
+	{
+		double lo = fmin(y0->cmp.p, y1->cmp.p), hi = fmax(y0->cmp.p, y1->cmp.p);
+		double adj_lo = fmin(1, 2 * lo), adj_hi = fmax(adj_lo, hi);
+		const struct ct_report_cell *first = y0->cmp.p <= y1->cmp.p ? y0 : y1;
+		const struct ct_report_cell *second = first == y0 ? y1 : y0;
+
+		assert_true(fabs(first->cmp.p_adj - adj_lo) < 1e-12);
+		assert_true(fabs(second->cmp.p_adj - adj_hi) < 1e-12);
+	}
+	/* y is slower by 0.3-0.4 s in every block: the paired test sees it */
+	assert_true(y0->cmp.pt.p < 0.01);
+	assert_int_equal(y0->cmp.outcome, CT_OUTCOME_HIGHER);
+	assert_string_equal(ct_report_verdict(&rep, y0), "worse");
+	/* z's 30 s run is flagged; no interference was recorded */
+	assert_int_equal(z0->nflags, 1);
+	assert_int_equal(z0->flags[0].value, 2);
+	assert_false(z0->flags[0].likely_fluke);
+	assert_true(fabs(z0->mean_unflagged - (10.1 + 10.3 + 10.2 + 10.0) / 4) < 1e-12);
+	ct_report_release(&rep);
+
+	/* under mem the same outlier shows 25% foreign CPU: a likely fluke */
+	loads[0] = "mem";
+	assert_int_equal(build(fx, &rep, "files=20", src + 2, 1, loads, 1, NULL), 0);
+	z0 = &rep.blocks[0].cells[0];
+	assert_int_equal(z0->nflags, 1);
+	assert_true(z0->flags[0].likely_fluke);
+	assert_true(fabs(z0->flags[0].foreign_pct - 25) < 1e-6);
+	assert_true(fabs(z0->flags[0].steal_pct - 1) < 1e-6);
+	{
+		char *buf = print(&rep, ct_report_print_flagged);
+
+		assert_non_null(strstr(buf, "mem       z run 3 flagged (30.00 s): foreign CPU 25%, "
+					    "steal 1.0%, PSI cpu some 0%; likely fluke\n"));
+		assert_non_null(
+			strstr(buf, "mem       z mean without flagged runs: 10.15 s (4 runs)\n"));
+		free(buf);
+	}
 	ct_report_release(&rep);
 }
 
@@ -211,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_same_config),
 		cmocka_unit_test(test_stored_reference),
 		cmocka_unit_test(test_baseline_and_text),
+		cmocka_unit_test(test_comparisons),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -26,7 +26,7 @@
 #include <sqlite3.h>
 
 /* What this contend writes; a new migration must update it. */
-#define SCHEMA_VERSION 5
+#define SCHEMA_VERSION 6
 #define APP_ID	       0x63746e64 /* "ctnd" */
 
 static char tmpdir[] = "/tmp/contend-test-store.XXXXXX";
@@ -53,7 +53,7 @@ static struct ct_store *open_ok(const char *path)
 {
 	char err[CT_ERRLEN] = "";
 	struct ct_store *s = NULL;
-	int rc = ct_store_open(&s, path, err, sizeof(err));
+	int rc = ct_store_open(&s, path, CT_STORE_CREATE, err, sizeof(err));
 
 	if (rc)
 		print_error("ct_store_open: %s\n", err);
@@ -179,6 +179,12 @@ static void fill_run(struct ct_run *r, int64_t session, int64_t config, const ch
 	r->mon.pswpin = 7000 + k;
 	r->mon.sectors_read = INT64_MIN + 1 + k;
 	r->mon.sectors_written = (int64_t)(UINT64_MAX - 3); /* a wrapped uint64 */
+	r->block = 1000u + (unsigned)k;
+	/* metrics whose text a float printer would round */
+	assert_int_equal(ct_run_metric_set(r, "tps", 1374.2 + k / 3.0), 0);
+	assert_int_equal(ct_run_metric_set(r, "lat_p99_us", 1e-300 * k), 0);
+	if (k % 2)
+		assert_int_equal(ct_run_metric_set(r, "x_2", -1.5e300), 0);
 }
 
 static void assert_run_equal(const struct ct_run *a, const struct ct_run *b)
@@ -213,6 +219,14 @@ static void assert_run_equal(const struct ct_run *a, const struct ct_run *b)
 	assert_true(a->mon.pswpin == b->mon.pswpin);
 	assert_true(a->mon.sectors_read == b->mon.sectors_read);
 	assert_true(a->mon.sectors_written == b->mon.sectors_written);
+	assert_int_equal(a->block, b->block);
+	assert_int_equal(a->nmetrics, b->nmetrics);
+	for (unsigned i = 0; i < a->nmetrics; i++) {
+		double v;
+
+		assert_int_equal(ct_run_metric(b, a->metrics[i].name, &v), 0);
+		assert_true(v == a->metrics[i].value); /* bit for bit */
+	}
 }
 
 /* Each named column of the stored row holds the raw member it should; a
@@ -228,6 +242,7 @@ static void assert_raw_run(sqlite3 *db, const struct ct_run *r)
 		"psi_io_full_us",  "psi_mem_some_us", "psi_mem_full_us",
 		"steal_us",	   "foreign_cpu_us",  "majflt",
 		"pswpin",	   "sectors_read",    "sectors_written",
+		"block",
 	};
 	const int64_t want[] = {
 		r->session_id,
@@ -254,6 +269,7 @@ static void assert_raw_run(sqlite3 *db, const struct ct_run *r)
 		r->mon.pswpin,
 		r->mon.sectors_read,
 		r->mon.sectors_written,
+		r->block,
 	};
 	static const char *const texts[] = { "workload",	"load",	      "status", "reason",
 					     "workload_params", "load_params" };
@@ -543,6 +559,28 @@ static void test_sessions(void **state)
 	assert_int_equal(list[0].id, c);
 	assert_int_equal(list[1].id, b);
 	free(list);
+
+	/* the sessions of one --vary run: the first is the group, the order
+	 * and a seed past INT64_MAX come back */
+	{
+		struct ct_session_rec g1 = { 0 }, g2 = { 0 };
+
+		g1.config_id = g2.config_id = c1;
+		snprintf(g1.order, sizeof(g1.order), "interleaved");
+		snprintf(g2.order, sizeof(g2.order), "interleaved");
+		g1.order_seed = g2.order_seed = UINT64_MAX - 5;
+		assert_int_equal(ct_store_session_begin(s, &g1, err, sizeof(err)), 0);
+		assert_int_equal(g1.group_id, g1.id);
+		g2.group_id = g1.id;
+		assert_int_equal(ct_store_session_begin(s, &g2, err, sizeof(err)), 0);
+		assert_int_equal(ct_store_sessions(s, 2, &list, &n, err, sizeof(err)), 0);
+		assert_int_equal(list[0].id, g2.id);
+		assert_int_equal(list[0].group_id, g1.id);
+		assert_int_equal(list[1].group_id, g1.id);
+		assert_string_equal(list[1].order, "interleaved");
+		assert_true(list[1].order_seed == UINT64_MAX - 5);
+		free(list);
+	}
 	ct_store_close(s);
 }
 
@@ -656,6 +694,43 @@ static void test_reopen(void **state)
 	sqlite3_close(db);
 }
 
+/* Metrics and series decoders refuse what a store cannot have written. */
+static void test_codec(void **state)
+{
+	static const char *const bad[] = {
+		"{",
+		"[]",
+		"{\"tps\": \"x\"}",
+		"{\"Tps\": 1}",
+		"{\"a\": 1, \"a\": 2}",
+		"{\"abcdefghijklmnopqrstuvwxyz\": 1}",
+		"{\"n\": null}",
+		"nan",
+	};
+	struct ct_run r;
+	double *v = NULL;
+	size_t n = 9;
+	char buf[64];
+
+	for (size_t i = 0; i < CT_ARRAY_SIZE(bad); i++) {
+		memset(&r, 0, sizeof(r));
+		if (ct_store_metrics_decode(bad[i], &r) != -EPROTO)
+			fail_msg("decoded '%s'", bad[i]);
+		assert_int_equal(r.nmetrics, 0);
+	}
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(ct_store_metrics_decode("{\"a_1\": 2.5e-3, \"b\": -7}", &r), 0);
+	assert_int_equal(r.nmetrics, 2);
+	assert_int_equal(ct_store_metrics_encode(&r, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "{\"a_1\":0.0025000000000000001,\"b\":-7}");
+	assert_int_equal(ct_store_metrics_encode(&r, buf, 10), -ENOSPC);
+	assert_int_equal(ct_store_series_decode("[1, \"2\"]", &v, &n), -EPROTO);
+	assert_int_equal(ct_store_series_decode("{}", &v, &n), -EPROTO);
+	assert_int_equal(ct_store_series_decode("[]", &v, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(v);
+}
+
 /* A workload's metrics and series come back as they were written. */
 static void test_metrics_series(void **state)
 {
@@ -693,11 +768,32 @@ static void test_metrics_series(void **state)
 	assert_int_equal(ct_store_run_series(s, got[0].id, &back, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 4);
 	for (size_t i = 0; i < n; i++)
-		assert_true(fabs(back[i] - series[i]) <= 1e-5 * series[i]);
+		assert_true(back[i] == series[i]);
 	free(back);
 	free(got);
 	ct_store_close(s);
+	/* stored as JSON that plain SQL reads */
+	{
+		sqlite3 *db = raw_open(path_of("metrics.db"));
+
+		assert_int_equal(raw_int(db, "SELECT json_extract(metrics, '$.lat_p99_us') * 10"
+					     " FROM runs"),
+				 81235);
+		assert_int_equal(raw_int(db, "SELECT json_array_length(series) FROM runs"), 4);
+		assert_int_equal(raw_int(db, "SELECT json_extract(series, '$[3]') FROM runs"),
+				 1000000);
+		sqlite3_close(db);
+	}
 }
+
+/* What migration 6 added, dropped again: a store of schema 5 as far as
+ * later migrations are concerned (the fixture test covers a real one). */
+#define UNDO_6                                         \
+	"DROP INDEX sessions_by_group;"                \
+	"ALTER TABLE sessions DROP COLUMN group_id;"   \
+	"ALTER TABLE sessions DROP COLUMN run_order;"  \
+	"ALTER TABLE sessions DROP COLUMN order_seed;" \
+	"ALTER TABLE runs DROP COLUMN block;"
 
 /* A store of schema version 1 (sessions without pid and boot_id) is
  * migrated on open: the rows stay, the new columns read as 0 and "". */
@@ -716,24 +812,23 @@ static void test_migrate_v1(void **state)
 	c = put_config(s, "old", 1);
 	memset(&rec, 0, sizeof(rec));
 	rec.config_id = c;
-	rec.pid = 4242;
-	rec.pid_start = 987654321;
-	snprintf(rec.boot_id, sizeof(rec.boot_id), "boot-a");
-	snprintf(rec.machine_id, sizeof(rec.machine_id), "machine-a");
+	rec.owner.pid = 4242;
+	rec.owner.start = 987654321;
+	snprintf(rec.owner.boot, sizeof(rec.owner.boot), "boot-a");
+	snprintf(rec.owner.machine, sizeof(rec.owner.machine), "machine-a");
 	assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), 0);
 	ct_store_close(s);
 
 	db = raw_open(path);
 	assert_int_equal(sqlite3_exec(db,
-				      "ALTER TABLE sessions DROP COLUMN pid;"
-				      "ALTER TABLE sessions DROP COLUMN pid_start;"
-				      "ALTER TABLE sessions DROP COLUMN boot_id;"
-				      "ALTER TABLE sessions DROP COLUMN machine_id;"
-				      "ALTER TABLE runs DROP COLUMN metrics;"
-				      "ALTER TABLE runs DROP COLUMN series;"
-				      "DROP TABLE knob_journal;"
-				      "ALTER TABLE sessions DROP COLUMN schedule;"
-				      "PRAGMA user_version = 1;",
+				      UNDO_6 "ALTER TABLE sessions DROP COLUMN pid;"
+					     "ALTER TABLE sessions DROP COLUMN pid_start;"
+					     "ALTER TABLE sessions DROP COLUMN boot_id;"
+					     "ALTER TABLE sessions DROP COLUMN machine_id;"
+					     "ALTER TABLE runs DROP COLUMN metrics;"
+					     "ALTER TABLE runs DROP COLUMN series;"
+					     "DROP TABLE knob_journal;"
+					     "PRAGMA user_version = 1;",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
@@ -742,18 +837,20 @@ static void test_migrate_v1(void **state)
 	assert_int_equal(ct_store_sessions(s, 0, &recs, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(recs[0].id, rec.id);
-	assert_int_equal(recs[0].pid, 0);
-	assert_int_equal(recs[0].pid_start, 0);
-	assert_string_equal(recs[0].boot_id, "");
-	assert_string_equal(recs[0].machine_id, "");
+	assert_int_equal(recs[0].owner.pid, 0);
+	assert_int_equal(recs[0].owner.start, 0);
+	assert_string_equal(recs[0].owner.boot, "");
+	assert_string_equal(recs[0].owner.machine, "");
+	assert_int_equal(recs[0].group_id, 0);
+	assert_string_equal(recs[0].order, "");
 	free(recs);
 	/* and new sessions keep theirs */
 	assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), 0);
 	assert_int_equal(ct_store_sessions(s, 1, &recs, &n, err, sizeof(err)), 0);
-	assert_int_equal(recs[0].pid, 4242);
-	assert_int_equal(recs[0].pid_start, 987654321);
-	assert_string_equal(recs[0].boot_id, "boot-a");
-	assert_string_equal(recs[0].machine_id, "machine-a");
+	assert_int_equal(recs[0].owner.pid, 4242);
+	assert_int_equal(recs[0].owner.start, 987654321);
+	assert_string_equal(recs[0].owner.boot, "boot-a");
+	assert_string_equal(recs[0].owner.machine, "machine-a");
 	free(recs);
 	ct_store_close(s);
 	db = raw_open(path);
@@ -761,175 +858,58 @@ static void test_migrate_v1(void **state)
 	sqlite3_close(db);
 }
 
-static void fill_entry(struct ct_journal_entry *e, const char *path, const char *knob,
-		       const char *original, int pid)
+/* The knob journal rows a store of schema 4 to 6 kept are read back whole,
+ * oldest first, for the machine's journal to take over, then cleared. */
+static void test_knob_rows(void **state)
 {
-	memset(e, 0, sizeof(*e));
-	snprintf(e->path, sizeof(e->path), "%s", path);
-	snprintf(e->knob, sizeof(e->knob), "%s", knob);
-	snprintf(e->original, sizeof(e->original), "%s", original);
-	e->session_pid = pid;
-	snprintf(e->boot_id, sizeof(e->boot_id), "0e908cc6-966d-4c05-88e0-fdde5c11c97b");
-}
-
-static void journal_put_ok(struct ct_store *s, const struct ct_journal_entry *e, size_t n)
-{
-	char err[CT_ERRLEN] = "";
-	int rc = ct_store_journal_put(s, e, n, err, sizeof(err));
-
-	if (rc)
-		print_error("ct_store_journal_put: %s\n", err);
-	assert_int_equal(rc, 0);
-}
-
-static struct ct_journal_entry *journal_list_ok(struct ct_store *s, size_t want)
-{
-	char err[CT_ERRLEN] = "";
-	struct ct_journal_entry *es = NULL;
-	size_t n = 99;
-	int rc = ct_store_journal_list(s, &es, &n, err, sizeof(err));
-
-	if (rc)
-		print_error("ct_store_journal_list: %s\n", err);
-	assert_int_equal(rc, 0);
-	assert_int_equal(n, want);
-	if (!n)
-		assert_null(es);
-	return es;
-}
-
-/* The knob journal: committed when put returns (a second handle sees it),
- * the older original of a path kept, all of one put or none, deleted by
- * path, and a value too long to restore whole refused. */
-static void test_journal(void **state)
-{
-	const char *p = path_of("journal.db");
-	char err[CT_ERRLEN] = "", path[PATH_MAX], buf[512], longer[400];
-	struct ct_journal_entry e[3], *got;
+	const char *p = path_of("knobs.db");
+	char err[CT_ERRLEN] = "", path[PATH_MAX];
+	struct ct_store_knob_row *rows = NULL;
 	struct ct_store *s;
+	size_t n = 99;
 	sqlite3 *db;
 
 	snprintf(path, sizeof(path), "%s", p);
 	s = open_ok(path);
-	free(journal_list_ok(s, 0));
-
-	fill_entry(&e[0], "/sys/block/vda/queue/scheduler", "iosched", "mq-deadline", 4242);
-	e[0].created_at = 1767225600LL * 1000000000LL;
-	fill_entry(&e[1], "/proc/sys/net/ipv4/tcp_rmem", "sysctl.net.ipv4.tcp_rmem",
-		   "4096\t131072\t6291456", 4242);
-	journal_put_ok(s, e, 2);
-
-	db = raw_open(path); /* committed: another connection sees both rows */
-	assert_int_equal(raw_int(db, "SELECT count(*) FROM knob_journal"), 2);
-	raw_text(db, "SELECT original FROM knob_journal WHERE knob = 'sysctl.net.ipv4.tcp_rmem'",
-		 buf, sizeof(buf));
-	assert_string_equal(buf, "4096\t131072\t6291456");
-	raw_text(db, "SELECT path FROM knob_journal WHERE original = 'mq-deadline'", buf,
-		 sizeof(buf));
-	assert_string_equal(buf, "/sys/block/vda/queue/scheduler");
-	raw_text(db, "SELECT boot_id FROM knob_journal WHERE id = 1", buf, sizeof(buf));
-	assert_string_equal(buf, e[0].boot_id);
-	assert_int_equal(raw_int(db, "SELECT session_pid FROM knob_journal WHERE id = 2"), 4242);
-	assert_int_equal(raw_int(db, "SELECT created_at FROM knob_journal WHERE id = 1"),
-			 1767225600LL * 1000000000LL);
-	/* created_at 0 is now, in unix ns */
-	assert_true(raw_int(db, "SELECT created_at FROM knob_journal WHERE id = 2") >
-		    1767225600LL * 1000000000LL / 2);
-
-	/* the same path again, changed meanwhile: the first original stays */
-	fill_entry(&e[2], "/sys/block/vda/queue/scheduler", "iosched", "bfq", 777);
-	fill_entry(&e[1], "/proc/sys/vm/swappiness", "sysctl.vm.swappiness", "60", 777);
-	journal_put_ok(s, &e[1], 2);
-	got = journal_list_ok(s, 3);
-	assert_string_equal(got[0].path, "/sys/block/vda/queue/scheduler");
-	assert_string_equal(got[0].knob, "iosched");
-	assert_string_equal(got[0].original, "mq-deadline");
-	assert_int_equal(got[0].session_pid, 4242);
-	assert_string_equal(got[0].boot_id, e[0].boot_id);
-	assert_true(got[0].created_at == e[0].created_at);
-	assert_string_equal(got[1].original, "4096\t131072\t6291456");
-	assert_string_equal(got[2].path, "/proc/sys/vm/swappiness");
-	assert_string_equal(got[2].original, "60");
-	assert_int_equal(got[2].session_pid, 777);
-	assert_true(got[0].id < got[1].id && got[1].id < got[2].id);
-	free(got);
-
-	/* one put is one transaction: a row the database refuses takes the
-	 * rows before it in the same put with it */
-	assert_int_equal(sqlite3_exec(db,
-				      "CREATE TRIGGER no_bad BEFORE INSERT ON knob_journal"
-				      " WHEN new.path = '/sys/bad' BEGIN"
-				      " SELECT RAISE(ABORT, 'refused'); END",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
-	fill_entry(&e[0], "/sys/good", "/sys/good", "1", 1);
-	fill_entry(&e[1], "/sys/bad", "/sys/bad", "1", 1);
-	assert_int_equal(ct_store_journal_put(s, e, 2, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "refused"));
-	assert_int_equal(raw_int(db, "SELECT count(*) FROM knob_journal"), 3);
-	/* and the store is usable after it */
-	fill_entry(&e[1], "/sys/fine", "/sys/fine", "2", 1);
-	journal_put_ok(s, e, 2);
-	assert_int_equal(raw_int(db, "SELECT count(*) FROM knob_journal"), 5);
-
-	/* bad entries are refused before anything is written */
-	fill_entry(&e[0], "/sys/x", "", "1", 1);
-	assert_int_equal(ct_store_journal_put(s, e, 1, err, sizeof(err)), -EINVAL);
-	fill_entry(&e[0], "/sys/y", "y", "1", 1);
-	fill_entry(&e[1], "", "z", "1", 1);
-	assert_int_equal(ct_store_journal_put(s, e, 2, err, sizeof(err)), -EINVAL);
-	assert_int_equal(raw_int(db, "SELECT count(*) FROM knob_journal"), 5);
-
+	assert_int_equal(ct_store_knob_rows(s, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	assert_null(rows);
+	db = raw_open(path);
 	assert_int_equal(
-		ct_store_journal_delete(s, "/sys/block/vda/queue/scheduler", err, sizeof(err)), 0);
-	assert_int_equal(
-		ct_store_journal_delete(s, "/sys/block/vda/queue/scheduler", err, sizeof(err)),
-		-ENOENT);
-	assert_non_null(strstr(err, "'/sys/block/vda/queue/scheduler'"));
-	assert_int_equal(ct_store_journal_delete(s, "/sys/good", err, sizeof(err)), 0);
-	assert_int_equal(ct_store_journal_delete(s, "/sys/fine", err, sizeof(err)), 0);
-	got = journal_list_ok(s, 2);
-	assert_string_equal(got[0].knob, "sysctl.net.ipv4.tcp_rmem");
-	assert_string_equal(got[1].knob, "sysctl.vm.swappiness");
-	free(got);
-
-	/* an original longer than the entry holds is not cut short */
-	memset(longer, '7', sizeof(longer) - 1);
-	longer[sizeof(longer) - 1] = '\0';
-	{
-		sqlite3_stmt *st;
-
-		assert_int_equal(sqlite3_prepare_v2(db,
-						    "UPDATE knob_journal SET original = ?1"
-						    " WHERE knob = 'sysctl.vm.swappiness'",
-						    -1, &st, NULL),
-				 SQLITE_OK);
-		sqlite3_bind_text(st, 1, longer, -1, SQLITE_STATIC);
-		assert_int_equal(sqlite3_step(st), SQLITE_DONE);
-		sqlite3_finalize(st);
-	}
-	got = (struct ct_journal_entry *)&got;
-	{
-		size_t n = 99;
-
-		assert_int_equal(ct_store_journal_list(s, &got, &n, err, sizeof(err)), -EPROTO);
-		assert_null(got);
-		assert_int_equal(n, 0);
-		assert_non_null(strstr(err, "original longer than 255 bytes"));
-	}
-	assert_int_equal(sqlite3_exec(db, "DELETE FROM knob_journal", NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_exec(
+			db,
+			"INSERT INTO knob_journal (path, knob, original, session_pid, boot_id,"
+			" created_at) VALUES ('/sys/block/vda/queue/scheduler', 'iosched',"
+			" 'mq-deadline', 4242, '0e908cc6-966d-4c05-88e0-fdde5c11c97b',"
+			" 1767225600000000000), ('/proc/sys/net/ipv4/tcp_rmem',"
+			" 'sysctl.net.ipv4.tcp_rmem', '4096' || char(9) || '131072', 7, 'b', 5)",
+			NULL, NULL, NULL),
+		SQLITE_OK);
+	assert_int_equal(ct_store_knob_rows(s, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(rows[0].path, "/sys/block/vda/queue/scheduler");
+	assert_string_equal(rows[0].knob, "iosched");
+	assert_string_equal(rows[0].original, "mq-deadline");
+	assert_int_equal(rows[0].session_pid, 4242);
+	assert_string_equal(rows[0].boot_id, "0e908cc6-966d-4c05-88e0-fdde5c11c97b");
+	assert_true(rows[0].created_at == 1767225600000000000LL);
+	assert_string_equal(rows[1].original, "4096\t131072");
+	assert_int_equal(rows[1].created_at, 5);
+	free(rows);
+	assert_int_equal(ct_store_knob_rows_clear(s, err, sizeof(err)), 0);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM knob_journal"), 0);
 	sqlite3_close(db);
 	ct_store_close(s);
 }
 
-/* A store of schema version 2 (no knob journal) gets an empty one on open,
- * and its sessions stay. */
+/* A store of schema version 2 (no knob journal, metrics or schedule)
+ * migrates on open and its sessions stay. */
 static void test_migrate_v2(void **state)
 {
 	const char *p = path_of("v2.db");
 	char err[CT_ERRLEN] = "", path[PATH_MAX];
 	struct ct_session_rec *recs = NULL;
-	struct ct_journal_entry e, *got;
+	struct ct_store_knob_row *rows = NULL;
 	struct ct_store *s;
 	size_t n = 0;
 	int64_t c, sess;
@@ -939,34 +919,139 @@ static void test_migrate_v2(void **state)
 	s = open_ok(path);
 	c = put_config(s, "old", 1);
 	sess = begin_session(s, c, "contend run");
-	fill_entry(&e, "/sys/block/vda/queue/scheduler", "iosched", "kyber", 1);
-	journal_put_ok(s, &e, 1);
 	ct_store_close(s);
 
 	db = raw_open(path);
-	assert_int_equal(
-		sqlite3_exec(db,
-			     "DROP TABLE knob_journal; ALTER TABLE runs DROP COLUMN metrics;"
-			     " ALTER TABLE runs DROP COLUMN series;"
-			     " ALTER TABLE sessions DROP COLUMN schedule; PRAGMA user_version = 2;",
-			     NULL, NULL, NULL),
-		SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+				      UNDO_6 "DROP TABLE knob_journal;"
+					     " ALTER TABLE runs DROP COLUMN metrics;"
+					     " ALTER TABLE runs DROP COLUMN series;"
+					     " PRAGMA user_version = 2;",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
 	sqlite3_close(db);
 
 	s = open_ok(path);
-	free(journal_list_ok(s, 0));
+	assert_int_equal(ct_store_knob_rows(s, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
 	assert_int_equal(ct_store_sessions(s, 0, &recs, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(recs[0].id, sess);
 	free(recs);
-	journal_put_ok(s, &e, 1);
-	got = journal_list_ok(s, 1);
-	assert_string_equal(got[0].original, "kyber");
-	free(got);
 	ct_store_close(s);
 	db = raw_open(path);
 	assert_int_equal(raw_int(db, "PRAGMA user_version"), SCHEMA_VERSION);
 	sqlite3_close(db);
+}
+
+/* The committed store written by contend at 5785448 (schema 5: metrics as
+ * "name=value" text, the schedule as "interleaved seed=N first=ID")
+ * migrates in place: the schedule becomes columns, every run of the
+ * interleaved sessions its block, the metrics and series JSON that
+ * json_extract reads - each value what the old text said. */
+static void test_migrate_fixture(void **state)
+{
+	const char *fx = getenv("CT_FIXTURES");
+	char src[PATH_MAX], cmd[2 * PATH_MAX + 16], path[PATH_MAX], err[CT_ERRLEN] = "";
+	struct ct_session_rec *recs = NULL;
+	struct ct_run *runs = NULL;
+	struct ct_store *s;
+	double old_tps[16];
+	int64_t ids[16];
+	size_t n = 0, nold = 0;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	assert_non_null(fx);
+	snprintf(src, sizeof(src), "%s/store/v5.db", fx);
+	snprintf(path, sizeof(path), "%s", path_of("fixture-v5.db"));
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", src, path);
+	assert_int_equal(system(cmd), 0);
+	/* what the old text says, read with plain SQL before contend opens it */
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 5);
+	assert_int_equal(sqlite3_prepare_v2(db,
+					    "SELECT id, metrics FROM runs WHERE workload = 'oltp'"
+					    " ORDER BY id",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW && nold < 16) {
+		const char *m = strstr((const char *)sqlite3_column_text(st, 1), "tps=");
+
+		assert_non_null(m);
+		ids[nold] = sqlite3_column_int64(st, 0);
+		old_tps[nold++] = strtod(m + 4, NULL);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	assert_int_equal(nold, 6);
+
+	s = open_ok(path);
+	assert_int_equal(ct_store_sessions(s, 0, &recs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 9);
+	for (size_t i = 0; i < n; i++) {
+		bool vary = recs[i].id == 3 || recs[i].id == 4;
+
+		assert_int_equal(recs[i].group_id, vary ? 3 : 0);
+		assert_string_equal(recs[i].order, vary ? "interleaved" : "");
+		assert_int_equal(recs[i].order_seed, vary ? 7 : 0);
+	}
+	free(recs);
+	{
+		struct ct_run_filter f = { .workload = "oltp" };
+		double v;
+
+		assert_int_equal(ct_store_runs(s, &f, &runs, &n, err, sizeof(err)), 0);
+		assert_int_equal(n, 6);
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(runs[i].id, ids[i]);
+			assert_int_equal(ct_run_metric(&runs[i], CT_METRIC_TPS, &v), 0);
+			assert_true(v == old_tps[i]);
+			assert_true(runs[i].nmetrics > 30);
+		}
+		free(runs);
+	}
+	ct_store_close(s);
+
+	db = raw_open(path);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), SCHEMA_VERSION);
+	for (size_t i = 0; i < nold; i++) {
+		char sql[128];
+
+		snprintf(sql, sizeof(sql),
+			 "SELECT json_extract(metrics, '$.tps') * 1000 FROM runs WHERE id = %lld",
+			 (long long)ids[i]);
+		assert_int_equal(raw_int(db, sql), (int64_t)(old_tps[i] * 1000));
+	}
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM runs WHERE session_id IN (3, 4)"
+				     " AND (block = 0 OR block <> seq)"),
+			 0);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM runs WHERE session_id NOT IN (3, 4)"
+				     " AND block <> 0"),
+			 0);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM runs WHERE json_valid(metrics)"
+				     " AND json_valid(series)"),
+			 raw_int(db, "SELECT count(*) FROM runs"));
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM pragma_table_info('sessions')"
+				     " WHERE name = 'schedule'"),
+			 0);
+	sqlite3_close(db);
+}
+
+/* A reader never makes a store: without CT_STORE_CREATE a missing one is
+ * -ENOENT and neither it nor its directory appears. */
+static void test_missing(void **state)
+{
+	char err[CT_ERRLEN] = "", path[PATH_MAX];
+	struct ct_store *s = (struct ct_store *)&s;
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "%s", path_of("nodir/missing.db"));
+	assert_int_equal(ct_store_open(&s, path, 0, err, sizeof(err)), -ENOENT);
+	assert_null(s);
+	assert_non_null(strstr(err, "no results store at"));
+	assert_int_equal(stat(path_of("nodir"), &sb), -1);
+	assert_int_equal(errno, ENOENT);
 }
 
 static void test_unknown_status(void **state)
@@ -1012,7 +1097,7 @@ static void test_newer_version(void **state)
 			 SQLITE_OK);
 	sqlite3_close(db);
 
-	assert_int_equal(ct_store_open(&s, path, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ct_store_open(&s, path, CT_STORE_CREATE, err, sizeof(err)), -EINVAL);
 	assert_null(s);
 	snprintf(want, sizeof(want),
 		 "results store '%s' has schema version 7, this contend knows up to %d", path,
@@ -1040,7 +1125,7 @@ static void test_foreign_db(void **state)
 		SQLITE_OK);
 	sqlite3_close(db);
 
-	assert_int_equal(ct_store_open(&s, path, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ct_store_open(&s, path, CT_STORE_CREATE, err, sizeof(err)), -EINVAL);
 	assert_null(s);
 	assert_non_null(strstr(err, "is not a contend results store"));
 	assert_non_null(strstr(err, path));
@@ -1072,7 +1157,7 @@ static void test_not_a_database(void **state)
 	assert_int_equal(write(fd, bytes, sizeof(bytes)), sizeof(bytes));
 	close(fd);
 
-	assert_int_equal(ct_store_open(&s, path, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ct_store_open(&s, path, CT_STORE_CREATE, err, sizeof(err)), -EINVAL);
 	assert_null(s);
 	assert_non_null(strstr(err, "is not a contend results store"));
 	assert_non_null(strstr(err, path));
@@ -1093,7 +1178,7 @@ static void expect_open_fails(const char *path, int want)
 {
 	char err[CT_ERRLEN] = "", prefix[PATH_MAX + 64];
 	struct ct_store *s = (struct ct_store *)&s; /* must be reset */
-	int rc = ct_store_open(&s, path, err, sizeof(err));
+	int rc = ct_store_open(&s, path, CT_STORE_CREATE, err, sizeof(err));
 
 	print_message("%s -> %d: %s\n", path, rc, err);
 	assert_true(rc < 0);
@@ -1148,8 +1233,9 @@ static void test_integrity(void **state)
 					   "sessions.db",
 					   "latest.db",
 					   "reopen.db",
-					   "journal.db",
-					   "v2.db" };
+					   "knobs.db",
+					   "v2.db",
+					   "fixture-v5.db" };
 	char ok[16];
 
 	for (size_t i = 0; i < CT_ARRAY_SIZE(dbs); i++) {
@@ -1221,14 +1307,16 @@ static void test_default_path(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_sessions),
-		cmocka_unit_test(test_latest_session), cmocka_unit_test(test_reopen),
-		cmocka_unit_test(test_unknown_status), cmocka_unit_test(test_newer_version),
-		cmocka_unit_test(test_foreign_db),     cmocka_unit_test(test_not_a_database),
-		cmocka_unit_test(test_unwritable),     cmocka_unit_test(test_memory),
-		cmocka_unit_test(test_journal),	       cmocka_unit_test(test_migrate_v2),
-		cmocka_unit_test(test_integrity),      cmocka_unit_test(test_default_path),
-		cmocka_unit_test(test_migrate_v1),     cmocka_unit_test(test_metrics_series),
+		cmocka_unit_test(test_round_trip),	cmocka_unit_test(test_sessions),
+		cmocka_unit_test(test_latest_session),	cmocka_unit_test(test_reopen),
+		cmocka_unit_test(test_unknown_status),	cmocka_unit_test(test_newer_version),
+		cmocka_unit_test(test_foreign_db),	cmocka_unit_test(test_not_a_database),
+		cmocka_unit_test(test_unwritable),	cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_knob_rows),	cmocka_unit_test(test_migrate_v2),
+		cmocka_unit_test(test_migrate_fixture), cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_migrate_v1),	cmocka_unit_test(test_metrics_series),
+		cmocka_unit_test(test_integrity),	cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_codec),
 	};
 
 	return cmocka_run_group_tests_name("store", tests, setup, teardown);

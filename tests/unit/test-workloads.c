@@ -11,6 +11,7 @@
 
 #include "contend/workload.h"
 #include "contend/proc.h"
+#include "contend/srctree.h"
 #include "contend/util.h"
 
 #include <dirent.h>
@@ -247,9 +248,9 @@ static void test_generate(void **state)
 	path_in(a, sizeof(a), tmp, "gen-a");
 	path_in(b, sizeof(b), tmp, "gen-b");
 	path_in(c, sizeof(c), tmp, "gen-c");
-	assert_int_equal(ct_kbuild_generate(a, 0.05, &na, err, sizeof(err)), 0);
-	assert_int_equal(ct_kbuild_generate(b, 0.05, &nb, err, sizeof(err)), 0);
-	assert_int_equal(ct_kbuild_generate(c, 0.1, &nc, err, sizeof(err)), 0);
+	assert_int_equal(ct_srctree_generate(a, 0.05, &na, err, sizeof(err)), 0);
+	assert_int_equal(ct_srctree_generate(b, 0.05, &nb, err, sizeof(err)), 0);
+	assert_int_equal(ct_srctree_generate(c, 0.1, &nc, err, sizeof(err)), 0);
 
 	/* 160 files per unit of scale */
 	assert_int_equal(na, 8);
@@ -287,9 +288,9 @@ static void test_generate(void **state)
 	assert_int_equal(run_argv(bin_argv, a), 0);
 
 	/* bad scales */
-	assert_int_equal(ct_kbuild_generate(c, -1, &nc, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ct_srctree_generate(c, -1, &nc, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "scale"));
-	assert_int_equal(ct_kbuild_generate(c, 1e9, &nc, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ct_srctree_generate(c, 1e9, &nc, err, sizeof(err)), -EINVAL);
 }
 
 static void test_kbuild_generated(void **state)

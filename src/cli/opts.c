@@ -1,0 +1,361 @@
+/*
+ * The option tables' engine: getopt_long's table and short string built
+ * from a command's cli_opt[], each value checked against its type and
+ * range with one line naming the option and the rule, and the --help text
+ * written from the same table - ranges included - so help and parser say
+ * the same thing.
+ */
+#include "opts.h"
+#include "cli.h"
+#include "contend/util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HELP_COL 26 /* where help text starts in --help */
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "contend: %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see: contend %s --help)\n", cmd);
+	return CT_EXIT_USAGE;
+}
+
+static size_t count(const struct cli_opt *opts)
+{
+	size_t n = 0;
+
+	while (opts[n].type != CLI_OPT_END)
+		n++;
+	return n;
+}
+
+static bool has_value(const struct cli_opt *o)
+{
+	return o->type != CLI_OPT_FLAG && o->type != CLI_OPT_GROUP;
+}
+
+static void num_text(const struct cli_opt *o, double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%g", v);
+	} else if (o->type == CLI_OPT_SIZE && v >= 1024) {
+		char sz[32], *sp;
+
+		ct_fmt_size((uint64_t)v, sz, sizeof(sz));
+		sp = strchr(sz, ' '); /* "1.0 MiB" -> "1.0MiB", as typed */
+		if (sp)
+			memmove(sp, sp + 1, strlen(sp));
+		snprintf(buf, len, "%s", sz);
+	} else if (o->type == CLI_OPT_DURATION) {
+		snprintf(buf, len, "%gs", v / 1e9);
+	} else {
+		snprintf(buf, len, "%.15g", v);
+	}
+}
+
+void cli_range_text(const struct cli_opt *o, char *buf, size_t len)
+{
+	bool lo = o->min > 0 || (o->flags & CLI_MIN_OPEN), hi = isfinite(o->max);
+	char a[32], b[32];
+
+	buf[0] = '\0';
+	num_text(o, o->min, a, sizeof(a));
+	num_text(o, o->max, b, sizeof(b));
+	switch (o->type) {
+	case CLI_OPT_UINT:
+	case CLI_OPT_U64:
+		if (hi)
+			snprintf(buf, len, "%s to %s", a, b);
+		else if (lo)
+			snprintf(buf, len, "at least %s", a);
+		break;
+	case CLI_OPT_DOUBLE:
+	case CLI_OPT_SIZE:
+	case CLI_OPT_DURATION:
+		if (lo && hi)
+			snprintf(buf, len, "%s %s %s %s %s", a,
+				 o->flags & CLI_MIN_OPEN ? "<" : "<=", o->argh,
+				 o->flags & CLI_MAX_OPEN ? "<" : "<=", b);
+		else if (lo)
+			snprintf(buf, len, "%s %s %s", o->argh,
+				 o->flags & CLI_MIN_OPEN ? ">" : ">=", a);
+		else if (hi)
+			snprintf(buf, len, "%s %s %s", o->argh,
+				 o->flags & CLI_MAX_OPEN ? "<" : "<=", b);
+		break;
+	default:
+		break;
+	}
+}
+
+static bool in_range(const struct cli_opt *o, double v)
+{
+	if (v < o->min || ((o->flags & CLI_MIN_OPEN) && v == o->min))
+		return false;
+	if (isfinite(o->max) && (v > o->max || ((o->flags & CLI_MAX_OPEN) && v == o->max)))
+		return false;
+	return true;
+}
+
+/* "--runs must be a whole number, 1 to 100000, not 'x'" */
+static int bad_value(const char *cmd, const struct cli_opt *o, const char *arg)
+{
+	static const char *const kind[] = {
+		[CLI_OPT_UINT] = "a whole number",
+		[CLI_OPT_U64] = "a whole number",
+		[CLI_OPT_DOUBLE] = "a number",
+		[CLI_OPT_SIZE] = "a size (like 64M or 2GiB)",
+		[CLI_OPT_DURATION] = "a duration (like 30s or 500ms)",
+	};
+	char range[96], q[96];
+
+	cli_range_text(o, range, sizeof(range));
+	ct_quote(arg, q, sizeof(q));
+	return cli_usage_error(cmd, "--%s must be %s%s%s, not %s", o->long_name, kind[o->type],
+			       *range ? ", " : "", range, q);
+}
+
+static int set_value(const char *cmd, const struct cli_opt *o, void *base, const char *arg)
+{
+	char *value = (char *)base + o->off;
+	char err[CT_ERRLEN], q[96];
+	uint64_t u;
+	int64_t d;
+	double v;
+
+	switch (o->type) {
+	case CLI_OPT_FLAG:
+		*(bool *)value = true;
+		return 0;
+	case CLI_OPT_STRING:
+		if (!*arg || ct_has_control(arg)) {
+			ct_quote(arg, q, sizeof(q));
+			return cli_usage_error(cmd, "--%s must be %s, not %s", o->long_name,
+					       *arg ? "printable text" : "non-empty", q);
+		}
+		*(const char **)value = arg;
+		return 0;
+	case CLI_OPT_UINT:
+	case CLI_OPT_U64:
+		if (ct_parse_uint(arg, 0, UINT64_MAX, &u) || !in_range(o, (double)u))
+			return bad_value(cmd, o, arg);
+		if (o->type == CLI_OPT_UINT)
+			*(unsigned *)value = (unsigned)u;
+		else
+			*(uint64_t *)value = u;
+		return 0;
+	case CLI_OPT_DOUBLE:
+		if (ct_parse_number(arg, &v) || !in_range(o, v))
+			return bad_value(cmd, o, arg);
+		*(double *)value = v;
+		return 0;
+	case CLI_OPT_SIZE:
+		if (ct_parse_size(arg, &u) || !in_range(o, (double)u))
+			return bad_value(cmd, o, arg);
+		*(uint64_t *)value = u;
+		return 0;
+	case CLI_OPT_DURATION:
+		if (ct_parse_duration(arg, &d) || !in_range(o, (double)d))
+			return bad_value(cmd, o, arg);
+		*(int64_t *)value = d;
+		return 0;
+	case CLI_OPT_CHOICE:
+		for (const char *const *c = o->choices; *c; c++)
+			if (!strcmp(*c, arg)) {
+				*(const char **)value = *c;
+				return 0;
+			}
+		ct_quote(arg, q, sizeof(q));
+		{
+			char list[256] = "";
+			size_t off = 0;
+
+			for (const char *const *c = o->choices; *c && off < sizeof(list); c++)
+				off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+							c == o->choices ? "" : ", ", *c);
+			return cli_usage_error(cmd, "--%s must be one of %s, not %s", o->long_name,
+					       list, q);
+		}
+	case CLI_OPT_CALLBACK:
+		if (o->cb(o, base, arg, err, sizeof(err)))
+			return cli_usage_error(cmd, "%s", err);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static const struct cli_opt *by_short(const struct cli_opt *opts, int c, size_t *idx)
+{
+	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++)
+		if (opts[i].short_name && opts[i].short_name == c) {
+			*idx = i;
+			return &opts[i];
+		}
+	return NULL;
+}
+
+/* What getopt stopped at, for the message. */
+static int getopt_error(const char *cmd, const struct cli_opt *opts, int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	char q[96];
+
+	if (c == ':') {
+		if (optopt && optopt < 256) {
+			size_t i;
+			const struct cli_opt *o = by_short(opts, optopt, &i);
+
+			return cli_usage_error(cmd, "--%s needs a value (-%c %s)",
+					       o ? o->long_name : "?", optopt, o ? o->argh : "");
+		}
+		return cli_usage_error(cmd, "%s needs a value", arg);
+	}
+	if (optopt && optopt < 256) {
+		char s[2] = { (char)optopt, 0 };
+
+		ct_quote(s, q, sizeof(q));
+		return cli_usage_error(cmd, "unknown option -%s", q + 1);
+	}
+	ct_quote(arg, q, sizeof(q));
+	return cli_usage_error(cmd, "unknown option %s", q);
+}
+
+static int parse(const char *cmd, const char *synopsis, const char *intro,
+		 const struct cli_opt *opts, void *base, int argc, char **argv,
+		 struct cli_parsed *p, bool in_order)
+{
+	size_t n = count(opts), nl = 0, off;
+	struct option lo[CLI_MAX_OPTS + 2];
+	char shorts[2 * CLI_MAX_OPTS + 4];
+	int c, rc;
+
+	memset(p, 0, sizeof(*p));
+	if (n > CLI_MAX_OPTS)
+		return cli_usage_error(cmd, "too many options in the table");
+	off = (size_t)snprintf(shorts, sizeof(shorts), "%s:h", in_order ? "+" : "");
+	for (size_t i = 0; i < n; i++) {
+		if (opts[i].type == CLI_OPT_GROUP)
+			continue;
+		lo[nl++] = (struct option){ opts[i].long_name,
+					    has_value(&opts[i]) ? required_argument : no_argument,
+					    NULL, 1000 + (int)i };
+		if (opts[i].short_name) {
+			shorts[off++] = (char)opts[i].short_name;
+			if (has_value(&opts[i]))
+				shorts[off++] = ':';
+		}
+	}
+	shorts[off] = '\0';
+	lo[nl++] = (struct option){ "help", no_argument, NULL, 'h' };
+	lo[nl] = (struct option){ NULL, 0, NULL, 0 };
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		size_t i = 0;
+
+		if (c == 'h') {
+			cli_help(stdout, synopsis, intro, opts);
+			return 1;
+		}
+		if (c == '?' || c == ':')
+			return getopt_error(cmd, opts, c, argv);
+		if (c >= 1000)
+			i = (size_t)(c - 1000);
+		else if (!by_short(opts, c, &i))
+			return getopt_error(cmd, opts, '?', argv);
+		rc = set_value(cmd, &opts[i], base, optarg);
+		if (rc)
+			return rc;
+		p->given[i] = true;
+	}
+	p->rest = optind;
+	p->dashdash = optind > 1 && optind <= argc && !strcmp(argv[optind - 1], "--");
+	return 0;
+}
+
+int cli_parse(const char *cmd, const char *synopsis, const char *intro, const struct cli_opt *opts,
+	      void *base, int argc, char **argv, struct cli_parsed *p)
+{
+	return parse(cmd, synopsis, intro, opts, base, argc, argv, p, false);
+}
+
+int cli_parse_in_order(const char *cmd, const char *synopsis, const char *intro,
+		       const struct cli_opt *opts, void *base, int argc, char **argv,
+		       struct cli_parsed *p)
+{
+	return parse(cmd, synopsis, intro, opts, base, argc, argv, p, true);
+}
+
+bool cli_given(const struct cli_opt *opts, const struct cli_parsed *p, const char *long_name)
+{
+	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++)
+		if (opts[i].long_name && !strcmp(opts[i].long_name, long_name))
+			return p->given[i];
+	return false;
+}
+
+/* Writes text at the help column, '\n' starting an indented line and %R
+ * the option's range. */
+static void help_text(FILE *f, const struct cli_opt *o, int col)
+{
+	char range[96];
+
+	cli_range_text(o, range, sizeof(range));
+	for (; col < HELP_COL; col++)
+		fputc(' ', f);
+	for (const char *s = o->help ? o->help : ""; *s; s++) {
+		if (*s == '\n')
+			fprintf(f, "\n%*s", HELP_COL, "");
+		else if (s[0] == '%' && s[1] == 'R') {
+			fputs(range, f);
+			s++;
+		} else {
+			fputc(*s, f);
+		}
+	}
+	fputc('\n', f);
+}
+
+void cli_help(FILE *f, const char *synopsis, const char *intro, const struct cli_opt *opts)
+{
+	fprintf(f, "usage: %s\n\n", synopsis);
+	if (intro)
+		fprintf(f, "%s\n\n", intro);
+	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++) {
+		const struct cli_opt *o = &opts[i];
+		int col;
+
+		if (o->flags & CLI_HIDDEN)
+			continue;
+		if (o->type == CLI_OPT_GROUP) {
+			fprintf(f, "\n  %s\n", o->help);
+			continue;
+		}
+		if (o->short_name)
+			col = fprintf(f, "  -%c, --%s", o->short_name, o->long_name);
+		else
+			col = fprintf(f, "      --%s", o->long_name);
+		if (has_value(o))
+			col += fprintf(f, " %s", o->argh ? o->argh : "VALUE");
+		if (col >= HELP_COL - 1) {
+			fputc('\n', f);
+			col = 0;
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		help_text(f, o, col);
+	}
+	fprintf(f, "  -h, --help%*sthis help\n", HELP_COL - 12, "");
+}

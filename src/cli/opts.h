@@ -1,0 +1,123 @@
+/*
+ * Options as data (git's parse-options is the model): one table per
+ * command says each option's name, type, range, units, which workloads or
+ * loads it applies to and its help, and drives getopt_long, the checks and
+ * the --help text alike, so the three can never disagree.
+ */
+#ifndef CONTEND_CLI_OPTS_H
+#define CONTEND_CLI_OPTS_H
+
+#include "contend/common.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum cli_opt_type {
+	CLI_OPT_END,
+	CLI_OPT_GROUP,	  /* a heading in --help: help is its text */
+	CLI_OPT_FLAG,	  /* bool: set true */
+	CLI_OPT_STRING,	  /* const char *: non-empty, printable */
+	CLI_OPT_UINT,	  /* unsigned: whole number in [min, max] */
+	CLI_OPT_U64,	  /* uint64_t: whole number in [min, max] */
+	CLI_OPT_DOUBLE,	  /* double: number in min..max (CLI_MIN_OPEN, CLI_MAX_OPEN) */
+	CLI_OPT_SIZE,	  /* uint64_t bytes: "64M", "1.5GiB", in [min, max] */
+	CLI_OPT_DURATION, /* int64_t ns: "30s", "500ms", in [min, max] */
+	CLI_OPT_CHOICE,	  /* const char *: one of choices */
+	CLI_OPT_CALLBACK, /* cb(arg) checks and stores it */
+};
+
+enum {
+	CLI_MIN_OPEN = 1 << 0, /* min itself is refused */
+	CLI_MAX_OPEN = 1 << 1, /* max itself is refused */
+	CLI_HIDDEN = 1 << 2,   /* not in --help (tests of the harness) */
+};
+
+struct cli_opt;
+/* Checks arg and stores it in base; 0, or -errno with one line in err. */
+typedef int (*cli_opt_cb)(const struct cli_opt *o, void *base, const char *arg, char *err,
+			  size_t len);
+
+struct cli_opt {
+	enum cli_opt_type type;
+	int short_name; /* 0: none */
+	const char *long_name;
+	size_t off;	  /* of the value in the command's arguments struct */
+	const char *argh; /* the argument's name in --help: "N", "SIZE" */
+	/* help text; "%R" is replaced by the range the parser accepts, and a
+	 * '\n' starts a new, indented line */
+	const char *help;
+	double min, max;
+	unsigned flags;
+	const char *const *choices; /* NULL-terminated */
+	unsigned scope;		    /* ct_opt_scope bits it applies to; 0: always */
+	cli_opt_cb cb;
+};
+
+#define CLI_MAX_OPTS 96
+
+struct cli_parsed {
+	bool given[CLI_MAX_OPTS]; /* per table entry */
+	int rest;		  /* argv index of the first operand */
+	bool dashdash;		  /* the operands came after "--" */
+};
+
+/* Parses argv (argv[0] is the command's name) by the table into base (the
+ * command's arguments struct). 0 when it parsed; 1 when --help was asked
+ * for and printed on stdout; CT_EXIT_USAGE after printing one line
+ * "contend: CMD: ... (see: contend CMD --help)". */
+int cli_parse(const char *cmd, const char *synopsis, const char *intro, const struct cli_opt *opts,
+	      void *base, int argc, char **argv, struct cli_parsed *p);
+/* The same, but options end at the first operand (run: what follows is
+ * the command's). */
+int cli_parse_in_order(const char *cmd, const char *synopsis, const char *intro,
+		       const struct cli_opt *opts, void *base, int argc, char **argv,
+		       struct cli_parsed *p);
+/* Whether the option named long_name was given. */
+bool cli_given(const struct cli_opt *opts, const struct cli_parsed *p, const char *long_name);
+
+/* Table entries: the value at offsetof(T, m) of the arguments struct T. */
+#define CLI_GROUP(text)                             \
+	{                                           \
+		.type = CLI_OPT_GROUP, .help = text \
+	}
+#define CLI_FLAG(s, l, T, m, h, sc)                                                           \
+	{                                                                                     \
+		.type = CLI_OPT_FLAG, .short_name = s, .long_name = l, .off = offsetof(T, m), \
+		.help = h, .scope = sc                                                        \
+	}
+#define CLI_STRING(s, l, T, m, a, h, sc)                                                        \
+	{                                                                                       \
+		.type = CLI_OPT_STRING, .short_name = s, .long_name = l, .off = offsetof(T, m), \
+		.argh = a, .help = h, .scope = sc                                               \
+	}
+#define CLI_NUM(t, s, l, T, m, a, h, lo, hi, fl, sc)                                          \
+	{                                                                                     \
+		.type = t, .short_name = s, .long_name = l, .off = offsetof(T, m), .argh = a, \
+		.help = h, .min = lo, .max = hi, .flags = fl, .scope = sc                     \
+	}
+#define CLI_CHOICE(l, T, m, a, h, c, sc)                                                  \
+	{                                                                                 \
+		.type = CLI_OPT_CHOICE, .long_name = l, .off = offsetof(T, m), .argh = a, \
+		.help = h, .choices = c, .scope = sc                                      \
+	}
+#define CLI_CALLBACK(l, a, h, fn)                                                        \
+	{                                                                                \
+		.type = CLI_OPT_CALLBACK, .long_name = l, .argh = a, .help = h, .cb = fn \
+	}
+#define CLI_END                     \
+	{                           \
+		.type = CLI_OPT_END \
+	}
+
+/* The --help text: synopsis, intro (may be NULL), then every option. */
+void cli_help(FILE *f, const char *synopsis, const char *intro, const struct cli_opt *opts);
+
+/* Prints "contend: CMD: <msg> (see: contend CMD --help)" and returns
+ * CT_EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) CT_PRINTF(2, 3);
+
+/* The range an option accepts, as its help says it: "1 to 100000", "at
+ * least 5", "0 <= X < 1". "" when it has none. */
+void cli_range_text(const struct cli_opt *o, char *buf, size_t len);
+
+#endif

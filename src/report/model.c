@@ -1,0 +1,514 @@
+/*
+ * The report model built from the store (include/contend/report.h): each
+ * cell's runs fetched once, every figure the printers show computed here -
+ * means, Ratio, scores, summaries, flagged runs with their evidence - and
+ * every config compared with the baseline load by load, Holm-adjusted
+ * across the loads of each config.
+ */
+#include "contend/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Interference that makes an outlier a likely fluke, as a share of its
+ * run's wall time: CPU used outside contend, and steal. */
+#define FLUKE_FOREIGN 0.10
+#define FLUKE_STEAL   0.02
+
+static double mean_of(const double *x, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	return n ? s / (double)n : NAN;
+}
+
+static void flag_evidence(struct ct_report_flag *fl)
+{
+	static const char *const res[] = { "cpu", "io", "memory" };
+	const struct ct_run *r = fl->run;
+	double wall = r ? (double)r->wall_ns / 1e3 : 0, psi = 0;
+
+	fl->psi_resource = res[0];
+	if (!r || wall <= 0)
+		return;
+	for (int k = 0; k < 3 && r->mon.have_psi; k++)
+		if ((double)r->mon.psi_us[k][0] > psi) {
+			psi = (double)r->mon.psi_us[k][0];
+			fl->psi_resource = res[k];
+		}
+	fl->foreign_pct = 100 * (double)r->mon.foreign_cpu_us / wall;
+	fl->steal_pct = 100 * (double)r->mon.steal_us / wall;
+	fl->psi_pct = 100 * psi / wall;
+	fl->likely_fluke = (double)r->mon.foreign_cpu_us > FLUKE_FOREIGN * wall ||
+			   (double)r->mon.steal_us > FLUKE_STEAL * wall;
+}
+
+/* Summary, outliers and their evidence, and the mean without them. */
+static int describe_values(struct ct_report_cell *c, double confidence)
+{
+	size_t nflag = 0;
+	double kept = 0;
+
+	c->mean_unflagged = NAN;
+	c->have_summary = c->n >= 2 && !ct_stats_summarize(c->values, c->n, confidence, &c->sum);
+	if (c->n < 3)
+		return 0;
+	c->outlier = calloc(c->n, sizeof(*c->outlier));
+	if (!c->outlier)
+		return -ENOMEM;
+	if (ct_stats_outliers(c->values, c->n, c->outlier, &nflag) || !nflag)
+		return 0;
+	c->flags = calloc(nflag, sizeof(*c->flags));
+	if (!c->flags)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n; i++) {
+		struct ct_report_flag *fl;
+
+		if (!c->outlier[i]) {
+			kept += c->values[i];
+			continue;
+		}
+		fl = &c->flags[c->nflags++];
+		fl->value = i;
+		fl->run = c->ok ? c->ok[i] : NULL;
+		flag_evidence(fl);
+	}
+	c->mean_unflagged = kept / (double)(c->n - c->nflags);
+	return 0;
+}
+
+/* The mean of every metric over the ok runs that have it. */
+static void metric_means(struct ct_report_cell *c)
+{
+	unsigned cnt[CT_RUN_MAX_METRICS] = { 0 };
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct ct_run *r = c->ok[i];
+
+		for (unsigned m = 0; m < r->nmetrics; m++) {
+			unsigned k = 0;
+
+			while (k < c->nmetric_means &&
+			       strcmp(c->metric_means[k].name, r->metrics[m].name))
+				k++;
+			if (k == c->nmetric_means) {
+				if (k == CT_RUN_MAX_METRICS)
+					continue;
+				c->metric_means[k] = r->metrics[m];
+				c->metric_means[k].value = 0;
+				c->nmetric_means++;
+			}
+			c->metric_means[k].value += r->metrics[m].value;
+			cnt[k]++;
+		}
+	}
+	for (unsigned k = 0; k < c->nmetric_means; k++)
+		c->metric_means[k].value /= cnt[k];
+}
+
+/* The runs of one cell: session (0 = the latest with ok runs of load),
+ * every run of it, the values of the ok ones. */
+static int fetch_cell(struct ct_report_cell *c, struct ct_store *st, const struct ct_report *rep,
+		      const char *label, int64_t session, const char *load, char *err, size_t len)
+{
+	struct ct_run_filter f = {
+		.session_id = session,
+		.label = label,
+		.workload = rep->workload,
+		.load = load,
+		.workload_params = rep->params[0] ? rep->params : NULL,
+	};
+	int rc;
+
+	snprintf(c->label, sizeof(c->label), "%s", label);
+	c->ratio = NAN;
+	c->mean_unflagged = NAN;
+	if (!f.session_id) {
+		rc = ct_store_latest_session_with(st, label, rep->workload, load, f.workload_params,
+						  &f.session_id, err, len);
+		if (rc || !f.session_id)
+			return rc;
+	}
+	c->session_id = f.session_id;
+	rc = ct_store_runs(st, &f, &c->runs, &c->nruns, err, len);
+	if (rc)
+		return rc;
+	c->values = malloc((c->nruns ? c->nruns : 1) * sizeof(*c->values));
+	c->ok = malloc((c->nruns ? c->nruns : 1) * sizeof(*c->ok));
+	if (!c->values || !c->ok)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < c->nruns; i++) {
+		if (c->runs[i].status != CT_RUN_OK)
+			continue;
+		c->ok[c->n] = &c->runs[i];
+		c->values[c->n++] = ct_run_value(&c->runs[i]);
+	}
+	ct_run_group(c->runs, c->nruns, &c->g);
+	metric_means(c);
+	return describe_values(c, rep->confidence) ? ct_err(err, len, -ENOMEM, "out of memory") : 0;
+}
+
+static void release_cell(struct ct_report_cell *c)
+{
+	free(c->runs);
+	free(c->values);
+	free(c->ok);
+	free(c->scores);
+	free(c->outlier);
+	free(c->flags);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Each value as a score: 1000 x tps / the reference's mean tps. */
+static int score(struct ct_report_cell *c, double ref_tps, char *err, size_t len)
+{
+	c->scores = malloc(c->n * sizeof(*c->scores));
+	if (!c->scores)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < c->n; i++)
+		c->scores[i] = 1000 * c->values[i] / ref_tps;
+	return 0;
+}
+
+/* The no-load mean of label: from its session among the sources, else
+ * (or when that has none) from its latest session with no-load runs. */
+static int noload_mean(struct ct_store *st, const struct ct_report *rep,
+		       const struct ct_report_query *q, const char *label, bool tps, double *mean,
+		       int64_t *session, char *err, size_t len)
+{
+	struct ct_report_cell c = { 0 };
+	int64_t sess = 0;
+	int rc;
+
+	*mean = NAN;
+	*session = 0;
+	for (size_t i = 0; i < q->nsrc; i++)
+		if (!strcmp(q->src[i].label, label) && q->src[i].session_id)
+			sess = q->src[i].session_id;
+	rc = fetch_cell(&c, st, rep, label, sess, "none", err, len);
+	if (!rc && !c.n && sess) {
+		release_cell(&c);
+		rc = fetch_cell(&c, st, rep, label, 0, "none", err, len);
+	}
+	if (!rc && c.n) {
+		*mean = tps ? mean_of(c.values, c.n) : c.g.time_s;
+		*session = c.session_id;
+	}
+	release_cell(&c);
+	return rc;
+}
+
+/* The first config stored with no-load runs of these parameters: the
+ * default score reference. */
+static int first_config(struct ct_store *st, const struct ct_report *rep, char *label, size_t llen,
+			char *err, size_t len)
+{
+	struct ct_run_filter f = { .workload = rep->workload,
+				   .load = "none",
+				   .workload_params = rep->params,
+				   .ok_only = true };
+	struct ct_run *runs = NULL;
+	size_t n = 0;
+	int rc = ct_store_runs(st, &f, &runs, &n, err, len);
+
+	label[0] = '\0';
+	if (!rc && n)
+		snprintf(label, llen, "%s", runs[0].label);
+	free(runs);
+	return rc;
+}
+
+static int references(struct ct_report *rep, struct ct_store *st, const struct ct_report_query *q,
+		      char *err, size_t len)
+{
+	double mean;
+	int rc;
+
+	rep->ref_time_s = NAN;
+	rep->score_tps = NAN;
+	snprintf(rep->ref_label, sizeof(rep->ref_label), "%s",
+		 q->ref_label	 ? q->ref_label
+		 : q->base_label ? q->base_label
+				 : q->src[0].label);
+	rc = noload_mean(st, rep, q, rep->ref_label, false, &mean, &rep->ref_session_id, err, len);
+	if (rc)
+		return rc;
+	rep->ref_time_s = mean;
+	if (!q->score)
+		return 0;
+	rep->scored = true;
+	rep->score_default = !q->score_label;
+	if (q->score_label)
+		snprintf(rep->score_label, sizeof(rep->score_label), "%s", q->score_label);
+	else
+		rc = first_config(st, rep, rep->score_label, sizeof(rep->score_label), err, len);
+	if (rc || !rep->score_label[0])
+		return rc;
+	return noload_mean(st, rep, q, rep->score_label, true, &rep->score_tps,
+			   &rep->score_session_id, err, len);
+}
+
+/* The interleaved group of a session, 0 when it is not part of one. */
+static int64_t group_of(const struct ct_session_rec *recs, size_t n, int64_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (recs[i].id == id)
+			return strcmp(recs[i].order, "interleaved") ? 0 : recs[i].group_id;
+	return 0;
+}
+
+/* c against the baseline b; the runs of sessions of one interleaved group
+ * pair by block. */
+static int compare_cell(struct ct_report *rep, const struct ct_report_cell *b,
+			struct ct_report_cell *c, const struct ct_session_rec *recs, size_t nrecs)
+{
+	int64_t gb = b->n ? group_of(recs, nrecs, b->session_id) : 0;
+	double *pb = NULL, *pc = NULL;
+	size_t np = 0;
+
+	c->compared = true;
+	if (gb && c->n && b->session_id != c->session_id &&
+	    group_of(recs, nrecs, c->session_id) == gb) {
+		pb = malloc(b->n * sizeof(*pb));
+		pc = malloc(b->n * sizeof(*pc));
+		if (!pb || !pc) {
+			free(pb);
+			free(pc);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < b->n; i++)
+			for (size_t k = 0; k < c->n; k++)
+				if (b->ok[i]->block && c->ok[k]->block == b->ok[i]->block) {
+					pb[np] = b->values[i];
+					pc[np++] = c->values[k];
+					break;
+				}
+		c->paired = true;
+		rep->paired = true;
+	}
+	ct_stats_compare(b->values, b->n, c->values, c->n, pb, pc, np, rep->confidence, &c->cmp);
+	free(pb);
+	free(pc);
+	return 0;
+}
+
+/* Holm across the loads of each config. */
+static int decide_all(struct ct_report *rep, size_t nsrc, char *err, size_t len)
+{
+	struct ct_stats_comparison **fam = calloc(rep->nblocks + 1, sizeof(*fam));
+	int rc = 0;
+
+	if (!fam)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	for (size_t j = 0; !rc && j < nsrc; j++) {
+		for (size_t i = 0; i < rep->nblocks; i++)
+			fam[i] = &rep->blocks[i].cells[j].cmp;
+		if (ct_stats_decide(fam, rep->nblocks, rep->confidence))
+			rc = ct_err(err, len, -EINVAL, "cannot adjust the p-values");
+	}
+	free(fam);
+	return rc;
+}
+
+/* Every compared cell of every block, then Holm across the loads of each
+ * config. */
+static int compare_all(struct ct_report *rep, struct ct_store *st, size_t nsrc, char *err,
+		       size_t len)
+{
+	struct ct_session_rec *recs = NULL;
+	size_t nrecs = 0;
+	int rc;
+
+	rc = ct_store_sessions(st, 0, &recs, &nrecs, err, len);
+	for (size_t i = 0; !rc && i < rep->nblocks; i++) {
+		struct ct_report_block *b = &rep->blocks[i];
+		const struct ct_report_cell *base =
+			b->base_cell >= 0 ? &b->cells[b->base_cell] : &b->base;
+
+		for (size_t j = 0; !rc && j < b->ncells; j++) {
+			if ((long)j == b->base_cell ||
+			    (b->base_cell < 0 && !strcmp(b->cells[j].label, base->label)))
+				continue;
+			if (compare_cell(rep, base, &b->cells[j], recs, nrecs))
+				rc = ct_err(err, len, -ENOMEM, "out of memory");
+		}
+	}
+	free(recs);
+	return rc ? rc : decide_all(rep, nsrc, err, len);
+}
+
+/* The cells of every block, Ratio, scores, and the baseline of each. */
+static int build_blocks(struct ct_report *rep, struct ct_store *st, const struct ct_report_query *q,
+			char *err, size_t len)
+{
+	long base = -1;
+	int rc = 0;
+
+	for (size_t j = 0; j < q->nsrc && base < 0; j++)
+		if (!strcmp(q->src[j].label, rep->base_label))
+			base = (long)j;
+	for (size_t i = 0; !rc && i < q->nloads; i++) {
+		struct ct_report_block *b = &rep->blocks[rep->nblocks++];
+
+		snprintf(b->load, sizeof(b->load), "%s", q->loads[i]);
+		b->work_unit = q->work_units ? q->work_units[i] : NULL;
+		b->cells = calloc(q->nsrc, sizeof(*b->cells));
+		if (!b->cells)
+			return ct_err(err, len, -ENOMEM, "out of memory");
+		b->ncells = q->nsrc;
+		b->base_cell = base;
+		for (size_t j = 0; !rc && j < q->nsrc; j++) {
+			struct ct_report_cell *c = &b->cells[j];
+
+			rc = fetch_cell(c, st, rep, q->src[j].label, q->src[j].session_id,
+					q->loads[i], err, len);
+			if (!rc && c->g.n && rep->ref_time_s > 0)
+				c->ratio = c->g.time_s / rep->ref_time_s;
+			if (!rc && c->n && rep->scored && rep->score_tps > 0)
+				rc = score(c, rep->score_tps, err, len);
+		}
+		/* a baseline in no row: the score reference, its no-load runs
+		 * from the session that gave the reference */
+		if (!rc && base < 0)
+			rc = fetch_cell(&b->base, st, rep, rep->base_label,
+					!strcmp(b->load, "none") &&
+							!strcmp(rep->base_label, rep->score_label)
+						? rep->score_session_id
+						: 0,
+					b->load, err, len);
+	}
+	return rc;
+}
+
+int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_report_query *q,
+		    char *err, size_t len)
+{
+	int rc;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->kind = CT_REPORT_RUNS;
+	if (!q->nsrc || q->nsrc > CT_REPORT_MAX_ROWS)
+		return ct_err(err, len, -EINVAL, "a report needs 1 to %d configs",
+			      CT_REPORT_MAX_ROWS);
+	snprintf(rep->workload, sizeof(rep->workload), "%s", q->workload);
+	snprintf(rep->params, sizeof(rep->params), "%s", q->params ? q->params : "");
+	rep->confidence = q->confidence > 0 ? q->confidence : 95;
+	rep->blocks = calloc(q->nloads ? q->nloads : 1, sizeof(*rep->blocks));
+	if (!rep->blocks)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	rc = references(rep, st, q, err, len);
+	/* the baseline: as asked, else the score reference, else the first */
+	if (!rc)
+		snprintf(rep->base_label, sizeof(rep->base_label), "%s",
+			 q->base_label	       ? q->base_label
+			 : rep->score_label[0] ? rep->score_label
+					       : q->src[0].label);
+	if (!rc)
+		rc = build_blocks(rep, st, q, err, len);
+	for (size_t i = 0; !rc && i < rep->nblocks; i++)
+		for (size_t j = 0; j < rep->blocks[i].ncells; j++)
+			if (rep->blocks[i].cells[j].n &&
+			    ct_run_higher_better(rep->blocks[i].cells[j].ok[0]))
+				rep->higher_better = true;
+	if (!rc)
+		rc = compare_all(rep, st, q->nsrc, err, len);
+	if (rc)
+		ct_report_release(rep);
+	return rc;
+}
+
+void ct_report_release(struct ct_report *rep)
+{
+	for (size_t i = 0; i < rep->nblocks; i++) {
+		for (size_t j = 0; j < rep->blocks[i].ncells; j++)
+			release_cell(&rep->blocks[i].cells[j]);
+		free(rep->blocks[i].cells);
+		release_cell(&rep->blocks[i].base);
+	}
+	free(rep->blocks);
+	rep->blocks = NULL;
+	rep->nblocks = 0;
+}
+
+int ct_report_from_numbers(struct ct_report *rep, const char *const *names,
+			   const double *const *values, const size_t *counts, size_t n,
+			   double confidence, bool paired, char *err, size_t len)
+{
+	struct ct_report_block *b;
+	int rc = 0;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->kind = CT_REPORT_NUMBERS;
+	rep->confidence = confidence;
+	rep->paired = paired;
+	rep->ref_time_s = rep->score_tps = NAN;
+	rep->blocks = calloc(1, sizeof(*rep->blocks));
+	if (!rep->blocks || !n)
+		return rep->blocks ? ct_err(err, len, -EINVAL, "no numbers to compare")
+				   : ct_err(err, len, -ENOMEM, "out of memory");
+	rep->nblocks = 1;
+	b = rep->blocks;
+	b->cells = calloc(n, sizeof(*b->cells));
+	if (!b->cells)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	b->ncells = n;
+	snprintf(rep->base_label, sizeof(rep->base_label), "%s", names[0]);
+	for (size_t j = 0; !rc && j < n; j++) {
+		struct ct_report_cell *c = &b->cells[j];
+
+		snprintf(c->label, sizeof(c->label), "%s", names[j]);
+		c->ratio = NAN;
+		c->values = malloc((counts[j] ? counts[j] : 1) * sizeof(*c->values));
+		if (!c->values)
+			return ct_err(err, len, -ENOMEM, "out of memory");
+		memcpy(c->values, values[j], counts[j] * sizeof(*c->values));
+		c->n = counts[j];
+		if (describe_values(c, confidence))
+			rc = ct_err(err, len, -ENOMEM, "out of memory");
+		else if (!c->have_summary)
+			rc = ct_err(err, len, -EINVAL, "cannot summarise '%s'", names[j]);
+	}
+	for (size_t j = 1; !rc && j < n; j++) {
+		struct ct_report_cell *c = &b->cells[j], *base = &b->cells[0];
+		struct ct_stats_comparison *one = &c->cmp;
+		bool pair = paired && c->n == base->n;
+
+		c->compared = true;
+		c->paired = pair;
+		ct_stats_compare(base->values, base->n, c->values, c->n, pair ? base->values : NULL,
+				 pair ? c->values : NULL, pair ? c->n : 0, confidence, one);
+		/* each comparison on its own: stats makes no family */
+		if (ct_stats_decide(&one, 1, confidence))
+			rc = ct_err(err, len, -EINVAL, "cannot judge '%s'", names[j]);
+	}
+	if (rc)
+		ct_report_release(rep);
+	return rc;
+}
+
+const char *ct_report_verdict(const struct ct_report *rep, const struct ct_report_cell *c)
+{
+	bool numbers = rep->kind == CT_REPORT_NUMBERS;
+
+	switch (c->cmp.outcome) {
+	case CT_OUTCOME_NOT_ENOUGH:
+		return "not enough runs (2 a side needed)";
+	case CT_OUTCOME_NO_SPREAD:
+		if (numbers)
+			return rep->blocks[0].cells[0].sum.mean == c->sum.mean
+				       ? "no significant difference"
+				       : "no test possible (no spread)";
+		return "no spread in the values: no test possible";
+	case CT_OUTCOME_NO_DIFFERENCE:
+		return "no significant difference";
+	case CT_OUTCOME_LOWER:
+		return numbers ? "smaller" : rep->higher_better ? "worse" : "better";
+	case CT_OUTCOME_HIGHER:
+		return numbers ? "larger" : rep->higher_better ? "better" : "worse";
+	}
+	return "?";
+}

@@ -1,0 +1,65 @@
+/*
+ * What the files of the session layer share and nothing else sees: the
+ * running session's state, and the steps each file owns - the run
+ * (runner.c), the guard process (guard.c), the order of runs (schedule.c)
+ * and the stored session (session.c).
+ */
+#ifndef CONTEND_SESSION_INTERNAL_H
+#define CONTEND_SESSION_INTERNAL_H
+
+#include "contend/load.h"
+#include "contend/session.h"
+
+#include <limits.h>
+#include <sys/types.h>
+
+struct guard_shm;
+
+struct session_rt {
+	struct ct_session *s;
+	struct ct_store *st;
+	struct ct_journal *journal;
+	char cg_session[PATH_MAX]; /* "" when no cgroup v2 */
+	char cg_fg[PATH_MAX];
+	char fg_log[PATH_MAX + 16]; /* the foreground's stdout and stderr */
+	pid_t guard;
+	struct guard_shm *guard_shm;
+	unsigned done, total;
+	long cur_cfg;	 /* the config whose knobs are in force, -1 none */
+	bool journalled; /* knobs are in the journal: restore at the end */
+};
+
+/* session.c */
+void sess_emit(struct session_rt *rt, enum ct_event_kind kind, const char *load, unsigned run,
+	       const struct ct_run *result, const char *msg);
+void sess_warn(struct session_rt *rt, const char *fmt, ...) CT_PRINTF(2, 3);
+/* Stores run r of config c as run seq (the block of an interleaved
+ * schedule), storing the sessions first if they are not yet. */
+int sess_store_run(struct session_rt *rt, struct ct_session_config *c, struct ct_run *r,
+		   unsigned seq, char *err, size_t len) CT_WUR;
+/* Stores every config's session that is not stored yet. */
+int sess_begin_sessions(struct session_rt *rt, char *err, size_t len) CT_WUR;
+
+/* runner.c */
+/* One run. Returns 0 when the run produced a result (ok or failed, in *r),
+ * -EINTR when a signal arrived (everything killed and reaped), or another
+ * -errno when the session cannot go on. */
+int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l, struct ct_run *r,
+		 char *err, size_t len) CT_WUR;
+void sess_cgroups_setup(struct session_rt *rt);
+void sess_cgroups_teardown(struct session_rt *rt);
+void sess_reap_orphans(void);
+
+/* guard.c */
+int sess_guard_start(struct session_rt *rt) CT_WUR;
+void sess_guard_stop(struct session_rt *rt);
+/* Tells the guard the foreground's process group (0 between runs). */
+void sess_guard_foreground(struct session_rt *rt, pid_t pgid);
+
+/* schedule.c */
+/* Prepares load name, then runs its schedule: every config n times, in
+ * interleaved blocks or config by config, or adaptively. */
+int sess_run_load(struct session_rt *rt, struct ct_workload *w, const char *name, char *err,
+		  size_t len) CT_WUR;
+
+#endif

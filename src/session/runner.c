@@ -1,0 +1,407 @@
+/*
+ * One run, the one place that knows its order: reset the workload, start
+ * the load and check it works, snapshot the monitors, fork the foreground,
+ * wait for it while watching the load, snapshot again, stop the load, and
+ * fill the run. Every path out kills and reaps what it started.
+ */
+#include "internal.h"
+#include "contend/monitor.h"
+#include "contend/proc.h"
+#include "contend/signals.h"
+#include "contend/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TICK_NS 250000000LL /* load liveness check interval during a run */
+
+/* Removes cgroups left by a contend that was SIGKILLed (their pid is gone). */
+static void sweep_stale_cgroups(const char *root)
+{
+	DIR *d = opendir(root);
+	struct dirent *de;
+	char path[PATH_MAX + 256];
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		int pid;
+
+		if (sscanf(de->d_name, "contend-%d", &pid) != 1)
+			continue;
+		if (kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", root, de->d_name);
+		DIR *sub = opendir(path);
+		if (sub) {
+			struct dirent *e;
+			char child[2 * PATH_MAX + 512];
+
+			while ((e = readdir(sub)))
+				if (e->d_name[0] != '.' && e->d_type == DT_DIR) {
+					snprintf(child, sizeof(child), "%s/%s", path, e->d_name);
+					(void)ct_cgroup_destroy(child);
+				}
+			closedir(sub);
+		}
+		(void)ct_cgroup_destroy(path);
+	}
+	closedir(d);
+}
+
+void sess_cgroups_setup(struct session_rt *rt)
+{
+	char root[PATH_MAX], name[64];
+
+	rt->cg_session[0] = rt->cg_fg[0] = '\0';
+	if (!rt->s->opts.use_cgroups || ct_cgroup_v2_root(root, sizeof(root)))
+		return;
+	sweep_stale_cgroups(root);
+	snprintf(name, sizeof(name), "contend-%d", (int)getpid());
+	if (ct_cgroup_create(root, name, rt->cg_session, sizeof(rt->cg_session))) {
+		rt->cg_session[0] = '\0';
+		return;
+	}
+	if (ct_cgroup_create(rt->cg_session, "fg", rt->cg_fg, sizeof(rt->cg_fg)))
+		rt->cg_fg[0] = '\0';
+}
+
+void sess_cgroups_teardown(struct session_rt *rt)
+{
+	if (rt->cg_fg[0])
+		(void)ct_cgroup_destroy(rt->cg_fg);
+	if (rt->cg_session[0])
+		(void)ct_cgroup_destroy(rt->cg_session);
+}
+
+/* Writes back what a load left dirty, untimed, so each run starts from the
+ * same state and repetitions stay independent samples. */
+static void settle(const struct ct_env *env)
+{
+	const char *dirs[] = { env->dir, env->other_dir };
+
+	for (size_t i = 0; i < CT_ARRAY_SIZE(dirs); i++) {
+		int fd;
+
+		if (!dirs[i])
+			continue;
+		fd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0) {
+			syncfs(fd);
+			close(fd);
+		}
+	}
+}
+
+/* Orphans re-parented to us (we are a child subreaper) are reaped here. */
+void sess_reap_orphans(void)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+static int drop_caches(char *err, size_t len)
+{
+	int rc;
+
+	sync();
+	rc = ct_write_file("/proc/sys/vm/drop_caches", "3");
+	if (rc)
+		return ct_err(err, len, rc, "cannot drop caches: %s", strerror(-rc));
+	return 0;
+}
+
+static void fail_run(struct ct_run *r, const char *reason)
+{
+	r->status = CT_RUN_FAILED;
+	snprintf(r->reason, sizeof(r->reason), "%s", reason);
+}
+
+static void kill_foreground(pid_t pid, const char *cg)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	if (cg && *cg)
+		(void)ct_cgroup_kill(cg, 2000000000LL);
+}
+
+/* The foreground runs in a background process group: one that touches the
+ * terminal (a password prompt) is stopped by SIGTTIN/SIGTTOU and would
+ * never end. A stopped foreground fails its run instead of hanging. */
+static bool foreground_stopped(pid_t pid, char *why, size_t len)
+{
+	siginfo_t si = { 0 };
+
+	if (waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG | WNOWAIT) || si.si_pid != pid ||
+	    si.si_code != CLD_STOPPED)
+		return false;
+	snprintf(why, len, "the foreground was stopped by signal %d (%s); it may need a terminal",
+		 si.si_status, strsignal(si.si_status));
+	return true;
+}
+
+/* Ends a run that cannot give a result: everything it started is killed
+ * and reaped, nothing is measured. */
+static void abort_run(struct session_rt *rt, struct ct_load *l, pid_t pid, int pidfd)
+{
+	int status;
+
+	kill_foreground(pid, rt->cg_fg);
+	(void)ct_proc_reap(pid, &status, NULL);
+	sess_guard_foreground(rt, 0);
+	ct_load_kill(l);
+	if (pidfd >= 0)
+		close(pidfd);
+	sess_reap_orphans();
+}
+
+/* In the foreground's child: stdin from /dev/null, stdout and stderr to the
+ * run's log, so a compile's output neither mixes with the table nor costs a
+ * terminal's time. */
+static void redirect_output(const char *log)
+{
+	int in = open("/dev/null", O_RDONLY), out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (in >= 0) {
+		dup2(in, STDIN_FILENO);
+		close(in);
+	}
+	if (out >= 0) {
+		dup2(out, STDOUT_FILENO);
+		dup2(out, STDERR_FILENO);
+		close(out);
+	}
+}
+
+/* The last non-empty line of the foreground's log, for a failed run's reason. */
+static void last_line(const char *log, char *buf, size_t len)
+{
+	char tail[1024];
+	ssize_t n;
+	int fd = open(log, O_RDONLY | O_CLOEXEC);
+	char *end, *start;
+
+	buf[0] = '\0';
+	if (fd < 0)
+		return;
+	off_t size = lseek(fd, 0, SEEK_END);
+	off_t from = size > (off_t)sizeof(tail) - 1 ? size - (off_t)sizeof(tail) + 1 : 0;
+	n = pread(fd, tail, sizeof(tail) - 1, from);
+	close(fd);
+	if (n <= 0)
+		return;
+	tail[n] = '\0';
+	end = tail + n;
+	while (end > tail && (end[-1] == '\n' || end[-1] == ' '))
+		*--end = '\0';
+	start = memrchr(tail, '\n', (size_t)(end - tail));
+	start = start ? start + 1 : tail;
+	n = end - start;
+	if ((size_t)n >= len)
+		n = (ssize_t)len - 1;
+	memcpy(buf, start, (size_t)n);
+	buf[n] = '\0';
+}
+
+/* Resets the workload, starts the load and waits until it works. 0 with
+ * the load running, 1 when the run failed before the foreground (r says
+ * why), -EINTR. */
+static int start_load(struct session_rt *rt, struct ct_workload *w, struct ct_load *l,
+		      struct ct_run *r, char *err, size_t len)
+{
+	struct ct_session *s = rt->s;
+	struct ct_load_result lres;
+	char why[CT_ERRLEN];
+	int rc;
+
+	if (s->opts.drop_caches) {
+		rc = drop_caches(err, len);
+		if (rc)
+			return rc;
+	}
+	if (w->ops->reset) {
+		rc = w->ops->reset(w, why, sizeof(why));
+		if (rc) {
+			fail_run(r, why);
+			return 1;
+		}
+	}
+	if (ct_signals_pending())
+		return -EINTR;
+	rc = ct_load_start(l, rt->cg_session[0] ? rt->cg_session : NULL, why, sizeof(why));
+	if (rc) {
+		fail_run(r, why);
+		return 1;
+	}
+	rc = ct_load_wait_ready(l, s->opts.delay_ns, why, sizeof(why));
+	if (ct_signals_pending()) {
+		ct_load_kill(l);
+		return -EINTR;
+	}
+	if (rc) {
+		ct_load_stop(l, &lres);
+		fail_run(r, why);
+		return 1;
+	}
+	return 0;
+}
+
+/* Waits for the foreground pid to exit, watching the load and the signal
+ * pipe. 0 with *t1 set (r failed when the load died or the foreground
+ * stopped), -EINTR or -errno after abort_run(). */
+static int wait_foreground(struct session_rt *rt, struct ct_load *l, pid_t pid, struct ct_run *r,
+			   int64_t *t1, char *err, size_t len)
+{
+	int pidfd = ct_pidfd_open(pid), rc;
+	char why[CT_ERRLEN];
+
+	for (;;) {
+		if (pidfd >= 0) {
+			rc = ct_pidfd_wait(pidfd, ct_signals_fd(), TICK_NS);
+		} else {
+			/* no pidfd (old kernel): poll with waitid, less precise */
+			siginfo_t si = { 0 };
+			usleep(1000);
+			rc = waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid
+				     ? 1
+				     : 0;
+		}
+		if (rc == 1) {
+			*t1 = ct_now_ns();
+			break;
+		}
+		if (ct_signals_pending() || rc == 2) {
+			abort_run(rt, l, pid, pidfd);
+			return -EINTR;
+		}
+		if (rc < 0 && rc != -EINTR) {
+			abort_run(rt, l, pid, pidfd);
+			return ct_err(err, len, rc, "cannot wait for the foreground: %s",
+				      strerror(-rc));
+		}
+		if (ct_load_check(l, rt->s->opts.stall_ns, why, sizeof(why)) ||
+		    foreground_stopped(pid, why, sizeof(why))) {
+			*t1 = ct_now_ns();
+			kill_foreground(pid, rt->cg_fg);
+			fail_run(r, why);
+			break;
+		}
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	return 0;
+}
+
+/* The run's figures once the foreground was reaped and the load stopped;
+ * a foreground that exited non-zero fails the run with its last line. */
+static void fill_run(struct session_rt *rt, struct ct_workload *w, struct ct_run *r, int status,
+		     const struct rusage *ru, const struct ct_load_result *lres)
+{
+	char why[CT_ERRLEN];
+
+	r->user_us = ct_tv_us(ru->ru_utime);
+	r->sys_us = ct_tv_us(ru->ru_stime);
+	r->exit_code = ct_proc_exit_code(status);
+	r->load_work = lres->work;
+	if (lres->cpu_estimated) {
+		/* said with the run, so LCPU% is never taken for exact */
+		size_t used = strlen(r->load_params);
+
+		snprintf(r->load_params + used, sizeof(r->load_params) - used, "%slcpu=estimated",
+			 used ? " " : "");
+	}
+	r->load_user_us = lres->user_us;
+	r->load_sys_us = lres->sys_us;
+	if (w->ops->collect)
+		w->ops->collect(w, r);
+	if (r->status == CT_RUN_OK && lres->failed)
+		fail_run(r, lres->reason);
+	if (r->status == CT_RUN_OK && r->exit_code) {
+		char last[160];
+
+		last_line(rt->fg_log, last, sizeof(last));
+		if (WIFSIGNALED(status))
+			snprintf(why, sizeof(why), "%s killed by signal %d (%s)%s%s", w->ops->name,
+				 WTERMSIG(status), strsignal(WTERMSIG(status)), *last ? ": " : "",
+				 last);
+		else
+			snprintf(why, sizeof(why), "%s exited with status %d%s%s", w->ops->name,
+				 r->exit_code, *last ? ": " : "", last);
+		fail_run(r, why);
+	}
+}
+
+int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l, struct ct_run *r,
+		 char *err, size_t len)
+{
+	struct ct_session *s = rt->s;
+	struct ct_load_result lres;
+	struct ct_snapshot a, b;
+	struct rusage ru;
+	int64_t t0, t1 = 0;
+	pid_t pid, self = getpid();
+	int status = 0, rc;
+	bool have_snap;
+
+	snprintf(r->workload, sizeof(r->workload), "%s", w->ops->name);
+	snprintf(r->load, sizeof(r->load), "%s", l->ops->name);
+	snprintf(r->workload_params, sizeof(r->workload_params), "%s", w->params);
+	snprintf(r->load_params, sizeof(r->load_params), "%s", l->params);
+	r->load_unit_scale = l->ops->unit_scale;
+	r->started_at = ct_wall_ns();
+
+	rc = start_load(rt, w, l, r, err, len);
+	if (rc)
+		return rc > 0 ? 0 : rc;
+
+	have_snap = ct_monitor_snap(&a, "", s->si.block_dev) == 0;
+	ct_load_mark(l);
+	t0 = ct_now_ns();
+	pid = fork();
+	if (pid < 0) {
+		rc = -errno;
+		ct_load_kill(l);
+		return ct_err(err, len, rc, "cannot fork the foreground '%s': %s", w->ops->name,
+			      strerror(-rc));
+	}
+	if (pid == 0) {
+		ct_proc_child_setup(self);
+		if (rt->cg_fg[0])
+			(void)!ct_cgroup_attach(rt->cg_fg, getpid());
+		redirect_output(rt->fg_log);
+		w->ops->exec(w);
+	}
+	sess_guard_foreground(rt, pid);
+	rc = wait_foreground(rt, l, pid, r, &t1, err, len);
+	if (rc)
+		return rc;
+	/* whatever the foreground left running dies with it; its zombie still
+	 * holds the process group id, so this cannot hit anyone else */
+	kill(-pid, SIGKILL);
+	rc = ct_proc_reap(pid, &status, &ru);
+	sess_guard_foreground(rt, 0);
+	if (rc)
+		return ct_err(err, len, rc, "cannot reap the foreground: %s", strerror(-rc));
+	if (rt->cg_fg[0])
+		(void)ct_cgroup_kill(rt->cg_fg, 2000000000LL); /* strays of a cmd */
+	if (have_snap && ct_monitor_snap(&b, "", s->si.block_dev))
+		have_snap = false;
+	ct_load_stop(l, &lres);
+	sess_reap_orphans();
+	settle(&s->env);
+
+	r->wall_ns = t1 - t0;
+	fill_run(rt, w, r, status, &ru, &lres);
+	if (have_snap)
+		ct_monitor_delta(&a, &b, r->user_us + r->sys_us + r->load_user_us + r->load_sys_us,
+				 &r->mon);
+	return 0;
+}
