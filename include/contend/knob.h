@@ -44,7 +44,8 @@ struct ct_knob {
 };
 
 /* Parses "NAME=VALUE" (vary false: the whole text after the first '=' is
- * the one value) or "NAME=V1,V2[,...]" (vary true: at least two values).
+ * the one value) or "NAME=V1,V2[,...]" (vary true; ct_knobs_prepare()
+ * wants two or more, once the values themselves are checked).
  * NAME is "iosched", "iosched@DEV", "sysctl.<dotted.name>" (a '/' in a
  * part stands for a '.', as sysctl(8) has it) or an absolute path under
  * /sys or /proc/sys without '..'. Values are non-empty, without control
@@ -67,8 +68,9 @@ int ct_knob_resolve(struct ct_knob *k, const char *dir, char *err, size_t len) C
  * is writable, -errno of access(). */
 int ct_knob_check(const struct ct_knob *k, char *err, size_t len) CT_WUR;
 
-/* ct_knob_resolve() and ct_knob_check() for k[0..n-1], then refuses a knob
- * named twice and two knobs that write the same file (-EINVAL). */
+/* ct_knob_resolve() and ct_knob_check() for k[0..n-1], a --vary of fewer
+ * than two values, a knob named twice and two knobs that write the same
+ * file (-EINVAL). */
 int ct_knobs_prepare(struct ct_knob *k, size_t n, const char *dir, char *err, size_t len) CT_WUR;
 
 /* The disks whose I/O scheduler serves block device dev ("vda1",

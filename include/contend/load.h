@@ -35,6 +35,7 @@ enum {
 	CT_LOAD_HIDDEN = 1 << 0,    /* a harness self-test (null): marked so in listings */
 	CT_LOAD_OOM_FIRST = 1 << 1, /* workers get oom_score_adj=1000 */
 	CT_LOAD_DEFAULT = 1 << 2,   /* in the default suite */
+	CT_LOAD_PROFILED = 1 << 3,  /* sized by the profile (--quick) */
 };
 
 struct ct_load_ops {
@@ -46,6 +47,11 @@ struct ct_load_ops {
 	unsigned opt_scope; /* ct_opt_scope: the options it takes */
 	/* 0, or -ENOTSUP with the reason (e.g. io_other without --other-dir) */
 	int (*supported)(const struct ct_env *env, char *why, size_t len);
+	/* Before anything is made (the session's first step, and --dry-run):
+	 * the sizes the user set fit dir, where the work directory will be
+	 * (-ENOSPC), and the options it takes make sense (-EINVAL). May be
+	 * NULL. */
+	int (*check)(const struct ct_env *env, const char *dir, char *err, size_t len);
 	/* In contend, before any run: size the load (fill l->params, l->nworkers)
 	 * and create its files in l->dir. Untimed. May be NULL. */
 	int (*prepare)(struct ct_load *l, char *err, size_t len);

@@ -113,6 +113,12 @@ struct ct_session {
 	int64_t t0;
 };
 
+/* What can be checked before anything is made or changed: the workload,
+ * the runs, every load (it runs here, what the user set for it fits the
+ * work directory's disk), the workload's own inputs (--tree). -errno with
+ * one line. ct_session_run() checks the same first; --dry-run only this. */
+int ct_session_check(const struct ct_session *s, char *err, size_t len) CT_WUR;
+
 /* Runs the whole session. Returns 0 when every step ran (failed runs are
  * results, not errors), -EINTR when a signal interrupted it (the session is
  * marked interrupted), or another -errno for a session that could not run.

@@ -24,6 +24,8 @@ enum {
 	/* judged in tps and reported as scores against a reference config
 	 * (WimMark's layout) */
 	CT_WL_SCORED = 1 << 2,
+	/* sized by the profile (--quick) */
+	CT_WL_PROFILED = 1 << 3,
 };
 
 struct ct_workload_opts {
@@ -40,6 +42,11 @@ struct ct_workload_ops {
 	unsigned flags;
 	unsigned opt_scope;	   /* ct_opt_scope: the options it takes */
 	const char *default_loads; /* its suite without -l ("none"); NULL: every default load */
+	/* Before anything is made (the session's first step, and --dry-run):
+	 * what the user gave exists and fits dir, where the work directory will
+	 * be (-ENOENT, -ENOTDIR, -ENOSPC, -EINVAL). May be NULL. */
+	int (*check)(const struct ct_env *env, const struct ct_workload_opts *o, const char *dir,
+		     char *err, size_t len);
 	/* Before the session's runs: generate or check the tree, fill w->params.
 	 * Untimed. May be NULL. */
 	int (*prepare)(struct ct_workload *w, char *err, size_t len);

@@ -69,8 +69,9 @@ static int what_to_compare(struct ct_store *st, const struct compare_args *a, st
 	if (rc)
 		return cli_fail(rc, err);
 	if (!n) {
-		cli_error("no stored runs of '%s'%s%s", c->labels[0], a->workload ? " for " : "",
-			  a->workload ? a->workload : "");
+		free(runs);
+		cli_error("compare: no stored runs of '%s'%s%s (see: contend list)", c->labels[0],
+			  a->workload ? " for workload " : "", a->workload ? a->workload : "");
 		return CT_EXIT_USAGE;
 	}
 	snprintf(c->wl, sizeof(c->wl), "%s", runs[n - 1].workload);
@@ -82,6 +83,11 @@ static int what_to_compare(struct ct_store *st, const struct compare_args *a, st
 			c->loads[c->nloads++] = tok;
 	}
 	c->own_loads = !a->loads;
+	for (size_t i = 0; a->loads && !rc && i < c->nloads; i++)
+		if (!ct_load_find(c->loads[i])) {
+			cli_error("compare: unknown load '%s' (see: contend loads)", c->loads[i]);
+			rc = CT_EXIT_USAGE;
+		}
 	for (size_t i = 0; !a->loads && i < n && c->nloads < MAX_LOADS; i++) {
 		bool seen = false;
 
@@ -93,6 +99,60 @@ static int what_to_compare(struct ct_store *st, const struct compare_args *a, st
 			c->nloads++;
 	}
 	free(runs);
+	return rc;
+}
+
+/* The number of ok runs of label (of load, NULL: any) with the workload
+ * and parameters compared; -1 after printing a store error. */
+static long count_runs(struct ct_store *st, const struct compared *c, const char *label,
+		       const char *load)
+{
+	struct ct_run_filter f = { .label = label,
+				   .workload = c->wl,
+				   .load = load,
+				   .workload_params = c->params,
+				   .ok_only = true };
+	struct ct_run *runs = NULL;
+	char err[CT_ERRLEN];
+	size_t n = 0;
+
+	if (ct_store_runs(st, &f, &runs, &n, err, sizeof(err))) {
+		cli_error("%s", err);
+		return -1;
+	}
+	free(runs);
+	return (long)n;
+}
+
+/* A label or load that names nothing is a mistake a CI gate must not
+ * pass: every label has runs of the workload compared, the baseline has
+ * runs of every load asked for. */
+static int check_names(struct ct_store *st, const struct compared *c)
+{
+	long n;
+
+	for (size_t i = 1; i < c->nlabels; i++) {
+		n = count_runs(st, c, c->labels[i], NULL);
+		if (n < 0)
+			return CT_EXIT_ENV;
+		if (!n) {
+			cli_error("compare: no stored runs of '%s' for workload %s (%s) (see: "
+				  "contend "
+				  "list)",
+				  c->labels[i], c->wl, c->params);
+			return CT_EXIT_USAGE;
+		}
+	}
+	for (size_t i = 0; i < c->nloads; i++) {
+		n = count_runs(st, c, c->labels[0], c->loads[i]);
+		if (n < 0)
+			return CT_EXIT_ENV;
+		if (!n) {
+			cli_error("compare: the baseline '%s' has no runs under load '%s'",
+				  c->labels[0], c->loads[i]);
+			return CT_EXIT_USAGE;
+		}
+	}
 	return 0;
 }
 
@@ -183,6 +243,8 @@ int cmd_compare(int argc, char **argv)
 	ex = cli_open_store(a.db, 0, &st);
 	if (!ex)
 		ex = what_to_compare(st, &a, &c);
+	if (!ex)
+		ex = check_names(st, &c);
 	if (!ex)
 		ex = report(st, &a, &c);
 	for (size_t i = 0; c.own_loads && i < c.nloads; i++)

@@ -52,11 +52,48 @@ static int parse_simple(const char *cmd, const char *synopsis, const struct cli_
 	return rc;
 }
 
+/* The facts as "name: value" rows, the values in one column as wide as the
+ * longest name needs. */
+static void print_sysinfo(const struct ct_sysinfo *si, const char *dir)
+{
+	char ram[32], swap[32], fs[320], cpus[16];
+	const char *const rows[][2] = {
+		{ "kernel release", si->kernel_release },
+		{ "kernel version", si->kernel_version },
+		{ "cmdline", si->cmdline },
+		{ "preemption", si->preempt },
+		{ "cpu", si->cpu_model },
+		{ "cpus", cpus },
+		{ "ram", ct_fmt_size(si->ram_bytes, ram, sizeof(ram)) },
+		{ "swap", ct_fmt_size(si->swap_bytes, swap, sizeof(swap)) },
+		{ "work dir", dir },
+		{ "filesystem", fs },
+		{ "block device", si->block_dev[0] ? si->block_dev : "-" },
+		{ "io scheduler", si->iosched[0] ? si->iosched : "-" },
+	};
+	int w = (int)strlen("fingerprint");
+
+	snprintf(cpus, sizeof(cpus), "%u", si->ncpus);
+	snprintf(fs, sizeof(fs), "%s on %s", si->fs_type, si->fs_source);
+	for (size_t i = 0; i < CT_ARRAY_SIZE(rows); i++)
+		if ((int)strlen(rows[i][0]) > w)
+			w = (int)strlen(rows[i][0]);
+	for (unsigned i = 0; i < si->nsysctl; i++)
+		if ((int)strlen(si->sysctl[i].name) > w)
+			w = (int)strlen(si->sysctl[i].name);
+	for (size_t i = 0; i < CT_ARRAY_SIZE(rows); i++)
+		printf("%s:%*s %s\n", rows[i][0], w - (int)strlen(rows[i][0]), "", rows[i][1]);
+	for (unsigned i = 0; i < si->nsysctl; i++)
+		printf("%s:%*s %s\n", si->sysctl[i].name, w - (int)strlen(si->sysctl[i].name), "",
+		       si->sysctl[i].value);
+	printf("fingerprint:%*s %s\n", w - (int)strlen("fingerprint"), "", si->fingerprint);
+}
+
 int cmd_sysinfo(int argc, char **argv)
 {
 	struct info_args a = { .dir = "/var/tmp" };
 	struct ct_sysinfo si;
-	char err[CT_ERRLEN], sz[32];
+	char err[CT_ERRLEN];
 	const char *dir;
 	int rc = parse_simple("sysinfo", "contend sysinfo [--dir DIR]", sysinfo_opts, &a, argc,
 			      argv);
@@ -67,21 +104,7 @@ int cmd_sysinfo(int argc, char **argv)
 	rc = ct_sysinfo_capture(&si, "", dir, err, sizeof(err));
 	if (rc)
 		return cli_fail(rc, err);
-	printf("kernel release:   %s\n", si.kernel_release);
-	printf("kernel version:   %s\n", si.kernel_version);
-	printf("cmdline:          %s\n", si.cmdline);
-	printf("preemption:       %s\n", si.preempt);
-	printf("cpu:              %s\n", si.cpu_model);
-	printf("cpus:             %u\n", si.ncpus);
-	printf("ram:              %s\n", ct_fmt_size(si.ram_bytes, sz, sizeof(sz)));
-	printf("swap:             %s\n", ct_fmt_size(si.swap_bytes, sz, sizeof(sz)));
-	printf("work dir:         %s\n", dir);
-	printf("filesystem:       %s on %s\n", si.fs_type, si.fs_source);
-	printf("block device:     %s\n", si.block_dev[0] ? si.block_dev : "-");
-	printf("io scheduler:     %s\n", si.iosched[0] ? si.iosched : "-");
-	for (unsigned i = 0; i < si.nsysctl; i++)
-		printf("%-17s %s\n", si.sysctl[i].name, si.sysctl[i].value);
-	printf("fingerprint:      %s\n", si.fingerprint);
+	print_sysinfo(&si, dir);
 	return 0;
 }
 
@@ -141,8 +164,9 @@ int cmd_list(int argc, char **argv)
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
 		list_order(recs, n, i, order, sizeof(order));
 		printf("%-5lld %-19s %-*s %-9s %-7s %-11s %5u %6u  %s\n", (long long)recs[i].id,
-		       when, lw, recs[i].label, recs[i].workload, recs[i].profile, recs[i].status,
-		       recs[i].nruns, recs[i].nfailed, order);
+		       when, lw, recs[i].label, recs[i].workload,
+		       recs[i].profile[0] ? recs[i].profile : "-", recs[i].status, recs[i].nruns,
+		       recs[i].nfailed, order);
 	}
 	free(recs);
 	return 0;

@@ -25,7 +25,7 @@ struct run_args {
 	struct ct_session s;
 	struct ct_oltp_opts oltp;
 	const char *workload, *loads, *db, *baseline, *profile, *order, *engine;
-	bool quick, quiet, keep, no_warmup, no_cgroup;
+	bool quick, quiet, keep, no_warmup, no_cgroup, ignore_failures, dry_run;
 	struct ct_knob knobs[CT_KNOB_MAX];
 	size_t nknobs;
 	struct ct_knob_config *kconfigs;
@@ -106,10 +106,10 @@ static const struct cli_opt run_opts[] = {
 	STR(0, "make-args", A, O(wopts.make_args), "ARGS", "extra make arguments for --tree",
 	    CT_SCOPE_TREE),
 	NUM(SIZE, 0, "file-size", A, E(file_size), "SIZE",
-	    "io/read file size (default: RAM, capped by free space)", 0, NO_MAX, OPEN,
+	    "io/read file size (default: RAM, capped by free space;\n%R)", 0, NO_MAX, OPEN,
 	    CT_SCOPE_FILE),
 	NUM(SIZE, 0, "mem-size", A, E(mem_size), "SIZE",
-	    "mem load size (default: from RAM and swap)", 0, NO_MAX, OPEN, CT_SCOPE_MEM),
+	    "mem load size (default: from RAM and swap; %R)", 0, NO_MAX, OPEN, CT_SCOPE_MEM),
 	NUM(UINT, 0, "procs", A, E(procs), "N", "process load ring size (default 4 x CPUs; %R)", 1,
 	    4096, 0, CT_SCOPE_PROCS),
 	NUM(UINT, 0, "dbench-procs", A, E(dbench_procs), "N",
@@ -128,8 +128,14 @@ static const struct cli_opt run_opts[] = {
 	NUM(UINT, 0, "max-runs", A, O(max_runs), "N",
 	    "adaptive cap on runs per load (default 50; %R)", CT_ADAPTIVE_MIN_RUNS, 100000, 0, 0),
 	NUM(DUR, 0, "max-time", A, O(max_time_ns), "DURATION",
-	    "adaptive cap on time per load (default none)", 0, NO_MAX, OPEN, 0),
+	    "adaptive cap on time per load (default none; %R)", 0, NO_MAX, OPEN, 0),
+	CLI_FLAG('i', "ignore-failures", A, ignore_failures,
+		 "exit 0 although some runs failed (they are still shown\nand stored; a session "
+		 "in which every run failed exits 3)",
+		 0),
 	CLI_FLAG('q', "quiet", A, quiet, "no progress on stderr", 0),
+	CLI_FLAG(0, "dry-run", A, dry_run,
+		 "check everything and print the plan; run, store and change\nnothing", 0),
 	CLI_GROUP("live knobs (root; restored at the end, or by 'contend restore' after a crash):"),
 	CLI_CALLBACK("set", "KNOB=VALUE", "a setting for the whole session", knob_opt),
 	CLI_CALLBACK("vary", "KNOB=V1,V2",
@@ -150,12 +156,12 @@ static const struct cli_opt run_opts[] = {
 	CLI_GROUP("oltp (workload and load):"),
 	NUM(SIZE, 0, "data-size", A, oltp.data_size, "SIZE",
 	    "data file (default 4GiB, quick 512MiB, load 1/4; at\nmost a quarter of the free "
-	    "space)",
-	    0, NO_MAX, OPEN, OLTP),
+	    "space; %R)",
+	    1048576, NO_MAX, 0, OLTP),
 	NUM(SIZE, 0, "pool-size", A, oltp.pool_size, "SIZE",
 	    "engine buffer pool (default data/32; 0 = none)", 0, NO_MAX, 0, OLTP),
 	NUM(SIZE, 0, "log-size", A, oltp.log_size, "SIZE",
-	    "circular log file (default 64MiB, quick 16MiB)", 0, NO_MAX, OPEN, OLTP),
+	    "circular log file (default 64MiB, quick 16MiB; %R)", 262144, NO_MAX, 0, OLTP),
 	NUM(UINT, 0, "clients", A, oltp.clients, "N",
 	    "client threads (default 4 x CPUs; load: CPUs; %R)", 1, 4096, 0, OLTP),
 	NUM(UINT, 0, "reads", A, oltp.reads, "N", "pages read per transaction (default 10; %R)", 1,
@@ -167,11 +173,11 @@ static const struct cli_opt run_opts[] = {
 	NUM(UINT, 0, "db-writers", A, oltp.db_writers, "N",
 	    "threads writing dirty pages back (default 2; %R)", 0, 256, 0, OLTP),
 	NUM(DUR, 0, "duration", A, oltp.duration_ns, "D",
-	    "measured time per run (default 60s, quick 30s)", 0, NO_MAX, OPEN, OLTP),
+	    "measured time per run (default 60s, quick 30s; %R)", 0, NO_MAX, OPEN, OLTP),
 	NUM(DUR, 0, "ramp-max", A, oltp.ramp_max_ns, "D",
 	    "ramp-up limit (default 60s, quick 20s; 0 = none)", 0, NO_MAX, 0, OLTP),
 	NUM(DBL, 0, "rate", A, oltp.rate, "TPS",
-	    "open loop with Poisson arrivals (default closed loop)", 0, NO_MAX, OPEN, OLTP),
+	    "open loop with Poisson arrivals (default closed loop;\n%R)", 0, NO_MAX, OPEN, OLTP),
 	NUM(CLI_OPT_U64, 0, "seed", A, oltp.seed, "N", "page sequence seed (default 42)", 0, NO_MAX,
 	    0, OLTP),
 	CLI_FLAG(0, "buffered", A, oltp.buffered,
@@ -200,9 +206,11 @@ static int split_loads(struct run_args *a)
 	for (tok = strtok_r(a->loadbuf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!*tok)
 			continue;
-		if (!ct_load_find(tok))
-			return cli_usage_error("run", "unknown load %s (see: contend loads)",
-					       ct_quote(tok, q, sizeof(q)));
+		if (!ct_load_find(tok)) {
+			cli_error("run: unknown load %s (see: contend loads)",
+				  ct_quote(tok, q, sizeof(q)));
+			return CT_EXIT_USAGE;
+		}
 		for (size_t i = 0; i < o->nloads; i++)
 			if (!strcmp(o->loads[i], tok))
 				return cli_usage_error("run", "load '%s' given twice", tok);
@@ -507,6 +515,28 @@ static void print_session(const struct run_args *a, struct ct_store *st)
 	ct_report_release(&rep);
 }
 
+/* A --baseline names a config with stored runs of the workload: a typo
+ * found now, not after the whole session. */
+static int check_baseline(const struct run_args *a, struct ct_store *st)
+{
+	struct ct_run_filter f = { .label = a->baseline, .workload = a->s.opts.workload };
+	struct ct_run *runs = NULL;
+	char err[CT_ERRLEN];
+	size_t n = 0;
+
+	if (!a->baseline)
+		return 0;
+	if (ct_store_runs(st, &f, &runs, &n, err, sizeof(err)))
+		return cli_fail(-EIO, err);
+	free(runs);
+	if (!n)
+		return cli_usage_error("run",
+				       "--baseline '%s' has no stored runs of workload %s; see: "
+				       "contend list",
+				       a->baseline, a->s.opts.workload);
+	return 0;
+}
+
 /* The store and the machine's knob journal: knobs a contend left
  * changed (with any store) come first. */
 static int open_stores(struct run_args *a, struct ct_store **st, struct ct_journal *j)
@@ -517,6 +547,12 @@ static int open_stores(struct run_args *a, struct ct_store **st, struct ct_journ
 	ex = cli_open_store(a->db, CT_STORE_CREATE, st);
 	if (ex)
 		return ex;
+	ex = check_baseline(a, *st);
+	if (ex) {
+		ct_store_close(*st);
+		*st = NULL;
+		return ex;
+	}
 	rc = cli_open_journal(j, *st, err, sizeof(err));
 	if (!rc)
 		rc = ct_journal_check(j, err, sizeof(err));
@@ -544,10 +580,60 @@ static int finish(struct run_args *a, int rc, const char *err, const struct cli_
 	if (rc)
 		return cli_fail(rc, err);
 	if (prog->nfailed) {
-		cli_error("%u of %u runs failed", prog->nfailed, prog->nruns);
-		if (prog->nfailed == prog->nruns)
+		cli_error("%u of %u runs failed%s", prog->nfailed, prog->nruns,
+			  a->ignore_failures || prog->nfailed == prog->nruns
+				  ? ""
+				  : " (--ignore-failures to exit 0 all the same)");
+		if (prog->nfailed == prog->nruns || !a->ignore_failures)
 			return CT_EXIT_ENV;
 	}
+	return 0;
+}
+
+/* --dry-run: what the session would do, after every check it makes
+ * before it starts; the store is only read, nothing is made. */
+static int dry_run(struct run_args *a)
+{
+	const struct ct_session_opts *o = &a->s.opts;
+	struct ct_store *st = NULL;
+	struct ct_journal j;
+	char err[CT_ERRLEN], label[256], db[4096] = "";
+	unsigned per = o->adaptive ? o->max_runs : o->runs;
+	int ex, rc;
+
+	if (a->db)
+		snprintf(db, sizeof(db), "%s", a->db);
+	else if (ct_store_default_path(db, sizeof(db)))
+		db[0] = '\0';
+	ex = access(db, F_OK) ? 0 : cli_open_store(a->db, 0, &st);
+	if (!ex && a->baseline)
+		ex = st ? check_baseline(a, st)
+			: cli_usage_error("run", "--baseline '%s': no results store at '%s'",
+					  a->baseline, db);
+	rc = ex ? 0 : ct_journal_init(&j, NULL, err, sizeof(err));
+	if (!ex && !rc)
+		rc = ct_journal_check(&j, err, sizeof(err));
+	ct_store_close(st);
+	if (!ex && rc) {
+		cli_error("%s", err);
+		ex = CT_EXIT_ENV;
+	}
+	if (ex)
+		return ex;
+	printf("contend run: dry run - checked; nothing is run, stored or changed\n");
+	printf("workload:  %s%s\n", o->workload, a->s.env.quick ? " (quick profile)" : "");
+	printf("loads:    ");
+	for (size_t i = 0; i < o->nloads; i++)
+		printf(" %s", o->loads[i]);
+	printf("\nconfigs:   %zu", o->nkconfigs ? o->nkconfigs : 1);
+	for (size_t k = 0; k < o->nkconfigs; k++)
+		if (!ct_knob_label(&o->kconfigs[k], false, label, sizeof(label)))
+			printf("%s%s", k ? ", " : " (", label);
+	printf("%s\n", o->nkconfigs ? (o->sequential ? "; sequential)" : "; interleaved)") : "");
+	printf("runs:      %s%u per load and config, %zu in all%s\n", o->adaptive ? "up to " : "",
+	       per, (size_t)per * o->nloads * (o->nkconfigs ? o->nkconfigs : 1),
+	       o->warmup ? ", after an unrecorded warm-up" : "");
+	printf("store:     %s%s\n", db, access(db, F_OK) ? " (to be made)" : "");
 	return 0;
 }
 
@@ -567,7 +653,14 @@ int cmd_run(int argc, char **argv)
 		ex = check_args(&a, &p, argc, argv);
 	if (!ex) {
 		rc = ct_env_from_machine(&a.s.env, err, sizeof(err));
+		if (!rc)
+			rc = ct_session_check(&a.s, err, sizeof(err));
 		ex = rc ? cli_fail(rc, err) : 0;
+	}
+	if (!ex && a.dry_run) {
+		ex = dry_run(&a);
+		free(a.kconfigs);
+		return ex;
 	}
 	if (!ex)
 		ex = open_stores(&a, &st, &j);

@@ -46,7 +46,8 @@ static const struct cli_opt stats_opts[] = {
 /* Reads one file; prints the error and returns the exit code on bad input. */
 static int read_dataset(struct dataset *d)
 {
-	FILE *f = fopen(d->name, "re");
+	bool in = !strcmp(d->name, "-");
+	FILE *f = in ? stdin : fopen(d->name, "re");
 	char *line = NULL, *p, *end;
 	size_t cap = 0;
 	unsigned lineno = 0;
@@ -94,7 +95,8 @@ static int read_dataset(struct dataset *d)
 		ex = CT_EXIT_USAGE;
 	}
 	free(line);
-	fclose(f);
+	if (!in)
+		fclose(f);
 	if (!ex && d->n == 0) {
 		cli_error("'%s' holds no numbers", d->name);
 		ex = CT_EXIT_USAGE;
@@ -147,8 +149,9 @@ int cmd_stats(int argc, char **argv)
 	static const char synopsis[] =
 		"contend stats [--format text|json] [--confidence PCT] [--paired] FILE...";
 	static const char intro[] =
-		"  each FILE holds numbers, one per line (blank lines and # comments ignored);\n"
-		"  the first is the baseline every other one is compared with";
+		"  each FILE holds numbers, one per line (blank lines and # comments ignored;\n"
+		"  - is standard input); the first is the baseline every other one is\n"
+		"  compared with";
 	struct stats_args a = { .confidence = 95 };
 	struct dataset *d = NULL;
 	struct cli_parsed p;
@@ -168,6 +171,10 @@ int cmd_stats(int argc, char **argv)
 		return cli_fail(-ENOMEM, "out of memory");
 	for (size_t i = 0; i < nd && !ex; i++) {
 		d[i].name = argv[p.rest + (int)i];
+		for (size_t k = 0; k < i && !ex; k++)
+			if (!strcmp(d[i].name, "-") && !strcmp(d[k].name, "-"))
+				ex = cli_usage_error("stats",
+						     "standard input (-) can be read once");
 		ex = read_dataset(&d[i]);
 		if (!ex && a.paired && d[i].n != d[0].n) {
 			cli_error("--paired: '%s' holds %zu numbers, '%s' %zu", d[i].name, d[i].n,

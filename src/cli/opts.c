@@ -65,7 +65,9 @@ static void num_text(const struct cli_opt *o, double v, char *buf, size_t len)
 
 void cli_range_text(const struct cli_opt *o, char *buf, size_t len)
 {
-	bool lo = o->min > 0 || (o->flags & CLI_MIN_OPEN), hi = isfinite(o->max);
+	bool hi = isfinite(o->max);
+	/* a number's lower bound of 0 is worth saying beside an upper one */
+	bool lo = o->min > 0 || (o->flags & CLI_MIN_OPEN) || (o->type == CLI_OPT_DOUBLE && hi);
 	char a[32], b[32];
 
 	buf[0] = '\0';

@@ -213,9 +213,8 @@ int ct_knob_parse(const char *text, bool vary, struct ct_knob *k, char *err, siz
 			break;
 		v = comma + 1;
 	}
-	if (k->nvalues < 2)
-		return ct_err(err, len, -EINVAL,
-			      "%s '%s': needs at least two values (for one: --set)", opt, spec);
+	/* one value is refused by ct_knobs_prepare(), after the value itself
+	 * was checked: a scheduler the disk does not offer is the news */
 	return 0;
 }
 
@@ -624,6 +623,10 @@ int ct_knobs_prepare(struct ct_knob *k, size_t n, const char *dir, char *err, si
 		rc = ct_knob_resolve(&k[i], dir, err, len);
 		if (!rc)
 			rc = ct_knob_check(&k[i], err, len);
+		if (!rc && k[i].vary && k[i].nvalues < 2)
+			rc = ct_err(err, len, -EINVAL,
+				    "--vary '%s': needs at least two values (for one: --set)",
+				    k[i].name);
 		if (rc)
 			return rc;
 	}

@@ -248,6 +248,7 @@ static void ctar_cleanup(struct ct_load *l)
 const struct ct_load_ops ct_load_ctar = {
 	.name = "ctar",
 	.summary = "creates a tar archive of a source tree, over and over",
+	.flags = CT_LOAD_PROFILED,
 	.work_unit = "archives",
 	.unit_scale = 1,
 	.supported = ctar_supported,

@@ -38,6 +38,10 @@ struct ct_io_file {
  * l->priv to a struct ct_io_file, l->size and l->params. */
 int ct_io_prepare_in(struct ct_load *l, const char *dir, const char *name, char *err,
 		     size_t len) CT_WUR;
+/* check for io, io_other and read: the file size ct_io_prepare_in() would
+ * take in dir fits (-ENOSPC), nothing made. */
+int ct_io_check_in(const struct ct_env *env, const char *load, const char *dir, char *err,
+		   size_t len) CT_WUR;
 int ct_io_work(struct ct_load *l, unsigned i);
 /* Removes the file (unless keep_files) and frees l->priv. */
 void ct_io_cleanup(struct ct_load *l);

@@ -20,11 +20,9 @@
 
 /* env->file_size, or RAM (quick: min(RAM/8, 1 GiB)) capped at half the
  * free space in dir; -ENOSPC when it cannot fit. */
-static int io_file_size(const struct ct_load *l, const char *dir, uint64_t *out, char *err,
-			size_t len)
+static int io_file_size(const struct ct_env *env, const char *name, const char *dir, uint64_t *out,
+			char *err, size_t len)
 {
-	const struct ct_env *env = l->env;
-	const char *name = l->ops->name;
 	uint64_t avail, size;
 	char a[32], b[32];
 	int rc;
@@ -129,6 +127,19 @@ out:
 	return rc;
 }
 
+int ct_io_check_in(const struct ct_env *env, const char *load, const char *dir, char *err,
+		   size_t len)
+{
+	uint64_t size;
+
+	return io_file_size(env, load, dir, &size, err, len);
+}
+
+static int io_check(const struct ct_env *env, const char *dir, char *err, size_t len)
+{
+	return ct_io_check_in(env, "io", dir, err, len);
+}
+
 int ct_io_prepare_in(struct ct_load *l, const char *dir, const char *name, char *err, size_t len)
 {
 	struct ct_io_file *f;
@@ -143,7 +154,7 @@ int ct_io_prepare_in(struct ct_load *l, const char *dir, const char *name, char 
 			    dir);
 		goto fail;
 	}
-	rc = io_file_size(l, dir, &f->size, err, len);
+	rc = io_file_size(l->env, l->ops->name, dir, &f->size, err, len);
 	if (rc)
 		goto fail;
 	rc = io_fill(l, f, err, len);
@@ -220,10 +231,11 @@ static int io_prepare(struct ct_load *l, char *err, size_t len)
 const struct ct_load_ops ct_load_io = {
 	.name = "io",
 	.summary = "rewrites a file the size of RAM with 1 MiB buffered writes (contest's dd)",
-	.flags = CT_LOAD_DEFAULT,
+	.flags = CT_LOAD_DEFAULT | CT_LOAD_PROFILED,
 	.opt_scope = CT_SCOPE_FILE,
 	.work_unit = "MB written",
 	.unit_scale = 1e6,
+	.check = io_check,
 	.prepare = io_prepare,
 	.work = ct_io_work,
 	.cleanup = ct_io_cleanup,

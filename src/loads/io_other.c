@@ -22,6 +22,19 @@ static int io_other_supported(const struct ct_env *env, char *why, size_t len)
 	return 0;
 }
 
+static int io_other_check(const struct ct_env *env, const char *dir, char *err, size_t len)
+{
+	struct stat st;
+
+	if (stat(env->other_dir, &st))
+		return ct_err(err, len, -errno, "io_other: cannot use '%s': %s", env->other_dir,
+			      strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return ct_err(err, len, -ENOTDIR, "io_other: '%s' is not a directory",
+			      env->other_dir);
+	return ct_io_check_in(env, "io_other", env->other_dir, err, len);
+}
+
 static int io_other_prepare(struct ct_load *l, char *err, size_t len)
 {
 	const char *dir = l->env->other_dir;
@@ -47,10 +60,12 @@ static int io_other_prepare(struct ct_load *l, char *err, size_t len)
 const struct ct_load_ops ct_load_io_other = {
 	.name = "io_other",
 	.summary = "io's writer on another filesystem (--other-dir)",
+	.flags = CT_LOAD_PROFILED,
 	.opt_scope = CT_SCOPE_FILE | CT_SCOPE_OTHER_DIR,
 	.work_unit = "MB written",
 	.unit_scale = 1e6,
 	.supported = io_other_supported,
+	.check = io_other_check,
 	.prepare = io_other_prepare,
 	.work = ct_io_work,
 	.cleanup = ct_io_cleanup,

@@ -11,6 +11,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int oltp_check(const struct ct_env *env, const char *dir, char *err, size_t len)
+{
+	static const struct ct_oltp_opts none;
+	struct ct_oltp_params p;
+	int rc = ct_oltp_resolve(env->oltp ? env->oltp : &none, dir, env->ncpus, env->quick, true,
+				 &p, err, len);
+
+	if (!rc && p.buffered)
+		rc = ct_err(err, len, -EINVAL,
+			    "oltp load: --buffered applies to the oltp workload only");
+	return rc;
+}
+
 static int oltp_prepare(struct ct_load *l, char *err, size_t len)
 {
 	static const struct ct_oltp_opts none;
@@ -64,9 +77,11 @@ static void oltp_cleanup(struct ct_load *l)
 const struct ct_load_ops ct_load_oltp = {
 	.name = "oltp",
 	.summary = "the oltp engine in the background: random O_DIRECT reads, group commit",
+	.flags = CT_LOAD_PROFILED,
 	.opt_scope = CT_SCOPE_OLTP,
 	.work_unit = "transactions",
 	.unit_scale = 1,
+	.check = oltp_check,
 	.prepare = oltp_prepare,
 	.work = oltp_work,
 	.cleanup = oltp_cleanup,

@@ -34,6 +34,11 @@ static int read_prepare(struct ct_load *l, char *err, size_t len)
 	return 0;
 }
 
+static int read_check(const struct ct_env *env, const char *dir, char *err, size_t len)
+{
+	return ct_io_check_in(env, "read", dir, err, len);
+}
+
 static int read_work(struct ct_load *l, unsigned i)
 {
 	const struct ct_io_file *f = l->priv;
@@ -75,10 +80,11 @@ const struct ct_load_ops ct_load_read = {
 	.name = "read",
 	.summary =
 		"reads a file the size of RAM over and over, dropping it from the cache behind it",
-	.flags = CT_LOAD_DEFAULT,
+	.flags = CT_LOAD_DEFAULT | CT_LOAD_PROFILED,
 	.opt_scope = CT_SCOPE_FILE,
 	.work_unit = "MB read",
 	.unit_scale = 1e6,
+	.check = read_check,
 	.prepare = read_prepare,
 	.work = read_work,
 	.cleanup = ct_io_cleanup,

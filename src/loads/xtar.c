@@ -112,6 +112,7 @@ static void xtar_cleanup(struct ct_load *l)
 const struct ct_load_ops ct_load_xtar = {
 	.name = "xtar",
 	.summary = "extracts a tar archive of a source tree, over and over",
+	.flags = CT_LOAD_PROFILED,
 	.work_unit = "archives",
 	.unit_scale = 1,
 	.supported = xtar_supported,

@@ -116,6 +116,21 @@ static void print_effect(FILE *f, const struct ct_stats_comparison *c)
 	}
 }
 
+static const char *decided(const struct ct_stats_comparison *c)
+{
+	return c->decided_by == CT_TEST_PAIRED_T ? "paired t"
+	       : c->decided_by == CT_TEST_WELCH	 ? "Welch"
+						 : NULL;
+}
+
+/* "Welch decides: " before the verdict, so a reader knows which p it is */
+static const char *decided_text(const struct ct_stats_comparison *c)
+{
+	return c->decided_by == CT_TEST_PAIRED_T ? "paired t decides: "
+	       : c->decided_by == CT_TEST_WELCH	 ? "Welch decides: "
+						 : "";
+}
+
 void ct_report_print_numbers(FILE *f, const struct ct_report *rep)
 {
 	const struct ct_report_cell *d = rep->blocks[0].cells;
@@ -143,10 +158,10 @@ void ct_report_print_numbers(FILE *f, const struct ct_report *rep)
 
 		fprintf(f, "%c vs %c: ", symbols[i % (sizeof(symbols) - 1)], symbols[0]);
 		print_effect(f, c);
-		fprintf(f, "  p=%.3g (%s), %.3g (%s%s)  %s\n", paired ? c->pt.p : c->t.p,
+		fprintf(f, "  p=%.3g (%s), %.3g (%s%s)  %s%s\n", paired ? c->pt.p : c->t.p,
 			paired ? "paired t" : "Welch", paired ? c->w.p : c->u.p,
 			paired ? "signed-rank" : "U",
-			(paired ? c->w.exact : c->u.exact) ? ", exact" : "",
+			(paired ? c->w.exact : c->u.exact) ? ", exact" : "", decided_text(c),
 			ct_report_verdict(rep, &d[i]));
 	}
 }
@@ -198,8 +213,11 @@ static void json_dataset(FILE *f, const struct ct_report_cell *d)
 	json_num(f, "median_ci_high", s->median_ci_high, true);
 	json_num(f, "aad_median", s->aad_median, true);
 	fprintf(f, "\"outliers\": [");
-	for (size_t k = 0; k < d->nflags; k++)
-		fprintf(f, "%s%zu", k ? ", " : "", d->flags[k].value);
+	for (size_t k = 0; k < d->nflags; k++) {
+		fprintf(f, "%s{\"index\": %zu, ", k ? ", " : "", d->flags[k].value);
+		json_num(f, "value", d->values[d->flags[k].value], false);
+		fprintf(f, "}");
+	}
 	fprintf(f, "]}");
 }
 
@@ -213,24 +231,28 @@ static void json_comparison(FILE *f, const struct ct_report *rep, const struct c
 	json_str(f, b->label);
 	fprintf(f, ", \"other\": ");
 	json_str(f, d->label);
+	/* the same keys with and without --paired: the paired tests are
+	 * their own keys, null when the values were not paired */
 	fprintf(f, ", ");
-	if (d->paired) {
-		json_num(f, "paired_t", c->pt.t, true);
-		json_num(f, "paired_df", c->pt.df, true);
-		json_num(f, "paired_p", c->pt.p, true);
-		json_num(f, "wilcoxon_v", c->w.stat, true);
-		json_num(f, "wilcoxon_p", c->w.p, true);
-	} else {
-		json_num(f, "welch_t", c->t.t, true);
-		json_num(f, "welch_df", c->t.df, true);
-		json_num(f, "welch_p", c->t.p, true);
-		json_num(f, "mann_whitney_u", c->u.stat, true);
-		json_num(f, "mann_whitney_p", c->u.p, true);
-	}
+	json_num(f, "welch_t", c->t.t, true);
+	json_num(f, "welch_df", c->t.df, true);
+	json_num(f, "welch_p", c->t.p, true);
+	json_num(f, "mann_whitney_u", c->u.stat, true);
+	json_num(f, "mann_whitney_p", c->u.p, true);
+	json_num(f, "paired_t", d->paired ? c->pt.t : NAN, true);
+	json_num(f, "paired_df", d->paired ? c->pt.df : NAN, true);
+	json_num(f, "paired_p", d->paired ? c->pt.p : NAN, true);
+	json_num(f, "wilcoxon_v", d->paired ? c->w.stat : NAN, true);
+	json_num(f, "wilcoxon_p", d->paired ? c->w.p : NAN, true);
 	json_num(f, "ratio", c->have_ratio ? c->ratio.ratio : NAN, true);
 	json_num(f, "ratio_ci_low", ok ? c->ratio.low : NAN, true);
 	json_num(f, "ratio_ci_high", ok ? c->ratio.high : NAN, true);
-	fprintf(f, "\"verdict\": ");
+	fprintf(f, "\"decided_by\": ");
+	if (decided(c))
+		json_str(f, decided(c));
+	else
+		fprintf(f, "null");
+	fprintf(f, ", \"verdict\": ");
 	json_str(f, ct_report_verdict(rep, d));
 	fprintf(f, "}");
 }

@@ -151,19 +151,32 @@ void ct_report_print_verdicts(FILE *f, const struct ct_report *rep, const char *
 			continue;
 		if (!heading)
 			fprintf(f,
-				"\n%s against '%s' (%s%sHolm-adjusted across %zu loads, %g%% "
+				"\n%s against '%s' (%s%sHolm-adjusted across %zu load%s, %g%% "
 				"confidence):\n",
 				rep->higher_better ? "tps" : "Time", rep->base_label,
-				note ? note : "", note ? "; " : "", rep->nblocks, rep->confidence);
+				note ? note : "", note ? "; " : "", rep->nblocks,
+				rep->nblocks == 1 ? "" : "s", rep->confidence);
 		heading = true;
 		for (size_t i = 0; i < rep->nblocks; i++)
 			verdict_line(f, rep, &rep->blocks[i], &rep->blocks[i].cells[j]);
 	}
 }
 
+/* A run's figure as the table shows it: Time with fmt_time's decimals,
+ * tps with one. */
+static const char *fmt_value(const struct ct_report *rep, double v, char *buf, size_t len)
+{
+	if (rep->higher_better)
+		snprintf(buf, len, "%.1f", v);
+	else
+		fmt_time(v, buf, len);
+	return buf;
+}
+
 void ct_report_print_flagged(FILE *f, const struct ct_report *rep)
 {
 	const char *unit = rep->higher_better ? "tps" : "s";
+	char v[32];
 
 	for (size_t i = 0; i < rep->nblocks; i++) {
 		const struct ct_report_block *b = &rep->blocks[i];
@@ -175,19 +188,19 @@ void ct_report_print_flagged(FILE *f, const struct ct_report *rep)
 				const struct ct_report_flag *fl = &c->flags[k];
 
 				fprintf(f,
-					"%-9s %s run %u flagged (%.2f %s): foreign CPU %.0f%%, "
-					"steal "
+					"%-9s %s run %u flagged (%s %s): foreign CPU %.0f%%, steal "
 					"%.1f%%, PSI %s some %.0f%%; %s\n",
 					b->load, c->label, fl->run ? fl->run->seq : 0,
-					c->values[fl->value], unit, fl->foreign_pct, fl->steal_pct,
-					fl->psi_resource, fl->psi_pct,
+					fmt_value(rep, c->values[fl->value], v, sizeof(v)), unit,
+					fl->foreign_pct, fl->steal_pct, fl->psi_resource,
+					fl->psi_pct,
 					fl->likely_fluke ? "likely fluke" : "no interference seen");
 			}
 			if (c->nflags)
-				fprintf(f,
-					"%-9s %s mean without flagged runs: %.2f %s (%zu runs)\n",
-					b->load, c->label, c->mean_unflagged, unit,
-					c->n - c->nflags);
+				fprintf(f, "%-9s %s mean without flagged runs: %s %s (%zu run%s)\n",
+					b->load, c->label,
+					fmt_value(rep, c->mean_unflagged, v, sizeof(v)), unit,
+					c->n - c->nflags, c->n - c->nflags == 1 ? "" : "s");
 		}
 	}
 }

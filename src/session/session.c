@@ -69,6 +69,17 @@ int ct_env_from_machine(struct ct_env *env, char *err, size_t len)
 	return 0;
 }
 
+/* Whether the profile sized anything of the session: its workload or a
+ * load; "" is stored otherwise, so list shows none. */
+static bool profiled(const struct ct_session *s)
+{
+	bool p = ct_workload_find(s->opts.workload)->flags & CT_WL_PROFILED;
+
+	for (size_t i = 0; i < s->opts.nloads && !p; i++)
+		p = ct_load_find(s->opts.loads[i])->flags & CT_LOAD_PROFILED;
+	return p;
+}
+
 /*
  * The config and the session are stored once the workload and the first
  * load are prepared and the warm-up has run, not before: a session that
@@ -88,7 +99,10 @@ static int begin_session(struct session_rt *rt, struct ct_session_config *c, cha
 	memcpy(c->rec.label, c->label, sizeof(c->rec.label));
 	snprintf(c->rec.argv, sizeof(c->rec.argv), "%s", s->opts.argv);
 	snprintf(c->rec.workload, sizeof(c->rec.workload), "%s", s->opts.workload);
-	snprintf(c->rec.profile, sizeof(c->rec.profile), "%s", s->env.quick ? "quick" : "full");
+	snprintf(c->rec.profile, sizeof(c->rec.profile), "%s",
+		 !profiled(s)	? ""
+		 : s->env.quick ? "quick"
+				: "full");
 	if (s->ncfg > 1) {
 		snprintf(c->rec.order, sizeof(c->rec.order), "%s",
 			 s->opts.sequential ? "sequential" : "interleaved");
@@ -155,17 +169,20 @@ static int make_workdir(struct ct_session *s, char *err, size_t len)
 	return 0;
 }
 
-static int check_loads(struct ct_session *s, char *err, size_t len)
+/* Every load exists, runs here, and what the user set for it fits. */
+static int check_loads(const struct ct_session *s, const char *dir, char *err, size_t len)
 {
 	for (size_t i = 0; i < s->opts.nloads; i++) {
 		const struct ct_load_ops *ops = ct_load_find(s->opts.loads[i]);
 		char why[CT_ERRLEN];
+		int rc;
 
 		if (!ops)
 			return ct_err(err, len, -EINVAL, "unknown load '%s' (see: contend loads)",
 				      s->opts.loads[i]);
-		int rc = ops->supported ? ops->supported(&s->env, why, sizeof(why)) : 0;
-
+		rc = ops->supported ? ops->supported(&s->env, why, sizeof(why)) : 0;
+		if (!rc && ops->check)
+			rc = ops->check(&s->env, dir, why, sizeof(why));
 		if (rc)
 			return ct_err(err, len, rc, "%s", why);
 	}
@@ -261,9 +278,14 @@ static int setup_configs(struct session_rt *rt, char *err, size_t len)
 }
 
 /* Checks what can be checked before anything is made. */
-static int check_opts(struct ct_session *s, char *err, size_t len)
+int ct_session_check(const struct ct_session *s, char *err, size_t len)
 {
-	if (!ct_workload_find(s->opts.workload))
+	const struct ct_workload_ops *w = ct_workload_find(s->opts.workload);
+	const char *dir = s->opts.dir ? s->opts.dir : "/var/tmp";
+	struct stat st;
+	int rc;
+
+	if (!w)
 		return ct_err(err, len, -EINVAL, "unknown workload '%s'", s->opts.workload);
 	if (!s->opts.runs)
 		return ct_err(err, len, -EINVAL, "number of runs must be at least 1");
@@ -272,9 +294,15 @@ static int check_opts(struct ct_session *s, char *err, size_t len)
 			      CT_ADAPTIVE_MIN_RUNS);
 	if (s->opts.drop_caches && geteuid() != 0)
 		return ct_err(err, len, -EPERM, "--drop-caches needs root");
-	if (s->opts.nkconfigs && !s->opts.journal)
-		return ct_err(err, len, -EINVAL, "knobs need a journal");
-	return check_loads(s, err, len);
+	if (stat(dir, &st))
+		return ct_err(err, len, -errno, "cannot use work directory '%s': %s", dir,
+			      strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return ct_err(err, len, -ENOTDIR, "work directory '%s' is not a directory", dir);
+	rc = check_loads(s, dir, err, len);
+	if (!rc && w->check)
+		rc = w->check(&s->env, &s->opts.wopts, dir, err, len);
+	return rc;
 }
 
 /* The unrecorded warm-up run (contest's cacherun) under no load; a
@@ -385,7 +413,9 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 	int rc;
 
 	s->t0 = ct_now_ns();
-	rc = check_opts(s, err, len);
+	rc = ct_session_check(s, err, len);
+	if (!rc && s->opts.nkconfigs && !s->opts.journal)
+		rc = ct_err(err, len, -EINVAL, "knobs need a journal");
 	if (rc)
 		return rc;
 	rc = ct_signals_install();

@@ -46,7 +46,9 @@ static void kbuild_free(struct ct_workload *w)
 	w->priv = NULL;
 }
 
-static int check_tree(struct kbuild *kb, const char *tree, char *err, size_t len)
+/* A tree contend can build: a directory it may write, with a Makefile;
+ * its real path in real (PATH_MAX). */
+static int check_tree(char *real, const char *tree, char *err, size_t len)
 {
 	static const char *const makefiles[] = { "GNUmakefile", "makefile", "Makefile" };
 	char path[PATH_MAX];
@@ -62,16 +64,24 @@ static int check_tree(struct kbuild *kb, const char *tree, char *err, size_t len
 	if (access(tree, R_OK | W_OK | X_OK))
 		return ct_err(err, len, -errno, "kbuild: cannot use tree '%s': %s", tree,
 			      strerror(errno));
-	if (!realpath(tree, kb->tree))
+	if (!realpath(tree, real))
 		return ct_err(err, len, -errno, "kbuild: cannot read tree '%s': %s", tree,
 			      strerror(errno));
 	for (i = 0; i < CT_ARRAY_SIZE(makefiles); i++) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", kb->tree, makefiles[i]) <
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", real, makefiles[i]) <
 			    sizeof(path) &&
 		    !access(path, R_OK))
 			return 0;
 	}
 	return ct_err(err, len, -ENOENT, "kbuild: no Makefile in '%s'", tree);
+}
+
+static int kbuild_check(const struct ct_env *env, const struct ct_workload_opts *o, const char *dir,
+			char *err, size_t len)
+{
+	char real[PATH_MAX];
+
+	return o->tree ? check_tree(real, o->tree, err, len) : 0;
 }
 
 static int kbuild_prepare(struct ct_workload *w, char *err, size_t len)
@@ -91,7 +101,7 @@ static int kbuild_prepare(struct ct_workload *w, char *err, size_t len)
 	snprintf(kb->jobs, sizeof(kb->jobs), "-j%u", jobs);
 
 	if (w->opts.tree) {
-		rc = check_tree(kb, w->opts.tree, err, len);
+		rc = check_tree(kb->tree, w->opts.tree, err, len);
 		if (rc)
 			goto out;
 	} else {
@@ -347,7 +357,9 @@ static void kbuild_cleanup(struct ct_workload *w)
 const struct ct_workload_ops ct_workload_kbuild = {
 	.name = "kbuild",
 	.summary = "parallel C build (make -j 4 x CPUs) of a generated or given tree",
+	.flags = CT_WL_PROFILED,
 	.opt_scope = CT_SCOPE_TREE | CT_SCOPE_SCALE,
+	.check = kbuild_check,
 	.prepare = kbuild_prepare,
 	.reset = kbuild_reset,
 	.exec = kbuild_exec,

@@ -42,6 +42,16 @@ static int check_memcg(struct oltp_wl *o, char *err, size_t len)
 	return 0;
 }
 
+static int oltp_check(const struct ct_env *env, const struct ct_workload_opts *wo, const char *dir,
+		      char *err, size_t len)
+{
+	static const struct ct_oltp_opts none;
+	struct ct_oltp_params p;
+
+	return ct_oltp_resolve(env->oltp ? env->oltp : &none, dir, env->ncpus, env->quick, false,
+			       &p, err, len);
+}
+
 static int oltp_prepare(struct ct_workload *w, char *err, size_t len)
 {
 	static const struct ct_oltp_opts none;
@@ -196,10 +206,11 @@ static void oltp_cleanup(struct ct_workload *w)
 const struct ct_workload_ops ct_workload_oltp = {
 	.name = "oltp",
 	.summary = "WimMark-style OLTP engine: O_DIRECT pages, buffer pool, group commit (tps)",
-	.flags = CT_WL_OWN_WARMUP | CT_WL_SCORED,
+	.flags = CT_WL_OWN_WARMUP | CT_WL_SCORED | CT_WL_PROFILED,
 	.opt_scope = CT_SCOPE_OLTP,
 	/* WimMark measured the database alone; loads on request */
 	.default_loads = "none",
+	.check = oltp_check,
 	.prepare = oltp_prepare,
 	.reset = oltp_reset,
 	.exec = oltp_exec,

@@ -27,8 +27,8 @@ expect_out "a verdict line per load" "^null +c vs a: "
 run compare a
 expect_rc "one label: exit 2" 2
 run compare a zzz
-expect_rc "a label without runs among the others: exit 0 with no test" 0
-expect_out "says there are not enough runs" "zzz vs a: not enough runs"
+expect_rc "a label without runs among the others: exit 2, a gate cannot pass on it" 2
+expect_err "names it" "no stored runs of 'zzz'"
 run compare zzz a
 expect_rc "a baseline without runs: exit 2" 2
 

@@ -155,7 +155,6 @@ static void test_parse_errors(void **state)
 	expect_parse_err("iosched=,bfq", true, "empty value");
 	expect_parse_err("iosched=bfq,,none", true, "empty value");
 	expect_parse_err("iosched=bfq,none,bfq", true, "value 'bfq' given twice");
-	expect_parse_err("iosched=bfq", true, "needs at least two values");
 	expect_parse_err("iosched=a\nb", false, "control character in value");
 	expect_parse_err("foo=1", false, "unknown knob 'foo' (knobs are iosched, iosched@DEV");
 	expect_parse_err("iosched@=bfq", false, "bad device name ''");
@@ -367,6 +366,12 @@ static void test_prepare(void **state)
 	assert_int_equal(ct_knobs_prepare(k, 2, NULL, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "knobs 'sysctl.vm.swappiness' and '/proc/sys/vm/swappiness' both "
 				 "write '/proc/sys/vm/swappiness'");
+
+	/* one value to --vary: refused once the value itself is checked */
+	parse_ok("sysctl.vm.swappiness=10", true, &k[0]);
+	assert_int_equal(ct_knobs_prepare(k, 1, NULL, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--vary 'sysctl.vm.swappiness': needs at least two values (for "
+				 "one: --set)");
 
 	if (stat(VDA_SCHED, &st) || !var_tmp_on_vda())
 		return;

@@ -1,0 +1,115 @@
+#!/bin/sh
+# Every range a --help states is the one the parser takes: for each option
+# of run, compare and stats whose help gives a range, the bounds it names
+# are probed - a value on an open bound or outside is refused with one line
+# naming the option, one on a closed bound or inside is taken (run: through
+# --dry-run, so nothing runs). Then the help and usage of every command.
+. "$CT_TESTLIB"
+
+# "name|range" for each ranged option of `contend CMD --help`
+ranges() {
+	"$CONTEND" "$1" --help | awk '
+		/^ *(-., )?--[a-z-]+ [A-Z]/ { flush(); match($0, /--[a-z-]+/); name = substr($0, RSTART + 2, RLENGTH - 2); text = $0; next }
+		/^ *(-., )?--[a-z-]+/ { flush(); next }
+		/^                        / { text = text " " $0; next }
+		{ flush() }
+		END { flush() }
+		function flush() {
+			if (name != "" && match(text, /[0-9.]+[A-Za-z]* to [0-9.]+[A-Za-z]*|at least [0-9.]+|[0-9.]+[A-Za-z]* (<|<=) [A-Z]+ (<|<=) [0-9.]+[A-Za-z]*|[A-Z]+ (<|<=|>|>=) [0-9.]+[A-Za-z]*/))
+				print name "|" substr(text, RSTART, RLENGTH)
+			name = ""
+		}'
+}
+
+num() { echo "$1" | sed 's/[A-Za-z]*$//'; }
+unit() { echo "$1" | sed 's/^[0-9.]*//'; }
+calc() { awk "BEGIN { printf \"%.10g\", $1 }"; }
+
+# probe CMD OPT VALUE WANT: WANT is take or refuse
+probe() {
+	pc=$1 po=$2 pv=$3 want=$4
+	case $pc in
+	run)
+		rc=0
+		"$CONTEND" run --dry-run -w selftest -l none,process,io,read,list,mem,dbench "--$po" "$pv" >"$T/out" 2>"$T/err" || rc=$?
+		if [ $rc != 0 ] && grep -q "applies to" "$T/err"; then
+			# the engine's options, with what the others ask of them
+			set -- --reads 1000 --writes 0 --pool-size 0
+			[ "$po" = mem-limit ] && set -- "$@" --buffered
+			rc=0
+			"$CONTEND" run --dry-run -w oltp -l none "$@" "--$po" "$pv" >"$T/out" 2>"$T/err" || rc=$?
+		fi
+		;;
+	compare) rc=0; "$CONTEND" compare "--$po" "$pv" a b >"$T/out" 2>"$T/err" || rc=$? ;;
+	stats) rc=0; "$CONTEND" stats "--$po" "$pv" "$T/x" >"$T/out" 2>"$T/err" || rc=$? ;;
+	esac
+	named=no
+	grep -q -- "--$po" "$T/err" && named=yes
+	if [ "$want" = refuse ]; then
+		[ $rc = 2 ] && [ $named = yes ] && [ "$(wc -l <"$T/err")" = 1 ] && return 0
+	else
+		[ $named = no ] && { [ "$pc" != run ] || [ $rc = 0 ]; } && return 0
+	fi
+	echo "# $pc --$po $pv: wanted $want, got exit $rc: $(head -c 300 "$T/err")"
+	return 1
+}
+
+printf '1\n2\n3\n' >"$T/x"
+bad=0
+n=0
+for c in run compare stats; do
+	for r in $(ranges $c | tr ' ' '~'); do
+		o=${r%%|*}
+		set -- $(echo "${r#*|}" | tr '~' ' ')
+		n=$((n + 1))
+		case "$*" in
+		*" to "*)
+			a=$1 b=$3
+			probe $c $o "$a" take || bad=$((bad + 1))
+			probe $c $o "$b" take || bad=$((bad + 1))
+			probe $c $o "$(calc "$b + 1")" refuse || bad=$((bad + 1))
+			[ "$a" -ge 1 ] && { probe $c $o "$(calc "$a - 1")" refuse || bad=$((bad + 1)); }
+			;;
+		"at least "*)
+			probe $c $o "$3" take || bad=$((bad + 1))
+			probe $c $o "$(calc "$3 - 1")" refuse || bad=$((bad + 1))
+			;;
+		*" "[\<]*" "*" "[\<]*)
+			lo=$(num "$1") u=$(unit "$1") hi=$(num "$5")
+			probe $c $o "$(calc "($lo + $hi) / 2")$u" take || bad=$((bad + 1))
+			[ "$2" = "<" ] && w=refuse || w=take
+			probe $c $o "$1" $w || bad=$((bad + 1))
+			[ "$4" = "<" ] && w=refuse || w=take
+			probe $c $o "$5" $w || bad=$((bad + 1))
+			[ "$4" = "<=" ] && { probe $c $o "$(calc "$hi + 1")$u" refuse || bad=$((bad + 1)); }
+			;;
+		*)
+			v=$(num "$3") u=$(unit "$3")
+			case $2 in
+			">") probe $c $o "$3" refuse && probe $c $o "$(calc "$v + 1")$u" take || bad=$((bad + 1)) ;;
+			">=") probe $c $o "$3" take && probe $c $o "$(calc "$v / 2")$u" refuse || bad=$((bad + 1)) ;;
+			"<") probe $c $o "$3" refuse && probe $c $o "$(calc "$v / 2")$u" take || bad=$((bad + 1)) ;;
+			"<=") probe $c $o "$3" take && probe $c $o "$(calc "$v + 1")$u" refuse || bad=$((bad + 1)) ;;
+			esac
+			;;
+		esac
+	done
+done
+plan 14
+[ "$n" -ge 15 ] && ok "the help states ranges for $n options" || not_ok "the help states ranges for $n options"
+[ "$bad" = 0 ] && ok "every stated bound is the parser's ($n options)" || not_ok "every stated bound is the parser's" "$bad probes disagree"
+
+for c in run sysinfo list loads compare stats restore; do
+	rc=0
+	"$CONTEND" help $c >"$T/h1" 2>&1 || rc=$?
+	"$CONTEND" $c -h >"$T/h2" 2>&1 || rc=$((rc + $?))
+	[ $rc = 0 ] && cmp -s "$T/h1" "$T/h2" && grep -q "^usage: contend $c" "$T/h1" && ok "help $c and $c -h: its usage" || not_ok "help $c and $c -h: its usage" "$(head -c 200 "$T/h1")"
+done
+run help
+expect_out "help lists --version" "--version"
+run run --bogus
+expect_err "an unknown option: one line naming it" "^contend: run: unknown option '--bogus' \\(see: contend run --help\\)\$"
+run loads --db x
+expect_rc "loads takes no --db: exit 2" 2
+expect_err "and says so in one line" "^contend: loads: unknown option '--db' \\(see: contend loads --help\\)\$"
+[ "$(wc -l <"$T/err")" = 1 ] && ok "one line" || not_ok "one line" "$(cat "$T/err")"

@@ -1,0 +1,47 @@
+#!/bin/sh
+# The README's examples ("Using it") as written: every `contend run` line
+# through --dry-run (every check it makes before it starts: options, loads,
+# a command that can be found, the tree, knobs the disk offers, a baseline
+# with stored runs, sizes that fit), every other command for real, on a
+# store holding the two configs the examples name (rc3 and patched, a tiny
+# kbuild each) and with ~/linux a tree with a Makefile.
+. "$CT_TESTLIB"
+
+readme=$(dirname "$CT_TESTLIB")/../../README.md
+ex=$(awk '/^## Using it/ { u = 1 } u && /^```$/ { n++; next } u && n == 1 && /^contend / { print } n == 2 { exit }' "$readme" | sed 's/[[:space:]]*#.*$//')
+plan $(($(echo "$ex" | wc -l) + 2))
+
+export HOME="$T"
+mkdir -p "$T/linux"
+printf 'all:\n\ttrue\n' >"$T/linux/Makefile"
+printf '1\n2\n3\n' >"$T/a.txt"
+printf '2\n3\n4\n' >"$T/b.txt"
+tiny="-l none -n 2 --quick --scale 0.05 --no-warmup --delay 0 --dir $T"
+# shellcheck disable=SC2086
+"$CONTEND" run -q -L rc3 $tiny >/dev/null 2>"$T/err"
+check "the store holds rc3" test "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'rc3'")" = 2
+# shellcheck disable=SC2086
+"$CONTEND" run -q -L patched $tiny >/dev/null 2>"$T/err"
+check "and patched" test "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'patched'")" = 2
+
+# `contend run ...` as a dry run, the rest as written
+contend() {
+	if [ "$1" = run ]; then
+		shift
+		"$CONTEND" run --dry-run "$@"
+	else
+		"$CONTEND" "$@"
+	fi
+}
+cd "$T" || exit 1
+echo "$ex" | while IFS= read -r line; do
+	rc=0
+	eval "$line" >"$T/out" 2>"$T/err" || rc=$?
+	if [ "$rc" = 0 ]; then
+		ok "$line"
+	elif [ "$rc" = 3 ] && [ "$(id -u)" != 0 ] && grep -q "root" "$T/err"; then
+		skip "$line" "needs root"
+	else
+		not_ok "$line" "exit $rc: $(head -c 400 "$T/err")"
+	fi
+done
