@@ -149,6 +149,11 @@ void ct_report_release(struct ct_report *rep);
  * numbers, or why there is no verdict. */
 const char *ct_report_verdict(const struct ct_report *rep, const struct ct_report_cell *c);
 
+/* The effect of a comparison with its interval, as the text shows it, and
+ * the name of the test that decided ("U", "sign-flip"). */
+void ct_report_print_effect(FILE *f, const struct ct_stats_comparison *v);
+const char *ct_report_test_name(const struct ct_stats_comparison *v);
+
 /* Printers (text). */
 
 /* contest's layout: "io:" then "Kernel [runs] Time CPU% Loads LCPU% Ratio",

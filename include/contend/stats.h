@@ -16,6 +16,9 @@
 
 /* Modified z-score threshold (Iglewicz and Hoaglin). */
 #define CT_STATS_OUTLIER_Z 3.5
+/* A value within this fraction of the median is never flagged: with tight
+ * runs the MAD is tiny and sub-percent deviations score far over 3.5. */
+#define CT_STATS_OUTLIER_FLOOR 0.01
 
 /*
  * Summary of one sample set. Needs n >= 2 and finite values. Confidence
@@ -53,13 +56,15 @@ int ct_stats_summarize(const double *x, size_t n, double confidence,
  * (x[i] - median) / (1.253314 * AAD), AAD the mean absolute deviation from
  * the median (IBM's rule: 1.253314 = sqrt(pi/2) makes both scale estimates
  * consistent for normal data); when AAD is 0 too, every value is the median
- * and none is flagged. Needs n >= 1. nflagged may be NULL.
+ * and none is flagged. A value within CT_STATS_OUTLIER_FLOOR of the median
+ * (1%) is never flagged. Needs n >= 1. nflagged may be NULL.
  */
 int ct_stats_outliers(const double *x, size_t n, bool *flags, size_t *nflagged) CT_WUR;
 
 /* Two-sided t tests of mean(x) - mean(y). */
 struct ct_stats_ttest {
 	double diff; /* mean(x) - mean(y); for paired data mean(x - y) */
+	double se;   /* of diff */
 	double t, df, p;
 };
 
@@ -73,6 +78,54 @@ int ct_stats_student(const double *x, size_t nx, const double *y, size_t ny,
 /* Paired t test on x[i] - y[i]; only for runs the schedule paired. Needs
  * n >= 2; -EINVAL when all differences are equal. */
 int ct_stats_paired_t(const double *x, const double *y, size_t n, struct ct_stats_ttest *r) CT_WUR;
+
+/*
+ * Yuen's test (Yuen 1974): Welch's t on trimmed means, gamma of the values
+ * cut from each end (floor(gamma * n)), the variance from the winsorized
+ * sample; diff is trimmed mean(x) - trimmed mean(y). A few disturbed runs
+ * move a trimmed mean little. -EINVAL when fewer than two values are left
+ * after trimming or there is no spread. gamma 0 is Welch's test.
+ */
+int ct_stats_yuen(const double *x, size_t nx, const double *y, size_t ny, double gamma,
+		  struct ct_stats_ttest *r) CT_WUR;
+/* The paired form (Tukey and McLaughlin 1963): the trimmed mean of
+ * x[i] - y[i] against 0, SE from the winsorized differences, df = h - 1. */
+int ct_stats_yuen_paired(const double *x, const double *y, size_t n, double gamma,
+			 struct ct_stats_ttest *r) CT_WUR;
+/*
+ * A shift with its interval from inverting a test (Hodges and Lehmann):
+ * the values of the shift the test does not reject at the confidence asked.
+ * low and high may be -inf and +inf when even a far shift is not rejected.
+ */
+struct ct_stats_shift {
+	double estimate;
+	double low, high;
+	double p;   /* of the shift 0 */
+	bool exact; /* every permutation counted, not a sample of them */
+};
+
+/*
+ * The Hodges-Lehmann shift of x against y - the median of the nx * ny
+ * differences x[i] - y[j] - with the interval of R's wilcox.test(x, y,
+ * conf.int = TRUE): inverted from the exact Mann-Whitney test when it is
+ * exact (no ties, 50 values a side at most), else from its normal
+ * approximation. p is the Mann-Whitney test's.
+ */
+int ct_stats_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny,
+			    double confidence, struct ct_stats_shift *r) CT_WUR;
+
+/*
+ * The paired Hodges-Lehmann shift of x against y - the median of the Walsh
+ * averages of the differences x[i] - y[i] - with the interval of R's
+ * wilcox.test(x, y, paired = TRUE, conf.int = TRUE): inverted from the
+ * exact signed-rank test when it is exact (no zero or tied differences,
+ * fewer than 50), else from its normal approximation. p is the test's.
+ */
+int ct_stats_hl_paired(const double *x, const double *y, size_t n, double confidence,
+		       struct ct_stats_shift *r) CT_WUR;
+
+/* Student's t quantile: P(T <= q) = p at df. */
+double ct_stats_t_quantile(double p, double df);
 
 enum ct_stats_method {
 	CT_STATS_AUTO = 0, /* exact when small enough and free of ties */
@@ -91,8 +144,8 @@ struct ct_stats_rank {
  * Mann-Whitney U (Wilcoxon rank-sum) test, matching R's wilcox.test(x, y):
  * exact p by dynamic programming over the null distribution, or the normal
  * approximation with tie and continuity correction (exact = FALSE,
- * correct = TRUE). Needs nx, ny >= 1; -EINVAL when every value is tied (the
- * approximation's variance is 0).
+ * correct = TRUE). Needs nx, ny >= 1. When every value of both samples is
+ * the same, p is 1 (R gives NaN): nothing tells them apart.
  */
 int ct_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 			  enum ct_stats_method method, struct ct_stats_rank *r) CT_WUR;
@@ -128,21 +181,30 @@ int ct_stats_holm(const double *p, size_t n, double *adj) CT_WUR;
 int ct_stats_geomean(const double *x, size_t n, double *gm) CT_WUR;
 
 /*
- * One comparison of a sample with a baseline (DESIGN.md section 5):
- * Welch's t with the Mann-Whitney U beside it and the ratio of means with
- * Fieller's interval; and, only when the schedule paired the values
- * (interleaved blocks), the paired t and Wilcoxon signed-rank tests - then
- * the paired t decides. ct_stats_decide() gives the outcome after Holm's
- * adjustment across the comparisons of one family.
+ * One comparison of a sample with a baseline (DESIGN.md section 5,
+ * docs/statistics.md). The rule that decides, on the logs of the values:
+ * when the schedule paired at least CT_STATS_PAIRED_MIN runs (interleaved
+ * blocks), Wilcoxon's signed-rank test with the paired Hodges-Lehmann
+ * shift; else the Mann-Whitney test with the Hodges-Lehmann shift; both
+ * exact where they can be, each interval inverted from its test. Printed
+ * beside:
+ * Welch's t, the U statistic, the ratio of means with Fieller's interval,
+ * and for paired values the paired t and the signed-rank test.
+ * ct_stats_decide() gives the outcome after Holm's adjustment across the
+ * comparisons of one family.
  */
 enum ct_stats_test {
 	CT_TEST_NONE,
-	CT_TEST_WELCH,
-	CT_TEST_PAIRED_T,
+	CT_TEST_RANK,	     /* Mann-Whitney U, Hodges-Lehmann's shift */
+	CT_TEST_SIGNED_RANK, /* Wilcoxon signed-rank, the Walsh averages' shift */
 };
 
+/* Paired blocks the signed-rank test needs to decide (the least p of 6 is
+ * 2/64); with fewer the rank test of the two sides decides. */
+#define CT_STATS_PAIRED_MIN 6
+
 enum ct_stats_outcome {
-	CT_OUTCOME_NOT_ENOUGH,	  /* fewer than 2 values a side */
+	CT_OUTCOME_NOT_ENOUGH,	  /* too few values for the rule to decide */
 	CT_OUTCOME_NO_SPREAD,	  /* no test possible: no spread in the values */
 	CT_OUTCOME_NO_DIFFERENCE, /* the deciding test's adjusted p >= alpha */
 	CT_OUTCOME_LOWER,	  /* the other sample is significantly lower */
@@ -156,21 +218,33 @@ struct ct_stats_comparison {
 	bool have_t, have_u, have_ratio;
 	size_t npairs;
 	struct ct_stats_ttest pt; /* paired, over npairs */
-	struct ct_stats_rank w;
+	struct ct_stats_rank w;	  /* signed-rank; of the logs when the rule decided by it */
 	bool have_pt, have_w;
-	enum ct_stats_test decided_by; /* NONE when no test could run */
+	enum ct_stats_test decided_by; /* NONE when the rule cannot decide */
 	double p;		       /* the deciding test's p, before adjustment */
 	double p_adj;		       /* after Holm; NaN until ct_stats_decide() */
 	enum ct_stats_outcome outcome;
+	/* the effect the deciding test estimates, with its interval inverted
+	 * from that test: a ratio other/base when ratio_scale (the values
+	 * were positive), else a difference other - base */
+	struct ct_stats_shift shift; /* of other against base; on the logs when ratio_scale */
+	bool ratio_scale;
+	double effect, effect_low, effect_high;
+	bool higher; /* the other sample is the higher one */
+	size_t need; /* runs a side the rank test needs to decide */
 };
 
 /* Runs every test the values allow. base/other: the values of each side;
  * pbase/pother: npairs values the schedule paired (NULL/0 when it did
- * not). The outcome is NOT_ENOUGH or NO_SPREAD when no test ran, else
- * NO_DIFFERENCE until ct_stats_decide(). */
+ * not). The outcome is NOT_ENOUGH or NO_SPREAD when the rule cannot
+ * decide, else NO_DIFFERENCE until ct_stats_decide(). */
 void ct_stats_compare(const double *base, size_t nb, const double *other, size_t no,
 		      const double *pbase, const double *pother, size_t npairs, double confidence,
 		      struct ct_stats_comparison *c);
+
+/* The runs a side the rank test needs to be able to decide at confidence
+ * (4 at 95%: the least p of 3 against 3 is 0.1). */
+size_t ct_stats_runs_needed(double confidence);
 
 /* Holm-adjusts the p of every comparison of c[0..n-1] that ran a test -
  * one family: the loads of one config against the baseline - and sets each

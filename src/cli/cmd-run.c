@@ -76,7 +76,8 @@ static const struct cli_opt run_opts[] = {
 	    "comma-separated loads (default: none,process,io,read,\nlist,mem,dbench; oltp: none; "
 	    "see: contend loads)",
 	    0),
-	NUM(UINT, 'n', "runs", A, O(runs), "N", "runs per load (default 3; %R)", 1, 100000, 0, 0),
+	NUM(UINT, 'n', "runs", A, O(runs), "N", "runs per load (default 5, quick 3; %R)", 1, 100000,
+	    0, 0),
 	STR('L', "label", A, O(label), "LABEL", "config label (default: kernel release)", 0),
 	STR(0, "baseline", A, baseline, "LABEL",
 	    "stored config whose no-load mean is Ratio's reference", 0),
@@ -378,7 +379,7 @@ static void defaults(struct run_args *a)
 	memset(a, 0, sizeof(*a));
 	a->s.env.oltp = &a->oltp;
 	a->workload = "kbuild";
-	o->runs = 3;
+	o->runs = 5;
 	o->delay_ns = 3000000000LL;
 	o->stall_ns = 10000000000LL;
 	o->precision_pct = 1;
@@ -412,6 +413,10 @@ static int check_args(struct run_args *a, const struct cli_parsed *p, int argc, 
 	o->sequential = a->order && !strcmp(a->order, "sequential");
 	a->s.env.keep_files = a->keep;
 	a->s.env.quick = a->quick || (a->profile && !strcmp(a->profile, "quick"));
+	/* 5: the rank test needs 4 a side to decide at 95%, and one run may
+	 * fail; the quick profile's 3 make a table, not a verdict */
+	if (!cli_given(run_opts, p, "runs"))
+		o->runs = a->s.env.quick ? 3 : 5;
 	a->oltp.engine =
 		a->engine && !strcmp(a->engine, "io_uring") ? CT_OLTP_IO_URING : CT_OLTP_PSYNC;
 	a->oltp.pool_set = cli_given(run_opts, p, "pool-size");
@@ -505,10 +510,11 @@ static void print_session(const struct run_args *a, struct ct_store *st)
 	else
 		ct_report_print_table(stdout, &rep);
 	if (!scored && s->ncfg > 1)
-		ct_report_print_verdicts(stdout, &rep,
-					 o->sequential
-						 ? "sequential runs: unpaired tests"
-						 : "interleaved blocks: the paired test decides");
+		ct_report_print_verdicts(
+			stdout, &rep,
+			o->sequential
+				? "sequential runs: unpaired tests"
+				: "interleaved blocks: the signed-rank test decides from 6 blocks");
 	if (!scored && s->ncfg == 1)
 		print_adaptive(s);
 	fflush(stdout);

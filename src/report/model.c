@@ -496,7 +496,8 @@ const char *ct_report_verdict(const struct ct_report *rep, const struct ct_repor
 
 	switch (c->cmp.outcome) {
 	case CT_OUTCOME_NOT_ENOUGH:
-		return "not enough runs (2 a side needed)";
+		return c->cmp.need <= 4 ? "not enough runs for a verdict (4 a side needed)"
+					: "not enough runs for a verdict at this confidence";
 	case CT_OUTCOME_NO_SPREAD:
 		if (numbers)
 			return rep->blocks[0].cells[0].sum.mean == c->sum.mean

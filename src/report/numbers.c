@@ -97,38 +97,41 @@ static void plot(FILE *f, const struct ct_report_cell *d, size_t nd)
 
 #undef COL
 
+/* The rule's effect with the decimals a narrow interval needs. */
 static void print_effect(FILE *f, const struct ct_stats_comparison *c)
 {
-	int dec = pct_decimals(&c->ratio);
+	struct ct_stats_ratio q = { .low = c->effect_low, .high = c->effect_high };
 
-	if (c->have_ratio && c->ratio.bounded) {
-		print_pct(f, c->ratio.ratio, dec);
+	if (c->decided_by == CT_TEST_NONE) {
+		fputs("no effect estimated", f);
+	} else if (c->ratio_scale) {
+		int dec;
+
+		q.bounded = isfinite(q.low) && isfinite(q.high);
+		dec = pct_decimals(&q);
+		print_pct(f, c->effect, dec);
 		fputs(" [", f);
-		print_pct(f, c->ratio.low, dec);
+		if (isfinite(c->effect_low))
+			print_pct(f, c->effect_low, dec);
+		else
+			fputs("-inf", f);
 		fputs(", ", f);
-		print_pct(f, c->ratio.high, dec);
+		if (isfinite(c->effect_high))
+			print_pct(f, c->effect_high, dec);
+		else
+			fputs("+inf", f);
 		fputs("]", f);
-	} else if (c->have_ratio) {
-		print_pct(f, c->ratio.ratio, dec);
-		fputs(" [unbounded]", f);
 	} else {
-		fputs("ratio undefined", f);
+		fprintf(f, "%+.6g [%+.6g, %+.6g]", c->effect, c->effect_low, c->effect_high);
 	}
 }
 
+/* The deciding test as JSON names it, NULL when none decided. */
 static const char *decided(const struct ct_stats_comparison *c)
 {
-	return c->decided_by == CT_TEST_PAIRED_T ? "paired t"
-	       : c->decided_by == CT_TEST_WELCH	 ? "Welch"
-						 : NULL;
-}
-
-/* "Welch decides: " before the verdict, so a reader knows which p it is */
-static const char *decided_text(const struct ct_stats_comparison *c)
-{
-	return c->decided_by == CT_TEST_PAIRED_T ? "paired t decides: "
-	       : c->decided_by == CT_TEST_WELCH	 ? "Welch decides: "
-						 : "";
+	return c->decided_by == CT_TEST_SIGNED_RANK ? "signed-rank"
+	       : c->decided_by == CT_TEST_RANK	    ? "mann-whitney"
+						    : NULL;
 }
 
 void ct_report_print_numbers(FILE *f, const struct ct_report *rep)
@@ -158,11 +161,15 @@ void ct_report_print_numbers(FILE *f, const struct ct_report *rep)
 
 		fprintf(f, "%c vs %c: ", symbols[i % (sizeof(symbols) - 1)], symbols[0]);
 		print_effect(f, c);
-		fprintf(f, "  p=%.3g (%s), %.3g (%s%s)  %s%s\n", paired ? c->pt.p : c->t.p,
-			paired ? "paired t" : "Welch", paired ? c->w.p : c->u.p,
-			paired ? "signed-rank" : "U",
-			(paired ? c->w.exact : c->u.exact) ? ", exact" : "", decided_text(c),
-			ct_report_verdict(rep, &d[i]));
+		if (paired)
+			fprintf(f, "  p=%.3g (paired t), %.3g (signed-rank%s)", c->pt.p, c->w.p,
+				c->w.exact ? ", exact" : "");
+		else
+			fprintf(f, "  p=%.3g (Welch)", c->t.p);
+		fprintf(f, ", %.3g (U%s)", c->u.p, c->u.exact ? ", exact" : "");
+		if (c->decided_by != CT_TEST_NONE)
+			fprintf(f, "  %s decides", ct_report_test_name(c));
+		fprintf(f, ": %s\n", ct_report_verdict(rep, &d[i]));
 	}
 }
 
@@ -247,6 +254,12 @@ static void json_comparison(FILE *f, const struct ct_report *rep, const struct c
 	json_num(f, "ratio", c->have_ratio ? c->ratio.ratio : NAN, true);
 	json_num(f, "ratio_ci_low", ok ? c->ratio.low : NAN, true);
 	json_num(f, "ratio_ci_high", ok ? c->ratio.high : NAN, true);
+	/* the deciding rule's effect: a ratio other/base, or a difference */
+	fprintf(f, "\"effect_scale\": \"%s\", ", c->ratio_scale ? "ratio" : "difference");
+	json_num(f, "effect", c->effect, true);
+	json_num(f, "effect_ci_low", c->effect_low, true);
+	json_num(f, "effect_ci_high", c->effect_high, true);
+	json_num(f, "decided_p", c->p, true);
 	fprintf(f, "\"decided_by\": ");
 	if (decided(c))
 		json_str(f, decided(c));

@@ -96,7 +96,33 @@ void ct_report_print_table(FILE *f, const struct ct_report *rep)
 
 static void pct(FILE *f, double r)
 {
-	fprintf(f, "%+.1f%%", (r - 1) * 100);
+	if (isinf(r))
+		fprintf(f, "%s", r < 0 ? "-inf" : "+inf");
+	else
+		fprintf(f, "%+.1f%%", (r - 1) * 100);
+}
+
+/* The effect the deciding test estimated, with its interval: "+10.6%
+ * [-4.4%, +26.3%]" for a ratio, "+1.2 [-0.4, +2.8]" for a difference. */
+void ct_report_print_effect(FILE *f, const struct ct_stats_comparison *v)
+{
+	if (v->ratio_scale) {
+		pct(f, v->effect);
+		fprintf(f, " [");
+		pct(f, v->effect_low);
+		fprintf(f, ", ");
+		pct(f, v->effect_high);
+		fprintf(f, "]");
+	} else {
+		fprintf(f, "%+.4g [%+.4g, %+.4g]", v->effect, v->effect_low, v->effect_high);
+	}
+}
+
+const char *ct_report_test_name(const struct ct_stats_comparison *v)
+{
+	return v->decided_by == CT_TEST_SIGNED_RANK ? "signed-rank"
+	       : v->decided_by == CT_TEST_RANK	    ? "U"
+						    : "none";
 }
 
 /* "load  other vs base: +10.6% [-4.4%, +26.3%]  p=0.14 (Welch), 0.13 (U) ..." */
@@ -106,38 +132,27 @@ static void verdict_line(FILE *f, const struct ct_report *rep, const struct ct_r
 	const struct ct_stats_comparison *v = &c->cmp;
 
 	fprintf(f, "%-9s %s vs %s: ", b->load, c->label, rep->base_label);
-	if (v->have_ratio && v->ratio.bounded) {
-		pct(f, v->ratio.ratio);
-		fprintf(f, " [");
-		pct(f, v->ratio.low);
-		fprintf(f, ", ");
-		pct(f, v->ratio.high);
-		fprintf(f, "]  ");
-	} else if (v->have_ratio) {
-		pct(f, v->ratio.ratio);
-		fprintf(f, " [unbounded]  ");
-	}
 	if (v->decided_by == CT_TEST_NONE) {
 		fprintf(f, "%s\n", ct_report_verdict(rep, c));
 		return;
 	}
+	ct_report_print_effect(f, v);
+	fprintf(f, "  ");
 	if (v->have_t)
 		fprintf(f, "p=%.2g (Welch), ", v->t.p);
-	if (v->have_u)
-		fprintf(f, "%.2g (U)", v->u.p);
-	else
-		fprintf(f, "- (U)");
+	fprintf(f, "%.2g (U)", v->u.p);
 	if (v->npairs) {
 		fprintf(f, "; paired over %zu blocks: ", v->npairs);
 		if (v->have_pt)
 			fprintf(f, "p=%.2g (paired t), ", v->pt.p);
-		if (v->have_w)
+		if (v->decided_by == CT_TEST_SIGNED_RANK)
+			fprintf(f, "%.2g (signed-rank)", v->p);
+		else if (v->have_w)
 			fprintf(f, "%.2g (signed-rank)", v->w.p);
 		else
 			fprintf(f, "- (signed-rank)");
 	}
-	fprintf(f, "  Holm p=%.2g by %s: %s\n", v->p_adj,
-		v->decided_by == CT_TEST_PAIRED_T ? "paired t" : "Welch",
+	fprintf(f, "  Holm p=%.2g by %s: %s\n", v->p_adj, ct_report_test_name(v),
 		ct_report_verdict(rep, c));
 }
 

@@ -8,6 +8,7 @@
 #include "contend/stats.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,7 +165,8 @@ int ct_stats_outliers(const double *x, size_t n, bool *flags, size_t *nflagged)
 	/* 0.6745 * d / MAD > 3.5 is d / (MAD / 0.6745) > 3.5. */
 	scale = mad > 0 ? mad / 0.6745 : 1.253314 * aad;
 	for (size_t i = 0; i < n; i++) {
-		flags[i] = scale > 0 && fabs(x[i] - med) / scale > CT_STATS_OUTLIER_Z;
+		flags[i] = scale > 0 && fabs(x[i] - med) / scale > CT_STATS_OUTLIER_Z &&
+			   fabs(x[i] - med) > CT_STATS_OUTLIER_FLOOR * fabs(med);
 		count += flags[i];
 	}
 	if (nflagged)
@@ -196,6 +198,7 @@ int ct_stats_welch(const double *x, size_t nx, const double *y, size_t ny, struc
 	if (!(se > 0))
 		return -EINVAL;
 	r->diff = mx - my;
+	r->se = se;
 	r->t = r->diff / se;
 	r->df = welch_df(vx, nx, vy, ny);
 	r->p = two_sided_t(r->t, r->df);
@@ -217,6 +220,7 @@ int ct_stats_student(const double *x, size_t nx, const double *y, size_t ny,
 	if (!(se > 0))
 		return -EINVAL;
 	r->diff = mx - my;
+	r->se = se;
 	r->t = r->diff / se;
 	r->p = two_sided_t(r->t, r->df);
 	return 0;
@@ -239,10 +243,112 @@ int ct_stats_paired_t(const double *x, const double *y, size_t n, struct ct_stat
 	if (!(se > 0))
 		return -EINVAL;
 	r->diff = m;
+	r->se = se;
 	r->t = m / se;
 	r->df = (double)(n - 1);
 	r->p = two_sided_t(r->t, r->df);
 	return 0;
+}
+
+/* The trimmed mean and winsorized variance (n - 1 denominator) of x with
+ * g values cut from each end; s is scratch of n. */
+static void trim(const double *x, size_t n, size_t g, double *s, double *tm, double *wv)
+{
+	double m = 0, w = 0, lo, hi;
+	size_t h = n - 2 * g;
+
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	for (size_t i = g; i < n - g; i++)
+		m += s[i];
+	*tm = m / (double)h;
+	lo = s[g];
+	hi = s[n - 1 - g];
+	m = 0;
+	for (size_t i = 0; i < n; i++)
+		m += s[i] < lo ? lo : s[i] > hi ? hi : s[i];
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double v = (s[i] < lo ? lo : s[i] > hi ? hi : s[i]) - m;
+
+		w += v * v;
+	}
+	*wv = w / (double)(n - 1);
+}
+
+static size_t trim_count(size_t n, double gamma)
+{
+	return (size_t)floor(gamma * (double)n);
+}
+
+int ct_stats_yuen(const double *x, size_t nx, const double *y, size_t ny, double gamma,
+		  struct ct_stats_ttest *r)
+{
+	size_t gx, gy, hx, hy;
+	double tx, wx, ty, wy, dx, dy, *s;
+
+	if (!x || !y || !r || nx < 2 || ny < 2 || !(gamma >= 0 && gamma < 0.5) ||
+	    !all_finite(x, nx) || !all_finite(y, ny))
+		return -EINVAL;
+	gx = trim_count(nx, gamma);
+	gy = trim_count(ny, gamma);
+	hx = nx - 2 * gx;
+	hy = ny - 2 * gy;
+	if (hx < 2 || hy < 2)
+		return -EINVAL;
+	s = malloc((nx > ny ? nx : ny) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	trim(x, nx, gx, s, &tx, &wx);
+	trim(y, ny, gy, s, &ty, &wy);
+	free(s);
+	dx = (double)(nx - 1) * wx / ((double)hx * (double)(hx - 1));
+	dy = (double)(ny - 1) * wy / ((double)hy * (double)(hy - 1));
+	if (!(dx + dy > 0))
+		return -EINVAL;
+	r->diff = tx - ty;
+	r->se = sqrt(dx + dy);
+	r->t = r->diff / r->se;
+	r->df = (dx + dy) * (dx + dy) / (dx * dx / (double)(hx - 1) + dy * dy / (double)(hy - 1));
+	r->p = two_sided_t(r->t, r->df);
+	return 0;
+}
+
+int ct_stats_yuen_paired(const double *x, const double *y, size_t n, double gamma,
+			 struct ct_stats_ttest *r)
+{
+	size_t g, h;
+	double *d, *s, tm, wv;
+
+	if (!x || !y || !r || n < 2 || !(gamma >= 0 && gamma < 0.5) || !all_finite(x, n) ||
+	    !all_finite(y, n))
+		return -EINVAL;
+	g = trim_count(n, gamma);
+	h = n - 2 * g;
+	if (h < 2)
+		return -EINVAL;
+	d = malloc(2 * n * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	s = d + n;
+	for (size_t i = 0; i < n; i++)
+		d[i] = x[i] - y[i];
+	trim(d, n, g, s, &tm, &wv);
+	free(d);
+	/* Tukey and McLaughlin: the trimmed mean's SE from the winsorized sd */
+	r->se = sqrt(wv) / ((1 - 2 * (double)g / (double)n) * sqrt((double)n));
+	if (!(r->se > 0))
+		return -EINVAL;
+	r->diff = tm;
+	r->t = tm / r->se;
+	r->df = (double)(h - 1);
+	r->p = two_sided_t(r->t, r->df);
+	return 0;
+}
+
+double ct_stats_t_quantile(double p, double df)
+{
+	return gsl_cdf_tdist_Pinv(p, df);
 }
 
 struct ranked {
@@ -299,17 +405,21 @@ static double exact_two_sided(const double *count, size_t max, double stat, doub
 	return fmin(1, 2 * tail);
 }
 
-/* Number of ways to reach U = u with m x's and n y's, U counting (x > y)
- * pairs: the largest of i + j values is an x (adding j pairs) or a y. */
-static int mw_exact(size_t m, size_t n, double u, double *p)
+/* The null distribution of U with m x's and n y's: counts[u] = the number
+ * of arrangements with U = u, U counting (x > y) pairs, u = 0..m*n; the
+ * largest of i + j values is an x (adding j pairs) or a y. *out malloc'd. */
+static int mw_counts(size_t m, size_t n, double **out)
 {
 	size_t umax = m * n, w = umax + 1;
 	double *prev = calloc((n + 1) * w, sizeof(double));
 	double *cur = calloc((n + 1) * w, sizeof(double));
-	int rc = -ENOMEM;
 
-	if (!prev || !cur)
-		goto out;
+	*out = NULL;
+	if (!prev || !cur) {
+		free(prev);
+		free(cur);
+		return -ENOMEM;
+	}
 	for (size_t j = 0; j <= n; j++)
 		prev[j * w] = 1; /* i = 0: U = 0 whatever j */
 	for (size_t i = 1; i <= m; i++) {
@@ -327,11 +437,147 @@ static int mw_exact(size_t m, size_t n, double u, double *p)
 		prev = cur;
 		cur = tmp;
 	}
-	*p = exact_two_sided(prev + n * w, umax, u, (double)umax / 2);
-	rc = 0;
-out:
-	free(prev);
+	memmove(prev, prev + n * w, w * sizeof(double));
 	free(cur);
+	*out = prev;
+	return 0;
+}
+
+static int mw_exact(size_t m, size_t n, double u, double *p)
+{
+	double *c;
+	int rc = mw_counts(m, n, &c);
+
+	if (rc)
+		return rc;
+	*p = exact_two_sided(c, m * n, u, (double)(m * n) / 2);
+	free(c);
+	return 0;
+}
+
+/* R's qwilcox(p, m, n): the smallest u with P(U <= u) >= p. */
+static int mw_quantile(size_t m, size_t n, double p, size_t *q)
+{
+	double *c, total = 0, cum = 0;
+	int rc = mw_counts(m, n, &c);
+
+	if (rc)
+		return rc;
+	for (size_t u = 0; u <= m * n; u++)
+		total += c[u];
+	*q = m * n;
+	for (size_t u = 0; u <= m * n; u++) {
+		cum += c[u];
+		if (cum / total >= p * (1 - 64 * DBL_EPSILON)) {
+			*q = u;
+			break;
+		}
+	}
+	free(c);
+	return 0;
+}
+
+/* How many of the differences x[i] - y[j] (x, y sorted) are <= t. */
+static uint64_t count_le(const double *x, size_t m, const double *y, size_t n, double t)
+{
+	uint64_t c = 0;
+	size_t j = 0;
+
+	/* for rising x[i] the first y[j] >= x[i] - t moves right */
+	for (size_t i = 0; i < m; i++) {
+		while (j < n && x[i] - y[j] > t)
+			j++;
+		c += n - j;
+	}
+	return c;
+}
+
+/* The k-th smallest (0-based) of the m * n differences x[i] - y[j], x and y
+ * sorted: bisection on the value down to adjacent doubles, then the
+ * smallest difference above the lower end. */
+static double kth_difference(const double *x, size_t m, const double *y, size_t n, uint64_t k)
+{
+	double lo = nextafter(x[0] - y[n - 1], -INFINITY), hi = x[m - 1] - y[0], best = INFINITY;
+	size_t p = 0;
+
+	for (int it = 0; it < 4096; it++) {
+		double mid = lo + (hi - lo) / 2;
+
+		if (mid <= lo || mid >= hi)
+			break;
+		if (count_le(x, m, y, n, mid) >= k + 1)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	/* differences > lo are x[i] - y[j] with y[j] < x[i] - lo */
+	for (size_t i = 0; i < m; i++) {
+		while (p < n && x[i] - y[p] > lo)
+			p++;
+		if (p > 0 && x[i] - y[p - 1] < best)
+			best = x[i] - y[p - 1];
+	}
+	return best;
+}
+
+int ct_stats_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny,
+			    double confidence, struct ct_stats_shift *r)
+{
+	double *sx = NULL, *sy = NULL, alpha;
+	uint64_t mn = (uint64_t)nx * ny;
+	size_t q;
+	struct ct_stats_rank u;
+	int rc;
+
+	if (!x || !y || !r || nx < 1 || ny < 1 || !conf_ok(confidence) || !all_finite(x, nx) ||
+	    !all_finite(y, ny))
+		return -EINVAL;
+	rc = ct_stats_mann_whitney(x, nx, y, ny, CT_STATS_AUTO, &u);
+	if (rc)
+		return rc;
+	sx = malloc(nx * sizeof(*sx));
+	sy = malloc(ny * sizeof(*sy));
+	if (!sx || !sy) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	memcpy(sx, x, nx * sizeof(*sx));
+	memcpy(sy, y, ny * sizeof(*sy));
+	qsort(sx, nx, sizeof(*sx), cmp_double);
+	qsort(sy, ny, sizeof(*sy), cmp_double);
+	memset(r, 0, sizeof(*r));
+	r->p = u.p;
+	r->exact = u.exact;
+	/* the median of the differences */
+	r->estimate = mn % 2 ? kth_difference(sx, nx, sy, ny, mn / 2)
+			     : (kth_difference(sx, nx, sy, ny, mn / 2 - 1) +
+				kth_difference(sx, nx, sy, ny, mn / 2)) /
+				       2;
+	alpha = 1 - confidence / 100;
+	if (u.exact) {
+		/* R's wilcox.test: qu = qwilcox(alpha / 2), [d(qu), d(mn - qu + 1)] */
+		rc = mw_quantile(nx, ny, alpha / 2, &q);
+		if (rc)
+			goto out;
+		if (!q)
+			q = 1;
+	} else {
+		/* the normal approximation's rank of the bound */
+		double z = gsl_cdf_ugaussian_Pinv(1 - alpha / 2);
+		double k = (double)mn / 2 - z * sqrt((double)mn * (double)(nx + ny + 1) / 12);
+
+		q = k < 1 ? 1 : (size_t)floor(k);
+	}
+	if (q > mn / 2 + 1) {
+		r->low = -INFINITY;
+		r->high = INFINITY;
+	} else {
+		r->low = kth_difference(sx, nx, sy, ny, q - 1);
+		r->high = kth_difference(sx, nx, sy, ny, mn - q);
+	}
+out:
+	free(sx);
+	free(sy);
 	return rc;
 }
 
@@ -374,6 +620,12 @@ int ct_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny
 	rc = -EINVAL;
 	if (method == CT_STATS_EXACT && !exact)
 		goto out;
+	if (ties == dn * dn * dn - dn) {
+		/* every value the same: nothing tells the samples apart */
+		r->p = 1;
+		rc = 0;
+		goto out;
+	}
 	if (method == CT_STATS_NORMAL)
 		exact = false;
 	r->exact = exact;
@@ -393,21 +645,118 @@ out:
 	return rc;
 }
 
-/* Number of subsets of {1..n} with rank sum v. */
-static int sr_exact(size_t n, double v, double *p)
+/* counts[v] = the number of subsets of {1..n} with rank sum v. *out malloc'd. */
+static int sr_counts(size_t n, double **out)
 {
 	size_t vmax = n * (n + 1) / 2;
 	double *c = calloc(vmax + 1, sizeof(double));
 
+	*out = c;
 	if (!c)
 		return -ENOMEM;
 	c[0] = 1;
 	for (size_t k = 1; k <= n; k++)
 		for (size_t s = k * (k + 1) / 2; s >= k; s--)
 			c[s] += c[s - k];
-	*p = exact_two_sided(c, vmax, v, (double)vmax / 2);
+	return 0;
+}
+
+static int sr_exact(size_t n, double v, double *p)
+{
+	double *c;
+	int rc = sr_counts(n, &c);
+
+	if (rc)
+		return rc;
+	*p = exact_two_sided(c, n * (n + 1) / 2, v, (double)(n * (n + 1) / 2) / 2);
 	free(c);
 	return 0;
+}
+
+/* R's qsignrank(p, n): the smallest v with P(V <= v) >= p. */
+static int sr_quantile(size_t n, double p, size_t *q)
+{
+	size_t vmax = n * (n + 1) / 2;
+	double *c, total = 0, cum = 0;
+	int rc = sr_counts(n, &c);
+
+	if (rc)
+		return rc;
+	for (size_t v = 0; v <= vmax; v++)
+		total += c[v];
+	*q = vmax;
+	for (size_t v = 0; v <= vmax; v++) {
+		cum += c[v];
+		if (cum / total >= p * (1 - 64 * DBL_EPSILON)) {
+			*q = v;
+			break;
+		}
+	}
+	free(c);
+	return 0;
+}
+
+int ct_stats_hl_paired(const double *x, const double *y, size_t n, double confidence,
+		       struct ct_stats_shift *r)
+{
+	struct ct_stats_rank w;
+	double *d = NULL, *walsh = NULL, alpha;
+	size_t m = 0, nw, q;
+	int rc;
+
+	if (!x || !y || !r || n < 1 || !conf_ok(confidence) || !all_finite(x, n) ||
+	    !all_finite(y, n))
+		return -EINVAL;
+	rc = ct_stats_signed_rank(x, y, n, CT_STATS_AUTO, &w);
+	if (rc)
+		return rc;
+	d = malloc(n * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (x[i] != y[i]) /* zero differences are dropped, as by the test */
+			d[m++] = x[i] - y[i];
+	nw = m * (m + 1) / 2;
+	walsh = malloc(nw * sizeof(*walsh));
+	if (!walsh) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* the Walsh averages (d[i] + d[j]) / 2, i <= j */
+	nw = 0;
+	for (size_t i = 0; i < m; i++)
+		for (size_t j = i; j < m; j++)
+			walsh[nw++] = (d[i] + d[j]) / 2;
+	qsort(walsh, nw, sizeof(*walsh), cmp_double);
+	memset(r, 0, sizeof(*r));
+	r->p = w.p;
+	r->exact = w.exact;
+	r->estimate = nw % 2 ? walsh[nw / 2] : (walsh[nw / 2 - 1] + walsh[nw / 2]) / 2;
+	alpha = 1 - confidence / 100;
+	if (w.exact) {
+		/* R's wilcox.test: qu = qsignrank(alpha / 2), [w(qu), w(nw - qu + 1)] */
+		rc = sr_quantile(m, alpha / 2, &q);
+		if (rc)
+			goto out;
+		if (!q)
+			q = 1;
+	} else {
+		double z = gsl_cdf_ugaussian_Pinv(1 - alpha / 2);
+		double k = (double)nw / 2 - z * sqrt((double)m * (m + 1) * (2 * m + 1) / 24);
+
+		q = k < 1 ? 1 : (size_t)floor(k);
+	}
+	if (q > nw / 2 + 1) {
+		r->low = -INFINITY;
+		r->high = INFINITY;
+	} else {
+		r->low = walsh[q - 1];
+		r->high = walsh[nw - q];
+	}
+out:
+	free(d);
+	free(walsh);
+	return rc;
 }
 
 int ct_stats_signed_rank(const double *x, const double *y, size_t n, enum ct_stats_method method,

@@ -33,22 +33,23 @@ a=none b=bfq
 [ "$orig" = bfq ] && b=kyber
 
 quick="-w selftest --scale 0.2 --delay 0.2s --dir $T -L k"
-run run -q $quick -l none,null -n 4 --vary iosched=$a,$b --order-seed 3
+run run -q $quick -l none,null -n 6 --vary iosched=$a,$b --order-seed 3
 expect_rc "a --vary session runs" 0
-expect_out "a row per config, labels composed" "^k\+iosched=$a +4 "
-expect_out "the second config's row" "^k\+iosched=$b +4 "
-expect_out "the paired analysis beside the unpaired" "^none +k\+iosched=$b vs k\+iosched=$a: .*\(Welch\).*paired over 4 blocks: p=.* \(paired t\), .* \(signed-rank\) +Holm p=.* by paired t: "
+expect_out "a row per config, labels composed" "^k\+iosched=$a +6 "
+expect_out "the second config's row" "^k\+iosched=$b +6 "
+# 6 blocks: enough for the signed-rank test to decide
+expect_out "the paired analysis beside the unpaired" "^none +k\+iosched=$b vs k\+iosched=$a: .*\(Welch\).*paired over 6 blocks: p=.* \(paired t\), .* \(signed-rank\) +Holm p=.* by signed-rank: "
 check "the scheduler is back to '$orig'" test "$(sched)" = "$orig"
 check "each config stored with its scheduler" test "$(sql "SELECT group_concat(c.iosched) FROM sessions s JOIN configs c ON c.id = s.config_id ORDER BY s.id")" = "$a,$b"
 check "the order, its seed and the group are recorded" test "$(sql "SELECT count(*) FROM sessions WHERE run_order = 'interleaved' AND order_seed = 3 AND group_id = 1")" = 2
-check "each run's block is recorded" test "$(sql "SELECT count(DISTINCT block) FROM runs WHERE block BETWEEN 1 AND 4")" = 4
+check "each run's block is recorded" test "$(sql "SELECT count(DISTINCT block) FROM runs WHERE block BETWEEN 1 AND 6")" = 6
 # blocks: each holds one run of each config, the two in alternating order
 order=$(sql "SELECT group_concat(s, '') FROM (SELECT CASE WHEN c.label LIKE '%=$a' THEN 'A' ELSE 'B' END s FROM runs r JOIN configs c ON c.id = r.config_id WHERE r.load = 'none' ORDER BY r.id)")
-check "runs alternate in ABBA blocks ($order)" sh -c "[ '$order' = ABBAABBA ] || [ '$order' = BAABBAAB ]"
+check "runs alternate in ABBA blocks ($order)" sh -c "[ '$order' = ABBAABBAABBA ] || [ '$order' = BAABBAABBAAB ]"
 check "the journal is empty" test "$(journal_rows)" = 0
 run compare "k+iosched=$a" "k+iosched=$b"
 expect_rc "compare reads the configs of the session" 0
-expect_out "and pairs their runs by block again" "^null +k\+iosched=$b vs k\+iosched=$a: .*paired over 4 blocks"
+expect_out "and pairs their runs by block again" "^null +k\+iosched=$b vs k\+iosched=$a: .*paired over 6 blocks"
 
 run run -q $quick -l null -n 2 --vary iosched=$a,$b --order sequential
 expect_rc "--order sequential runs" 0

@@ -229,7 +229,8 @@ static void test_baseline_and_text(void **state)
 	assert_true(rep.blocks[0].cells[1].compared);
 	assert_int_equal(rep.blocks[0].cells[1].cmp.outcome, CT_OUTCOME_NOT_ENOUGH);
 	buf = print(&rep, print_verdicts);
-	assert_non_null(strstr(buf, "none      b vs a: not enough runs (2 a side needed)\n"));
+	assert_non_null(strstr(buf, "none      b vs a: not enough runs for a verdict (4 a side "
+				    "needed)\n"));
 	free(buf);
 	ct_report_release(&rep);
 
@@ -287,15 +288,16 @@ static int64_t session_with(struct fx *fx, int64_t cfg, const char *label, int64
 }
 
 /* The comparisons of the model: configs of one interleaved group pair by
- * block (the paired t decides), others do not; Holm across the loads of a
+ * block (the signed-rank test decides), others do not; Holm across the loads of a
  * config, worked out by hand from the two raw p-values; a flagged run with
  * foreign CPU is a likely fluke, and the mean without it is the others'. */
 static void test_comparisons(void **state)
 {
-	static const double x_none[] = { 10.0, 10.4, 9.8, 10.9, 10.2 };
-	static const double y_none[] = { 10.3, 10.8, 10.1, 11.3, 10.5 }; /* x + 0.3..0.4 */
-	static const double x_io[] = { 20, 21, 19, 22, 20 };
-	static const double y_io[] = { 20.5, 20.4, 19.9, 22.1, 20.2 };
+	static const double x_none[] = { 10.0, 10.4, 9.8, 10.9, 10.2, 10.6, 10.1, 10.3 };
+	/* x + 0.3..0.4 in every block */
+	static const double y_none[] = { 10.3, 10.8, 10.1, 11.3, 10.5, 10.95, 10.45, 10.62 };
+	static const double x_io[] = { 20, 21, 19, 22, 20, 21.5, 20.5, 19.5 };
+	static const double y_io[] = { 20.5, 20.4, 19.9, 22.1, 20.2, 21.0, 20.9, 19.6 };
 	static const double z_none[] = { 10.1, 10.3, 30.0, 10.2, 10.0 };
 	struct fx *fx = *state;
 	struct ct_sysinfo si;
@@ -312,10 +314,10 @@ static void test_comparisons(void **state)
 	assert_int_equal(ct_store_config_put(fx->st, "x", &si, &cx, err, sizeof(err)), 0);
 	assert_int_equal(ct_store_config_put(fx->st, "y", &si, &cy, err, sizeof(err)), 0);
 	assert_int_equal(ct_store_config_put(fx->st, "z", &si, &cz, err, sizeof(err)), 0);
-	sx = session_with(fx, cx, "x", 0, "none", x_none, 5, true);
-	sy = session_with(fx, cy, "y", sx, "none", y_none, 5, true);
-	add_runs(fx, sx, cx, "io", x_io, 5, true);
-	add_runs(fx, sy, cy, "io", y_io, 5, true);
+	sx = session_with(fx, cx, "x", 0, "none", x_none, 8, true);
+	sy = session_with(fx, cy, "y", sx, "none", y_none, 8, true);
+	add_runs(fx, sx, cx, "io", x_io, 8, true);
+	add_runs(fx, sy, cy, "io", y_io, 8, true);
 	sz = session_with(fx, cz, "z", 0, "none", z_none, 5, false);
 	add_runs(fx, sz, cz, "io", x_io, 5, false);
 	/* a session of z whose third run is an outlier beside foreign CPU */
@@ -342,11 +344,11 @@ static void test_comparisons(void **state)
 	y1 = &rep.blocks[1].cells[1];
 	z0 = &rep.blocks[0].cells[2];
 	assert_true(y0->compared && y0->paired && rep.paired);
-	assert_int_equal(y0->cmp.npairs, 5);
-	assert_int_equal(y0->cmp.decided_by, CT_TEST_PAIRED_T);
+	assert_int_equal(y0->cmp.npairs, 8);
+	assert_int_equal(y0->cmp.decided_by, CT_TEST_SIGNED_RANK);
 	assert_true(z0->compared && !z0->paired);
 	assert_int_equal(z0->cmp.npairs, 0);
-	assert_int_equal(z0->cmp.decided_by, CT_TEST_WELCH);
+	assert_int_equal(z0->cmp.decided_by, CT_TEST_RANK);
 	/* Holm across none and io for y: the smaller p doubled, the larger
 	 * at least that */
 	{
@@ -358,8 +360,11 @@ static void test_comparisons(void **state)
 		assert_true(fabs(first->cmp.p_adj - adj_lo) < 1e-12);
 		assert_true(fabs(second->cmp.p_adj - adj_hi) < 1e-12);
 	}
-	/* y is slower by 0.3-0.4 s in every block: the paired test sees it */
-	assert_true(y0->cmp.pt.p < 0.01);
+	/* y is slower in every one of the 8 blocks: the exact signed-rank
+	 * test sees it, its p the two sign patterns as extreme (all +, all -)
+	 * of the 256 */
+	assert_true(y0->cmp.shift.exact);
+	assert_true(fabs(y0->cmp.p - 2.0 / 256) < 1e-12);
 	assert_int_equal(y0->cmp.outcome, CT_OUTCOME_HIGHER);
 	assert_string_equal(ct_report_verdict(&rep, y0), "worse");
 	/* z's 30 s run is flagged; no interference was recorded */

@@ -275,16 +275,17 @@ static void test_seed(void **state)
 
 static void test_two_sample(void **state)
 {
-	static const char *const cases[] = { "io",	"ties",	 "n2",	 "huge",     "tiny",
-					     "unequal", "large", "mad0", "unbounded" };
+	static const char *const cases[] = { "io",	"ties",	 "n2",	 "huge",  "tiny",
+					     "unequal", "large", "mad0", "tight", "unbounded" };
 
 	for (size_t i = 0; i < CT_ARRAY_SIZE(cases); i++)
 		check_two_sample(cases[i]);
 }
 
 /* Constant samples: the summary is exact (sd 0, CI a point); the tests that
- * divide by a standard error refuse, as R's t.test does; with every value
- * tied the rank test has no variance and refuses too. */
+ * divide by a standard error refuse, as R's t.test does; the rank test of
+ * two identical constant samples gives p = 1 (R: NaN), nothing tells them
+ * apart, and the signed-rank test has no difference left to rank. */
 static void test_identical(void **state)
 {
 	const struct rec *x = data("ident", "x"), *y = data("ident", "y");
@@ -297,7 +298,8 @@ static void test_identical(void **state)
 	assert_int_equal(ct_stats_student(x->v, x->n, y->v, y->n, &t), -EINVAL);
 	assert_int_equal(ct_stats_fieller(x->v, x->n, y->v, y->n, 95, &q), -EINVAL);
 	assert_int_equal(ct_stats_paired_t(x->v, y->v, x->n, &t), -EINVAL);
-	assert_int_equal(ct_stats_mann_whitney(x->v, x->n, y->v, y->n, CT_STATS_AUTO, &u), -EINVAL);
+	assert_int_equal(ct_stats_mann_whitney(x->v, x->n, y->v, y->n, CT_STATS_AUTO, &u), 0);
+	assert_true(u.p == 1);
 	assert_int_equal(ct_stats_signed_rank(x->v, y->v, x->n, CT_STATS_AUTO, &u), -EINVAL);
 }
 
@@ -398,12 +400,101 @@ static void test_errors(void **state)
 	assert_int_equal(ct_stats_geomean(neg, 0, out), -EINVAL);
 }
 
+/* The verdict rule's effects against R: the Hodges-Lehmann ratio with
+ * wilcox.test's own exact interval, unpaired and paired; then the rule's
+ * choice of test, its effect and its outcome. */
+static void test_rule_effects(void **state)
+{
+	static const char *const hl[] = { "io", "hl10" };
+	struct ct_stats_shift sh;
+	char what[64];
+
+	for (size_t i = 0; i < CT_ARRAY_SIZE(hl); i++) {
+		const struct rec *x = data(hl[i], "x"), *y = data(hl[i], "y");
+		double lx[64], ly[64];
+
+		for (size_t k = 0; k < x->n; k++)
+			lx[k] = log(x->v[k]);
+		for (size_t k = 0; k < y->n; k++)
+			ly[k] = log(y->v[k]);
+		for (int conf = 95; conf >= 90; conf -= 5) {
+			const struct rec *r;
+
+			snprintf(what, sizeof(what), "hl%d", conf);
+			r = val(hl[i], what);
+			assert_int_equal(ct_stats_hodges_lehmann(ly, y->n, lx, x->n, conf, &sh), 0);
+			check(what, exp(sh.estimate), r->v[0], 1e-12);
+			check(what, exp(sh.low), r->v[1], 1e-12);
+			check(what, exp(sh.high), r->v[2], 1e-12);
+			check(what, sh.p, r->v[3], 1e-9);
+			assert_true(sh.exact);
+		}
+	}
+	static const char *const pairs[] = { "pair10", "pair10d", "pair8" };
+
+	for (size_t i = 0; i < CT_ARRAY_SIZE(pairs); i++) {
+		const struct rec *x = data(pairs[i], "x"), *y = data(pairs[i], "y");
+		struct ct_stats_comparison c;
+		const struct rec *r;
+		double lx[64], ly[64];
+
+		for (size_t k = 0; k < x->n; k++) {
+			lx[k] = log(x->v[k]);
+			ly[k] = log(y->v[k]);
+		}
+		for (int conf = 95; conf >= 90; conf -= 5) {
+			snprintf(what, sizeof(what), "hlp%d", conf);
+			r = val(pairs[i], what);
+			assert_int_equal(ct_stats_hl_paired(ly, lx, x->n, conf, &sh), 0);
+			check(what, exp(sh.estimate), r->v[0], 1e-12);
+			check(what, exp(sh.low), r->v[1], 1e-12);
+			check(what, exp(sh.high), r->v[2], 1e-12);
+			check(what, sh.p, r->v[3], 1e-12);
+			assert_true(sh.exact);
+		}
+		/* paired by block, 6 or more: the signed-rank test decides,
+		 * with its own effect and interval */
+		ct_stats_compare(x->v, x->n, y->v, y->n, x->v, y->v, x->n, 95, &c);
+		assert_int_equal(c.decided_by, CT_TEST_SIGNED_RANK);
+		r = val(pairs[i], "hlp95");
+		check("rule effect", c.effect, r->v[0], 1e-12);
+		check("rule low", c.effect_low, r->v[1], 1e-12);
+		check("rule high", c.effect_high, r->v[2], 1e-12);
+		check("rule p", c.p, r->v[3], 1e-12);
+		assert_true(c.ratio_scale);
+	}
+	/* independent: the rank test decides, the effect is Hodges-Lehmann's */
+	{
+		const struct rec *x = data("hl10", "x"), *y = data("hl10", "y");
+		const struct rec *r = val("hl10", "hl95");
+		struct ct_stats_comparison c, *pc = &c;
+
+		ct_stats_compare(x->v, x->n, y->v, y->n, NULL, NULL, 0, 95, &c);
+		assert_int_equal(c.decided_by, CT_TEST_RANK);
+		check("rule effect", c.effect, r->v[0], 1e-12);
+		check("rule high", c.effect_high, r->v[2], 1e-12);
+		assert_int_equal(ct_stats_decide(&pc, 1, 95), 0);
+		assert_int_equal(c.outcome, CT_OUTCOME_HIGHER);
+		/* 3 against 3: no rank test reaches 0.05, so no verdict */
+		ct_stats_compare(x->v, 3, y->v, 3, NULL, NULL, 0, 95, &c);
+		assert_int_equal(c.decided_by, CT_TEST_NONE);
+		assert_int_equal(c.outcome, CT_OUTCOME_NOT_ENOUGH);
+		assert_int_equal(c.need, 4);
+		/* 5 pairs: too few for the signed-rank test, the rank test decides */
+		ct_stats_compare(x->v, 5, y->v, 5, x->v, y->v, 5, 95, &c);
+		assert_int_equal(c.decided_by, CT_TEST_RANK);
+	}
+	assert_int_equal(ct_stats_runs_needed(95), 4);
+	assert_int_equal(ct_stats_runs_needed(99), 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed),	     cmocka_unit_test(test_two_sample),
 		cmocka_unit_test(test_identical),    cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_holm_geomean), cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_rule_effects),
 	};
 	return cmocka_run_group_tests(tests, load_fixture, free_fixture);
 }
