@@ -60,6 +60,10 @@ int ct_stats_summarize(const double *x, size_t n, double confidence,
  * (1%) is never flagged. Needs n >= 1. nflagged may be NULL.
  */
 int ct_stats_outliers(const double *x, size_t n, bool *flags, size_t *nflagged) CT_WUR;
+/* The same flags for the s->n values of x, from its summary's median, MAD
+ * and AAD: no second sort. */
+int ct_stats_outliers_of(const double *x, const struct ct_stats_summary *s, bool *flags,
+			 size_t *nflagged) CT_WUR;
 
 /* Two-sided t tests of mean(x) - mean(y). */
 struct ct_stats_ttest {

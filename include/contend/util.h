@@ -25,6 +25,9 @@ int ct_parse_number(const char *s, double *out) CT_WUR;
 /* Positive finite number. */
 int ct_parse_double(const char *s, double *out) CT_WUR;
 
+/* strtod(s, end), with an exact fast path for short decimals. */
+double ct_strtod(const char *s, char **end);
+
 /* True when s holds a control character (a byte below 0x20, or 0x7f). */
 bool ct_has_control(const char *s);
 /* s quoted for a message: 'text', with control characters and the

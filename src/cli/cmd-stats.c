@@ -70,7 +70,7 @@ static int read_dataset(struct dataset *d)
 			continue;
 		*end = '\0';
 		errno = 0;
-		v = strtod(p, &end);
+		v = ct_strtod(p, &end);
 		if (*end || end == p || errno == ERANGE || !isfinite(v)) {
 			cli_error("'%s' line %u: '%s' is not a number", d->name, lineno, p);
 			ex = CT_EXIT_USAGE;

@@ -155,6 +155,74 @@ int ct_parse_double(const char *s, double *out)
 	return 0;
 }
 
+/*
+ * Clinger's fast path: a decimal of at most 15 significant digits is an
+ * integer m < 2^53, exact as a double, and 10^e is exact for |e| <= 22,
+ * so m * 10^e or m / 10^e is one correctly rounded operation - the double
+ * strtod would give. Anything else (more digits, larger exponents, hex,
+ * inf, nan) goes to strtod itself.
+ */
+double ct_strtod(const char *s, char **end)
+{
+	static const double pow10[] = { 1e0,  1e1,  1e2,  1e3,	1e4,  1e5,  1e6,  1e7,
+					1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+					1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	const char *p = s;
+	uint64_t m = 0;
+	int digits = 0, exp10 = 0;
+	bool neg = false, any = false;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	for (; *p >= '0' && *p <= '9'; p++, any = true) {
+		if (m == 0 && *p == '0')
+			continue; /* leading zeros are not significant */
+		if (++digits > 15)
+			goto slow;
+		m = m * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, any = true) {
+			exp10--;
+			if (m == 0 && *p == '0')
+				continue;
+			if (++digits > 15)
+				goto slow;
+			m = m * 10 + (uint64_t)(*p - '0');
+		}
+	}
+	if (!any)
+		goto slow;
+	if (*p == 'e' || *p == 'E') {
+		const char *q = p + 1;
+		bool eneg = false;
+		int e = 0;
+
+		if (*q == '-' || *q == '+')
+			eneg = *q++ == '-';
+		if (!(*q >= '0' && *q <= '9'))
+			goto slow;
+		for (; *q >= '0' && *q <= '9'; q++)
+			if ((e = e * 10 + (*q - '0')) > 400)
+				goto slow;
+		exp10 += eneg ? -e : e;
+		p = q;
+	}
+	if (*p == 'x' || *p == 'X' || exp10 > 22 || exp10 < -22)
+		goto slow;
+	if (end)
+		*end = (char *)(uintptr_t)p;
+	{
+		double v = exp10 >= 0 ? (double)m * pow10[exp10] : (double)m / pow10[-exp10];
+
+		return neg ? -v : v;
+	}
+slow:
+	return strtod(s, end);
+}
+
 bool ct_has_control(const char *s)
 {
 	for (; *s; s++)

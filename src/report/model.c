@@ -60,7 +60,9 @@ static int describe_values(struct ct_report_cell *c, double confidence)
 	c->outlier = calloc(c->n, sizeof(*c->outlier));
 	if (!c->outlier)
 		return -ENOMEM;
-	if (ct_stats_outliers(c->values, c->n, c->outlier, &nflag) || !nflag)
+	if ((c->have_summary ? ct_stats_outliers_of(c->values, &c->sum, c->outlier, &nflag)
+			     : ct_stats_outliers(c->values, c->n, c->outlier, &nflag)) ||
+	    !nflag)
 		return 0;
 	c->flags = calloc(nflag, sizeof(*c->flags));
 	if (!c->flags)

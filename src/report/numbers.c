@@ -47,7 +47,7 @@ static void plot(FILE *f, const struct ct_report_cell *d, size_t nd)
 {
 	double lo = d[0].sum.min, hi = d[0].sum.max, span;
 	char *rows = NULL;
-	size_t nrows = 0;
+	size_t nrows = 0, height[PLOT_WIDTH] = { 0 };
 
 	for (size_t i = 1; i < nd; i++) {
 		lo = fmin(lo, d[i].sum.min);
@@ -56,10 +56,9 @@ static void plot(FILE *f, const struct ct_report_cell *d, size_t nd)
 	span = hi > lo ? hi - lo : 1;
 	for (size_t i = 0; i < nd; i++) {
 		for (size_t k = 0; k < d[i].n; k++) {
-			size_t c = COL(d[i].values[k]), r = 0;
+			/* a column fills from the bottom up, without gaps */
+			size_t c = COL(d[i].values[k]), r = height[c];
 
-			while (r < nrows && rows[r * PLOT_WIDTH + c] != ' ')
-				r++;
 			if (r == nrows) {
 				char *nr;
 
@@ -73,6 +72,7 @@ static void plot(FILE *f, const struct ct_report_cell *d, size_t nd)
 				nrows++;
 			}
 			rows[r * PLOT_WIDTH + c] = symbols[i % (sizeof(symbols) - 1)];
+			height[c]++;
 		}
 	}
 	rule(f);

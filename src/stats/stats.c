@@ -7,6 +7,8 @@
  */
 #include "contend/stats.h"
 
+#include "internal.h"
+
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -14,13 +16,6 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 static bool all_finite(const double *x, size_t n)
 {
@@ -62,28 +57,48 @@ static double sorted_median(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-/* MAD and mean absolute deviation around med; dev holds n doubles. */
-static void deviations(const double *x, size_t n, double med, double *dev, double *mad, double *aad)
+/*
+ * The median of |s[i] - med| (the raw MAD) and their mean, s sorted. The
+ * deviations of the values above med rise to the right of the split, those
+ * of the others to the left: walking both runs outwards, smallest first,
+ * reaches the middle deviation in n / 2 steps.
+ */
+static void sorted_mad(const double *s, size_t n, double med, double *mad, double *aad)
 {
-	double sum = 0;
+	size_t lo = 0, hi = n, l, r, want = n / 2;
+	double sum = 0, prev = 0, cur = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		dev[i] = fabs(x[i] - med);
-		sum += dev[i];
-	}
+	for (size_t i = 0; i < n; i++)
+		sum += fabs(s[i] - med);
 	*aad = sum / (double)n;
-	qsort(dev, n, sizeof(*dev), cmp_double);
-	*mad = sorted_median(dev, n);
+	while (lo < hi) { /* the first value above med */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s[mid] > med)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	l = lo; /* s[l - 1] is the next left, s[r] the next right */
+	r = lo;
+	for (size_t k = 0; k <= want; k++) {
+		prev = cur;
+		if (r >= n || (l > 0 && med - s[l - 1] <= s[r] - med))
+			cur = med - s[--l];
+		else
+			cur = s[r++] - med;
+	}
+	*mad = n % 2 ? cur : (prev + cur) / 2;
 }
 
-/* Median and the median of absolute deviations; scratch holds n doubles. */
+/* Median, raw MAD and mean absolute deviation of x; scratch holds n. */
 static void median_mad(const double *x, size_t n, double *scratch, double *med, double *mad,
 		       double *aad)
 {
 	memcpy(scratch, x, n * sizeof(*x));
-	qsort(scratch, n, sizeof(*scratch), cmp_double);
+	stats_sort(scratch, n);
 	*med = sorted_median(scratch, n);
-	deviations(x, n, *med, scratch, mad, aad);
+	sorted_mad(scratch, n, *med, mad, aad);
 }
 
 /* Coverage of [x(k), x(n+1-k)] for the median: 1 - 2 P(B <= k-1). */
@@ -101,7 +116,7 @@ int ct_stats_summarize(const double *x, size_t n, double confidence, struct ct_s
 	if (!x || !s || n < 2 || !conf_ok(confidence) || !all_finite(x, n) ||
 	    (uint64_t)n > UINT32_MAX)
 		return -EINVAL;
-	sorted = malloc(2 * n * sizeof(*sorted)); /* sorted copy, then deviations */
+	sorted = malloc(n * sizeof(*sorted));
 	if (!sorted)
 		return -ENOMEM;
 
@@ -111,9 +126,9 @@ int ct_stats_summarize(const double *x, size_t n, double confidence, struct ct_s
 	mean_var(x, n, &s->mean, &var);
 	s->sd = sqrt(var);
 	memcpy(sorted, x, n * sizeof(*x));
-	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	stats_sort(sorted, n);
 	s->median = sorted_median(sorted, n);
-	deviations(x, n, s->median, sorted + n, &s->mad_raw, &s->aad_median);
+	sorted_mad(sorted, n, s->median, &s->mad_raw, &s->aad_median);
 	s->mad = s->mad_raw * 1.4826;
 	s->cov = s->mean != 0 ? s->sd / s->mean : NAN;
 
@@ -149,10 +164,25 @@ int ct_stats_summarize(const double *x, size_t n, double confidence, struct ct_s
 	return 0;
 }
 
+/* Flags by the modified z-score around med, MAD (raw) and AAD. */
+static size_t flag(const double *x, size_t n, double med, double mad, double aad, bool *flags)
+{
+	/* 0.6745 * d / MAD > 3.5 is d / (MAD / 0.6745) > 3.5. */
+	double scale = mad > 0 ? mad / 0.6745 : 1.253314 * aad;
+	size_t count = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		flags[i] = scale > 0 && fabs(x[i] - med) / scale > CT_STATS_OUTLIER_Z &&
+			   fabs(x[i] - med) > CT_STATS_OUTLIER_FLOOR * fabs(med);
+		count += flags[i];
+	}
+	return count;
+}
+
 int ct_stats_outliers(const double *x, size_t n, bool *flags, size_t *nflagged)
 {
-	double *scratch, med, mad, aad, scale;
-	size_t count = 0;
+	double *scratch, med, mad, aad;
+	size_t count;
 
 	if (!x || !flags || n < 1 || !all_finite(x, n))
 		return -EINVAL;
@@ -161,14 +191,20 @@ int ct_stats_outliers(const double *x, size_t n, bool *flags, size_t *nflagged)
 		return -ENOMEM;
 	median_mad(x, n, scratch, &med, &mad, &aad);
 	free(scratch);
+	count = flag(x, n, med, mad, aad, flags);
+	if (nflagged)
+		*nflagged = count;
+	return 0;
+}
 
-	/* 0.6745 * d / MAD > 3.5 is d / (MAD / 0.6745) > 3.5. */
-	scale = mad > 0 ? mad / 0.6745 : 1.253314 * aad;
-	for (size_t i = 0; i < n; i++) {
-		flags[i] = scale > 0 && fabs(x[i] - med) / scale > CT_STATS_OUTLIER_Z &&
-			   fabs(x[i] - med) > CT_STATS_OUTLIER_FLOOR * fabs(med);
-		count += flags[i];
-	}
+int ct_stats_outliers_of(const double *x, const struct ct_stats_summary *s, bool *flags,
+			 size_t *nflagged)
+{
+	size_t count;
+
+	if (!x || !s || !flags || s->n < 1)
+		return -EINVAL;
+	count = flag(x, s->n, s->median, s->mad_raw, s->aad_median, flags);
 	if (nflagged)
 		*nflagged = count;
 	return 0;
@@ -258,7 +294,7 @@ static void trim(const double *x, size_t n, size_t g, double *s, double *tm, dou
 	size_t h = n - 2 * g;
 
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	stats_sort(s, n);
 	for (size_t i = g; i < n - g; i++)
 		m += s[i];
 	*tm = m / (double)h;
@@ -349,40 +385,6 @@ int ct_stats_yuen_paired(const double *x, const double *y, size_t n, double gamm
 double ct_stats_t_quantile(double p, double df)
 {
 	return gsl_cdf_tdist_Pinv(p, df);
-}
-
-struct ranked {
-	double v;
-	size_t idx;
-};
-
-static int cmp_ranked(const void *a, const void *b)
-{
-	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
-}
-
-/* Sorts r by value and writes mid-ranks (1-based, ties averaged) into rank[]
- * by original index. Returns sum(t^3 - t) over tie groups. */
-static double midranks(struct ranked *r, size_t n, double *rank)
-{
-	double ties = 0;
-	size_t i = 0;
-
-	qsort(r, n, sizeof(*r), cmp_ranked);
-	while (i < n) {
-		size_t j = i + 1;
-		double t, mid;
-
-		while (j < n && r[j].v == r[i].v)
-			j++;
-		t = (double)(j - i);
-		mid = ((double)i + 1 + (double)j) / 2;
-		for (size_t k = i; k < j; k++)
-			rank[r[k].idx] = mid;
-		ties += t * t * t - t;
-		i = j;
-	}
-	return ties;
 }
 
 /* Upper or lower tail of a counted null distribution, R's two-sided rule:
@@ -477,53 +479,47 @@ static int mw_quantile(size_t m, size_t n, double p, size_t *q)
 	return 0;
 }
 
-/* How many of the differences x[i] - y[j] (x, y sorted) are <= t. */
-static uint64_t count_le(const double *x, size_t m, const double *y, size_t n, double t)
+/* The set's k-th and (k + 1)-th averaged when half, else its k-th. */
+static int pairs_at(const struct stats_pairs *p, uint64_t k, bool half, double *out)
 {
-	uint64_t c = 0;
-	size_t j = 0;
+	double a, b;
+	int rc = stats_pairs_kth(p, k, &a);
 
-	/* for rising x[i] the first y[j] >= x[i] - t moves right */
-	for (size_t i = 0; i < m; i++) {
-		while (j < n && x[i] - y[j] > t)
-			j++;
-		c += n - j;
+	if (rc || !half) {
+		*out = a;
+		return rc;
 	}
-	return c;
+	rc = stats_pairs_next(p, a, k, &b);
+	*out = (a + b) / 2;
+	return rc;
 }
 
-/* The k-th smallest (0-based) of the m * n differences x[i] - y[j], x and y
- * sorted: bisection on the value down to adjacent doubles, then the
- * smallest difference above the lower end. */
-static double kth_difference(const double *x, size_t m, const double *y, size_t n, uint64_t k)
+/* The median of the set and the interval between its q-th smallest and
+ * q-th largest (1-based); unbounded when q is past the middle. */
+static int shift_from_ranks(const struct stats_pairs *p, size_t q, struct ct_stats_shift *r)
 {
-	double lo = nextafter(x[0] - y[n - 1], -INFINITY), hi = x[m - 1] - y[0], best = INFINITY;
-	size_t p = 0;
+	uint64_t n = stats_pairs_count(p);
+	int rc = pairs_at(p, n % 2 ? n / 2 : n / 2 - 1, n % 2 == 0, &r->estimate);
 
-	for (int it = 0; it < 4096; it++) {
-		double mid = lo + (hi - lo) / 2;
-
-		if (mid <= lo || mid >= hi)
-			break;
-		if (count_le(x, m, y, n, mid) >= k + 1)
-			hi = mid;
-		else
-			lo = mid;
+	if (rc)
+		return rc;
+	if (q > n / 2 + 1) {
+		r->low = -INFINITY;
+		r->high = INFINITY;
+		return 0;
 	}
-	/* differences > lo are x[i] - y[j] with y[j] < x[i] - lo */
-	for (size_t i = 0; i < m; i++) {
-		while (p < n && x[i] - y[p] > lo)
-			p++;
-		if (p > 0 && x[i] - y[p - 1] < best)
-			best = x[i] - y[p - 1];
-	}
-	return best;
+	rc = stats_pairs_kth(p, q - 1, &r->low);
+	return rc ? rc : stats_pairs_kth(p, n - q, &r->high);
 }
+
+static int mw_sorted(const double *x, size_t nx, const double *y, size_t ny,
+		     enum ct_stats_method method, struct ct_stats_rank *r);
+static int sorted_pair(const double *x, size_t nx, const double *y, size_t ny, double **out);
 
 int ct_stats_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny,
 			    double confidence, struct ct_stats_shift *r)
 {
-	double *sx = NULL, *sy = NULL, alpha;
+	double *s, alpha;
 	uint64_t mn = (uint64_t)nx * ny;
 	size_t q;
 	struct ct_stats_rank u;
@@ -532,27 +528,14 @@ int ct_stats_hodges_lehmann(const double *x, size_t nx, const double *y, size_t 
 	if (!x || !y || !r || nx < 1 || ny < 1 || !conf_ok(confidence) || !all_finite(x, nx) ||
 	    !all_finite(y, ny))
 		return -EINVAL;
-	rc = ct_stats_mann_whitney(x, nx, y, ny, CT_STATS_AUTO, &u);
+	rc = sorted_pair(x, nx, y, ny, &s);
+	if (!rc)
+		rc = mw_sorted(s, nx, s + nx, ny, CT_STATS_AUTO, &u);
 	if (rc)
-		return rc;
-	sx = malloc(nx * sizeof(*sx));
-	sy = malloc(ny * sizeof(*sy));
-	if (!sx || !sy) {
-		rc = -ENOMEM;
 		goto out;
-	}
-	memcpy(sx, x, nx * sizeof(*sx));
-	memcpy(sy, y, ny * sizeof(*sy));
-	qsort(sx, nx, sizeof(*sx), cmp_double);
-	qsort(sy, ny, sizeof(*sy), cmp_double);
 	memset(r, 0, sizeof(*r));
 	r->p = u.p;
 	r->exact = u.exact;
-	/* the median of the differences */
-	r->estimate = mn % 2 ? kth_difference(sx, nx, sy, ny, mn / 2)
-			     : (kth_difference(sx, nx, sy, ny, mn / 2 - 1) +
-				kth_difference(sx, nx, sy, ny, mn / 2)) /
-				       2;
 	alpha = 1 - confidence / 100;
 	if (u.exact) {
 		/* R's wilcox.test: qu = qwilcox(alpha / 2), [d(qu), d(mn - qu + 1)] */
@@ -568,16 +551,10 @@ int ct_stats_hodges_lehmann(const double *x, size_t nx, const double *y, size_t 
 
 		q = k < 1 ? 1 : (size_t)floor(k);
 	}
-	if (q > mn / 2 + 1) {
-		r->low = -INFINITY;
-		r->high = INFINITY;
-	} else {
-		r->low = kth_difference(sx, nx, sy, ny, q - 1);
-		r->high = kth_difference(sx, nx, sy, ny, mn - q);
-	}
+	rc = shift_from_ranks(&(struct stats_pairs){ .a = s, .na = nx, .b = s + nx, .nb = ny }, q,
+			      r);
 out:
-	free(sx);
-	free(sy);
+	free(s);
 	return rc;
 }
 
@@ -590,58 +567,65 @@ static double normal_two_sided(double z, double sigma)
 	return 2 * fmin(gsl_cdf_ugaussian_P(z), gsl_cdf_ugaussian_Q(z));
 }
 
-int ct_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
-			  enum ct_stats_method method, struct ct_stats_rank *r)
+/* The Mann-Whitney test of sorted x and y. */
+static int mw_sorted(const double *x, size_t nx, const double *y, size_t ny,
+		     enum ct_stats_method method, struct ct_stats_rank *r)
 {
-	size_t n = nx + ny;
-	struct ranked *rk = NULL;
-	double *rank = NULL, ties, sumx = 0, dnx = (double)nx, dny = (double)ny, dn = (double)n;
+	double ties, sumx, dnx = (double)nx, dny = (double)ny, dn = (double)(nx + ny);
 	bool exact;
-	int rc = -EINVAL;
 
-	if (!x || !y || !r || nx < 1 || ny < 1 || !all_finite(x, nx) || !all_finite(y, ny))
-		return -EINVAL;
-	rc = -ENOMEM;
-	rk = malloc(n * sizeof(*rk));
-	rank = malloc(n * sizeof(*rank));
-	if (!rk || !rank)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		rk[i].v = i < nx ? x[i] : y[i - nx];
-		rk[i].idx = i;
-	}
-	ties = midranks(rk, n, rank);
-	for (size_t i = 0; i < nx; i++)
-		sumx += rank[i];
+	stats_rank_merge(x, nx, y, ny, &sumx, &ties);
 	memset(r, 0, sizeof(*r));
 	r->stat = sumx - dnx * (dnx + 1) / 2;
-
 	exact = ties == 0 && nx <= CT_STATS_EXACT_MAX && ny <= CT_STATS_EXACT_MAX;
-	rc = -EINVAL;
 	if (method == CT_STATS_EXACT && !exact)
-		goto out;
+		return -EINVAL;
 	if (ties == dn * dn * dn - dn) {
 		/* every value the same: nothing tells the samples apart */
 		r->p = 1;
-		rc = 0;
-		goto out;
+		return 0;
 	}
 	if (method == CT_STATS_NORMAL)
 		exact = false;
 	r->exact = exact;
-	if (exact) {
-		rc = mw_exact(nx, ny, r->stat, &r->p);
-	} else {
-		double sigma = sqrt(dnx * dny / 12 * ((dn + 1) - ties / (dn * (dn - 1))));
+	if (exact)
+		return mw_exact(nx, ny, r->stat, &r->p);
 
-		if (!(sigma > 0))
-			goto out;
-		r->p = normal_two_sided(r->stat - dnx * dny / 2, sigma);
-		rc = 0;
-	}
-out:
-	free(rk);
-	free(rank);
+	double sigma = sqrt(dnx * dny / 12 * ((dn + 1) - ties / (dn * (dn - 1))));
+
+	if (!(sigma > 0))
+		return -EINVAL;
+	r->p = normal_two_sided(r->stat - dnx * dny / 2, sigma);
+	return 0;
+}
+
+/* Sorted copies of x and y, in one block *out (y's at nx); -ENOMEM. */
+static int sorted_pair(const double *x, size_t nx, const double *y, size_t ny, double **out)
+{
+	double *s = malloc((nx + ny) * sizeof(*s));
+
+	*out = s;
+	if (!s)
+		return -ENOMEM;
+	memcpy(s, x, nx * sizeof(*s));
+	memcpy(s + nx, y, ny * sizeof(*s));
+	stats_sort(s, nx);
+	stats_sort(s + nx, ny);
+	return 0;
+}
+
+int ct_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+			  enum ct_stats_method method, struct ct_stats_rank *r)
+{
+	double *s;
+	int rc;
+
+	if (!x || !y || !r || nx < 1 || ny < 1 || !all_finite(x, nx) || !all_finite(y, ny))
+		return -EINVAL;
+	rc = sorted_pair(x, nx, y, ny, &s);
+	if (!rc)
+		rc = mw_sorted(s, nx, s + nx, ny, method, r);
+	free(s);
 	return rc;
 }
 
@@ -700,8 +684,9 @@ int ct_stats_hl_paired(const double *x, const double *y, size_t n, double confid
 		       struct ct_stats_shift *r)
 {
 	struct ct_stats_rank w;
-	double *d = NULL, *walsh = NULL, alpha;
-	size_t m = 0, nw, q;
+	double *d, alpha;
+	size_t m = 0, q;
+	uint64_t nw;
 	int rc;
 
 	if (!x || !y || !r || n < 1 || !conf_ok(confidence) || !all_finite(x, n) ||
@@ -716,22 +701,11 @@ int ct_stats_hl_paired(const double *x, const double *y, size_t n, double confid
 	for (size_t i = 0; i < n; i++)
 		if (x[i] != y[i]) /* zero differences are dropped, as by the test */
 			d[m++] = x[i] - y[i];
-	nw = m * (m + 1) / 2;
-	walsh = malloc(nw * sizeof(*walsh));
-	if (!walsh) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	/* the Walsh averages (d[i] + d[j]) / 2, i <= j */
-	nw = 0;
-	for (size_t i = 0; i < m; i++)
-		for (size_t j = i; j < m; j++)
-			walsh[nw++] = (d[i] + d[j]) / 2;
-	qsort(walsh, nw, sizeof(*walsh), cmp_double);
+	stats_sort(d, m);
+	nw = (uint64_t)m * (m + 1) / 2;
 	memset(r, 0, sizeof(*r));
 	r->p = w.p;
 	r->exact = w.exact;
-	r->estimate = nw % 2 ? walsh[nw / 2] : (walsh[nw / 2 - 1] + walsh[nw / 2]) / 2;
 	alpha = 1 - confidence / 100;
 	if (w.exact) {
 		/* R's wilcox.test: qu = qsignrank(alpha / 2), [w(qu), w(nw - qu + 1)] */
@@ -742,57 +716,48 @@ int ct_stats_hl_paired(const double *x, const double *y, size_t n, double confid
 			q = 1;
 	} else {
 		double z = gsl_cdf_ugaussian_Pinv(1 - alpha / 2);
-		double k = (double)nw / 2 - z * sqrt((double)m * (m + 1) * (2 * m + 1) / 24);
+		double dm = (double)m;
+		double k = (double)nw / 2 - z * sqrt(dm * (dm + 1) * (2 * dm + 1) / 24);
 
 		q = k < 1 ? 1 : (size_t)floor(k);
 	}
-	if (q > nw / 2 + 1) {
-		r->low = -INFINITY;
-		r->high = INFINITY;
-	} else {
-		r->low = walsh[q - 1];
-		r->high = walsh[nw - q];
-	}
+	/* the Walsh averages (d[i] + d[j]) / 2, i <= j, counted, never built */
+	rc = shift_from_ranks(&(struct stats_pairs){ .a = d, .na = m, .walsh = true }, q, r);
 out:
 	free(d);
-	free(walsh);
 	return rc;
 }
 
 int ct_stats_signed_rank(const double *x, const double *y, size_t n, enum ct_stats_method method,
 			 struct ct_stats_rank *r)
 {
-	struct ranked *rk = NULL;
-	double *rank = NULL, *d = NULL, ties, v = 0, dm;
-	size_t m = 0;
+	double *d, ties, v, dm;
+	size_t m, np = 0, nn = 0;
 	bool exact;
 	int rc;
 
 	if (!x || !y || !r || n < 1 || !all_finite(x, n) || !all_finite(y, n))
 		return -EINVAL;
-	rc = -ENOMEM;
-	rk = malloc(n * sizeof(*rk));
-	rank = malloc(n * sizeof(*rank));
 	d = malloc(n * sizeof(*d));
-	if (!rk || !rank || !d)
-		goto out;
+	if (!d)
+		return -ENOMEM;
+	/* |d| of the positive differences from the front, of the negative
+	 * from the back; zeros dropped. V is the positives' rank sum. */
 	for (size_t i = 0; i < n; i++) {
 		double di = x[i] - y[i];
 
-		if (di == 0)
-			continue;
-		d[m] = di;
-		rk[m].v = fabs(di);
-		rk[m].idx = m;
-		m++;
+		if (di > 0)
+			d[np++] = di;
+		else if (di < 0)
+			d[n - 1 - nn++] = -di;
 	}
+	m = np + nn;
 	rc = -EINVAL;
 	if (!m)
 		goto out;
-	ties = midranks(rk, m, rank);
-	for (size_t i = 0; i < m; i++)
-		if (d[i] > 0)
-			v += rank[i];
+	stats_sort(d, np);
+	stats_sort(d + n - nn, nn);
+	stats_rank_merge(d, np, d + n - nn, nn, &v, &ties);
 	memset(r, 0, sizeof(*r));
 	r->stat = v;
 	r->n = m;
@@ -815,8 +780,6 @@ int ct_stats_signed_rank(const double *x, const double *y, size_t n, enum ct_sta
 		rc = 0;
 	}
 out:
-	free(rk);
-	free(rank);
 	free(d);
 	return rc;
 }

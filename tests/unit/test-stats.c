@@ -11,6 +11,9 @@
 #include <cmocka.h>
 
 #include "contend/stats.h"
+#include "contend/util.h"
+
+#include "../../src/stats/internal.h"
 
 #include <errno.h>
 #include <float.h>
@@ -400,6 +403,74 @@ static void test_errors(void **state)
 	assert_int_equal(ct_stats_geomean(neg, 0, out), -EINVAL);
 }
 
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The k-th of the pairwise differences and of the Walsh averages, found
+ * by counting, against the whole set built and sorted: sets of 1.5 million
+ * (past the size the counting narrows before collecting), with values on a
+ * grid of whole numbers (ties by the hundred thousand, more than the
+ * counting can split) and without. */
+static void test_pairs_kth(void **state)
+{
+	enum { NA = 1500, NB = 1000 };
+	static double a[NA], b[NB];
+	double *all = malloc((size_t)NA * NA * sizeof(*all));
+	uint64_t st = 7;
+
+	(void)state;
+	assert_non_null(all);
+	for (int grid = 0; grid < 2; grid++) {
+		for (size_t i = 0; i < NA; i++) {
+			a[i] = 100 + (double)(ct_rand64(&st) % 1000000) / 1e5;
+			if (grid)
+				a[i] = round(a[i]);
+		}
+		for (size_t j = 0; j < NB; j++) {
+			b[j] = 100.3 + (double)(ct_rand64(&st) % 1000000) / 1e5;
+			if (grid)
+				b[j] = round(b[j]);
+		}
+		stats_sort(a, NA);
+		stats_sort(b, NB);
+		for (size_t i = 1; i < NA; i++)
+			assert_true(a[i - 1] <= a[i]);
+		for (int walsh = 0; walsh < 2; walsh++) {
+			struct stats_pairs p = {
+				.a = a, .na = NA, .b = b, .nb = NB, .walsh = walsh
+			};
+			uint64_t n = 0;
+
+			for (size_t i = 0; i < NA; i++)
+				for (size_t j = walsh ? i : 0; j < (walsh ? NA : NB); j++)
+					all[n++] = walsh ? (a[i] + a[j]) / 2 : a[i] - b[j];
+			assert_true(n == stats_pairs_count(&p));
+			qsort(all, n, sizeof(*all), cmp_d);
+			uint64_t ks[] = { 0,	 1,	n / 2 - 1, n / 2,    n / 3,
+					  n - 2, n - 1, 12345,	   n - 54321 };
+
+			for (size_t t = 0; t < CT_ARRAY_SIZE(ks); t++) {
+				double v, next;
+
+				assert_int_equal(stats_pairs_kth(&p, ks[t], &v), 0);
+				if (v != all[ks[t]])
+					fail_msg("grid %d walsh %d k %llu: %.17g, sorted %.17g",
+						 grid, walsh, (unsigned long long)ks[t], v,
+						 all[ks[t]]);
+				if (ks[t] + 1 < n) {
+					assert_int_equal(stats_pairs_next(&p, v, ks[t], &next), 0);
+					assert_true(next == all[ks[t] + 1]);
+				}
+			}
+		}
+	}
+	free(all);
+}
+
 /* The verdict rule's effects against R: the Hodges-Lehmann ratio with
  * wilcox.test's own exact interval, unpaired and paired; then the rule's
  * choice of test, its effect and its outcome. */
@@ -494,7 +565,7 @@ int main(void)
 		cmocka_unit_test(test_seed),	     cmocka_unit_test(test_two_sample),
 		cmocka_unit_test(test_identical),    cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_holm_geomean), cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_rule_effects),
+		cmocka_unit_test(test_rule_effects), cmocka_unit_test(test_pairs_kth),
 	};
 	return cmocka_run_group_tests(tests, load_fixture, free_fixture);
 }
