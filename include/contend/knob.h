@@ -29,6 +29,7 @@ enum ct_knob_kind {
 	CT_KNOB_IOSCHED_DEV, /* "iosched@vdb": the disks under a named device */
 	CT_KNOB_SYSCTL,	     /* "sysctl.vm.swappiness": /proc/sys/vm/swappiness */
 	CT_KNOB_PATH,	     /* "/sys/kernel/mm/transparent_hugepage/enabled" */
+	CT_KNOB_PLACEBO,     /* "aa": changes nothing (run --aa), never parsed */
 };
 
 struct ct_knob {
@@ -52,6 +53,11 @@ struct ct_knob {
  * characters other than tab, and not given twice. Nothing is read from the
  * system. -EINVAL with one line in err. */
 int ct_knob_parse(const char *spec, bool vary, struct ct_knob *k, char *err, size_t len) CT_WUR;
+
+/* The knob of an A/A check: "aa" with the values A and B, which writes
+ * nothing and needs no root, so two configs differ only in their labels
+ * and go through the same interleaved schedule as any --vary. */
+void ct_knob_placebo(struct ct_knob *k);
 
 /* Fills k->paths. iosched: the disks under the filesystem holding dir
  * (stat(dir)'s device, a partition's disk, device-mapper and md through

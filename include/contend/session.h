@@ -41,6 +41,8 @@ struct ct_cell_outcome {
 	bool precise;
 };
 
+struct ct_session;
+
 struct ct_session_opts {
 	const char *workload; /* "kbuild" */
 	struct ct_workload_opts wopts;
@@ -76,6 +78,12 @@ struct ct_session_opts {
 	uint64_t order_seed;
 	unsigned knob_warmup; /* unrecorded runs after each knob change */
 	char argv[1024];      /* for the session record */
+	/* called once the workload is ready (s->workload_params known),
+	 * before the warm-up and before anything is stored: it may set runs
+	 * (run --target-effect); -errno with one line in err ends the session
+	 * there, leaving nothing behind */
+	int (*plan)(void *ctx, struct ct_session *s, char *err, size_t len);
+	void *plan_ctx;
 };
 
 enum ct_event_kind {

@@ -256,4 +256,44 @@ size_t ct_stats_runs_needed(double confidence);
  * a p outside [0, 1]. */
 int ct_stats_decide(struct ct_stats_comparison *const *c, size_t n, double confidence) CT_WUR;
 
+/*
+ * Calibration (docs/statistics.md): the noise of one config's runs, in the
+ * order they ran, and what the verdict rule can find through it.
+ */
+struct ct_stats_noise {
+	size_t n;
+	double cov;	   /* sd / mean */
+	double robust_cov; /* MAD (x 1.4826) / median */
+	size_t outliers;   /* flagged as ct_stats_outliers() flags */
+	double drift;	   /* Theil-Sen slope of log x on the run's place: a fraction per run */
+	double drift_p;	   /* Mann-Kendall test of a trend (R's cor.test, Kendall, exact = FALSE) */
+};
+
+/* The exact (Clopper-Pearson) interval of a rate of x in n, as R's
+ * binom.test(x, n)$conf.int. */
+int ct_stats_binom_ci(unsigned x, unsigned n, double confidence, double *lo, double *hi) CT_WUR;
+
+/* Needs n >= 3 values, every one positive. */
+int ct_stats_noise(const double *x, size_t n, struct ct_stats_noise *r) CT_WUR;
+
+/*
+ * The power of the verdict rule for independent runs (Mann-Whitney at the
+ * confidence, 4 a side at least) to call a slowdown other = base x (1 +
+ * effect) with n runs a side, both sides drawn from the spread of x (at
+ * least 3 positive values): a smoothed bootstrap of log(x) - median(log
+ * x), trials comparisons from a fixed seed, the same draws for every
+ * effect. 0 for an n the rule cannot decide with.
+ */
+int ct_stats_power(const double *x, size_t nx, size_t n, double effect, double confidence,
+		   unsigned trials, double *power) CT_WUR;
+/* The smallest effect found with at least the power asked (0 < power <
+ * 1), to 1% of itself: NaN when n is too few for any verdict, +inf past
+ * +1000%. */
+int ct_stats_mde(const double *x, size_t nx, size_t n, double confidence, double power,
+		 unsigned trials, double *effect) CT_WUR;
+/* The least n a side that finds effect with the power; -ERANGE when even
+ * max runs do not. */
+int ct_stats_runs_for(const double *x, size_t nx, double effect, double confidence, double power,
+		      unsigned trials, size_t max, size_t *n) CT_WUR;
+
 #endif

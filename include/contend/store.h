@@ -61,6 +61,21 @@ struct ct_store_knob_row {
 	int64_t created_at;
 };
 
+/* A calibration (contend calibrate): the values of one config's runs of a
+ * workload under one load, in run order, whose spread says which effects
+ * the verdict rule can find. */
+struct ct_calibration {
+	int64_t id, config_id, session_id;
+	char label[128];
+	char workload[32];
+	char workload_params[256];
+	char load[32];
+	int64_t created_at; /* unix ns */
+	bool higher_better; /* tps, not Time */
+	double *values;	    /* malloc'd by ct_store_calibration_get */
+	size_t n;
+};
+
 /* How a store is opened. */
 enum {
 	CT_STORE_CREATE = 1 << 0, /* make it (and its directory) when missing: writers */
@@ -101,6 +116,10 @@ struct ct_store_ops {
 	int (*knob_rows)(struct ct_store *s, struct ct_store_knob_row **out, size_t *n, char *err,
 			 size_t len);
 	int (*knob_rows_clear)(struct ct_store *s, char *err, size_t len);
+	int (*calibration_put)(struct ct_store *s, struct ct_calibration *c, char *err, size_t len);
+	int (*calibration_get)(struct ct_store *s, const char *label, const char *workload,
+			       const char *workload_params, const char *load,
+			       struct ct_calibration *c, char *err, size_t len);
 };
 
 struct ct_store {
@@ -167,6 +186,17 @@ int ct_store_latest_session_with(struct ct_store *s, const char *label, const ch
 int ct_store_knob_rows(struct ct_store *s, struct ct_store_knob_row **out, size_t *n, char *err,
 		       size_t len) CT_WUR;
 int ct_store_knob_rows_clear(struct ct_store *s, char *err, size_t len) CT_WUR;
+
+/* Stores c (config_id, workload, params, load, session, time, values) and
+ * sets c->id. */
+int ct_store_calibration_put(struct ct_store *s, struct ct_calibration *c, char *err,
+			     size_t len) CT_WUR;
+/* The latest calibration of the config labelled label for the workload,
+ * its parameters (NULL: any) and the load; -ENOENT (err untouched) when
+ * there is none. c->values is malloc'd. */
+int ct_store_calibration_get(struct ct_store *s, const char *label, const char *workload,
+			     const char *workload_params, const char *load,
+			     struct ct_calibration *c, char *err, size_t len) CT_WUR;
 
 /*
  * How metrics and series are kept: JSON text a database can query

@@ -16,6 +16,7 @@ struct ct_cmd {
 };
 
 int cmd_run(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_loads(int argc, char **argv);

@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 #include "opts.h"
+#include "run.h"
 #include "contend/knob.h"
 #include "contend/load.h"
 #include "contend/oltp.h"
@@ -20,17 +21,13 @@
 #include <unistd.h>
 
 static const char synopsis[] = "contend run [options] [-- command...]";
-
-struct run_args {
-	struct ct_session s;
-	struct ct_oltp_opts oltp;
-	const char *workload, *loads, *db, *baseline, *profile, *order, *engine;
-	bool quick, quiet, keep, no_warmup, no_cgroup, ignore_failures, dry_run;
-	struct ct_knob knobs[CT_KNOB_MAX];
-	size_t nknobs;
-	struct ct_knob_config *kconfigs;
-	char loadbuf[512];
-};
+static const char cal_synopsis[] = "contend calibrate [options] [-- command...]";
+static const char cal_intro[] =
+	"Runs the workload -n times (default 10) under each load, or reads --from a\n"
+	"label's stored runs, and prints the noise floor (CoV, robust CoV, outliers,\n"
+	"drift) and the smallest slowdown the verdict rule finds with 80% power at\n"
+	"n = 3, 5, 10 and 20 runs a side. The calibration is stored with the config;\n"
+	"'contend run --target-effect PCT' picks -n from it. Every run option applies.";
 
 static int knob_opt(const struct cli_opt *o, void *base, const char *arg, char *err, size_t len)
 {
@@ -76,8 +73,24 @@ static const struct cli_opt run_opts[] = {
 	    "comma-separated loads (default: none,process,io,read,\nlist,mem,dbench; oltp: none; "
 	    "see: contend loads)",
 	    0),
-	NUM(UINT, 'n', "runs", A, O(runs), "N", "runs per load (default 5, quick 3; %R)", 1, 100000,
-	    0, 0),
+	{ .type = UINT,
+	  .short_name = 'n',
+	  .long_name = "runs",
+	  .off = offsetof(A, O(runs)),
+	  .argh = "N",
+	  .help = "runs per load (default 5, quick 3; %R)",
+	  .min = 1,
+	  .max = 100000,
+	  .only = "run" },
+	{ .type = UINT,
+	  .short_name = 'n',
+	  .long_name = "runs",
+	  .off = offsetof(A, O(runs)),
+	  .argh = "N",
+	  .help = "runs per load (default 10; %R)",
+	  .min = 5,
+	  .max = 100000,
+	  .only = "calibrate" },
 	STR('L', "label", A, O(label), "LABEL", "config label (default: kernel release)", 0),
 	STR(0, "baseline", A, baseline, "LABEL",
 	    "stored config whose no-load mean is Ratio's reference", 0),
@@ -154,6 +167,50 @@ static const struct cli_opt run_opts[] = {
 	    "unrecorded runs after each knob change (default 1;\noltp: 0, its ramp-up warms it; "
 	    "%R)",
 	    0, 100, 0, 0),
+	{ .type = CLI_OPT_GROUP, .help = "noise checks and planning:", .only = "run" },
+	{ .type = CLI_OPT_FLAG,
+	  .long_name = "aa",
+	  .off = offsetof(A, aa),
+	  .help = "A/A self-check: the config runs as two interleaved\nlabels, LABEL+aa=A and "
+		  "LABEL+aa=B, that differ in\nnothing; says whether the verdict called a "
+		  "difference",
+	  .only = "run" },
+	{ .type = CLI_OPT_UINT,
+	  .long_name = "aa-pairs",
+	  .off = offsetof(A, aa_pairs),
+	  .argh = "K",
+	  .help = "K A/A pairs in turn, then the rate of pairs called\ndifferent with its 95% "
+		  "interval; exit 1 when it is\nsignificantly above 5% (%R)",
+	  .min = 1,
+	  .max = RUN_AA_PAIRS_MAX,
+	  .only = "run" },
+	{ .type = CLI_OPT_DOUBLE,
+	  .long_name = "target-effect",
+	  .off = offsetof(A, target_effect),
+	  .argh = "PCT",
+	  .help = "pick -n to find a PCT% slowdown with 80% power, from\nthe config's "
+		  "calibration (contend calibrate; %R)",
+	  .min = 0,
+	  .max = 1000,
+	  .flags = CLI_MIN_OPEN,
+	  .only = "run" },
+	{ .type = CLI_OPT_GROUP, .help = "calibration:", .only = "calibrate" },
+	{ .type = CLI_OPT_STRING,
+	  .long_name = "from",
+	  .off = offsetof(A, from),
+	  .argh = "LABEL",
+	  .help = "calibrate from LABEL's stored runs (its latest session\nper load) instead "
+		  "of running",
+	  .only = "calibrate" },
+	{ .type = CLI_OPT_DOUBLE,
+	  .long_name = "effect",
+	  .off = offsetof(A, effect),
+	  .argh = "PCT",
+	  .help = "also print the runs a side a PCT% slowdown needs (%R)",
+	  .min = 0,
+	  .max = 1000,
+	  .flags = CLI_MIN_OPEN,
+	  .only = "calibrate" },
 	CLI_GROUP("oltp (workload and load):"),
 	NUM(SIZE, 0, "data-size", A, oltp.data_size, "SIZE",
 	    "data file (default 4GiB, quick 512MiB, load 1/4; at\nmost a quarter of the free "
@@ -208,20 +265,20 @@ static int split_loads(struct run_args *a)
 		if (!*tok)
 			continue;
 		if (!ct_load_find(tok)) {
-			cli_error("run: unknown load %s (see: contend loads)",
+			cli_error("%s: unknown load %s (see: contend loads)", a->cmd,
 				  ct_quote(tok, q, sizeof(q)));
 			return CT_EXIT_USAGE;
 		}
 		for (size_t i = 0; i < o->nloads; i++)
 			if (!strcmp(o->loads[i], tok))
-				return cli_usage_error("run", "load '%s' given twice", tok);
+				return cli_usage_error(a->cmd, "load '%s' given twice", tok);
 		if (o->nloads == CT_SESSION_MAX_LOADS)
-			return cli_usage_error("run", "too many loads (at most %d)",
+			return cli_usage_error(a->cmd, "too many loads (at most %d)",
 					       CT_SESSION_MAX_LOADS);
 		o->loads[o->nloads++] = tok;
 	}
 	if (!o->nloads)
-		return cli_usage_error("run", "empty load list");
+		return cli_usage_error(a->cmd, "empty load list");
 	return 0;
 }
 
@@ -269,7 +326,7 @@ static int check_scopes(const struct run_args *a, const struct cli_parsed *p,
 		if (!p->given[i] || !run_opts[i].scope || (run_opts[i].scope & taken))
 			continue;
 		scope_owners(run_opts[i].scope, who, sizeof(who));
-		return cli_usage_error("run", "--%s applies to %s only", run_opts[i].long_name,
+		return cli_usage_error(a->cmd, "--%s applies to %s only", run_opts[i].long_name,
 				       who);
 	}
 	return 0;
@@ -313,25 +370,25 @@ static int check_workload(struct run_args *a, const struct cli_parsed *p, int ar
 	char q[96];
 
 	if (!w)
-		return cli_usage_error("run", "unknown workload %s (kbuild, cmd, oltp, selftest)",
+		return cli_usage_error(a->cmd, "unknown workload %s (kbuild, cmd, oltp, selftest)",
 				       ct_quote(a->workload, q, sizeof(q)));
 	if (p->rest < argc && p->dashdash)
 		o->wopts.argv = argv + p->rest;
 	else if (p->rest < argc)
-		return cli_usage_error("run", "unexpected argument %s (a command goes after --)",
+		return cli_usage_error(a->cmd, "unexpected argument %s (a command goes after --)",
 				       ct_quote(argv[p->rest], q, sizeof(q)));
 	if (o->wopts.argv && !(w->flags & CT_WL_ARGV))
-		return cli_usage_error("run", "a command after -- needs -w cmd");
+		return cli_usage_error(a->cmd, "a command after -- needs -w cmd");
 	if ((w->flags & CT_WL_ARGV) && !o->wopts.argv)
-		return cli_usage_error("run", "workload '%s' needs a command after --", w->name);
+		return cli_usage_error(a->cmd, "workload '%s' needs a command after --", w->name);
 	if (o->wopts.argv && !runnable(o->wopts.argv[0]))
-		return cli_usage_error("run", "cannot run %s: command not found%s",
+		return cli_usage_error(a->cmd, "cannot run %s: command not found%s",
 				       ct_quote(o->wopts.argv[0], q, sizeof(q)),
 				       strchr(o->wopts.argv[0], ' ')
 					       ? "; no shell is used: write -- sh -c '...'"
 					       : "");
 	if (o->wopts.make_args && !o->wopts.tree)
-		return cli_usage_error("run", "--make-args needs --tree");
+		return cli_usage_error(a->cmd, "--make-args needs --tree");
 	*out = w;
 	return 0;
 }
@@ -356,10 +413,10 @@ static int prepare_knobs(struct run_args *a, const struct ct_workload_ops *w,
 		return rc == -EPERM || rc == -EACCES ? CT_EXIT_ENV : CT_EXIT_USAGE;
 	}
 	if (n > CT_SESSION_MAX_CONFIGS)
-		return cli_usage_error("run", "%zu configs: at most %d in one session", n,
+		return cli_usage_error(a->cmd, "%zu configs: at most %d in one session", n,
 				       CT_SESSION_MAX_CONFIGS);
 	if (o->adaptive && n > 1)
-		return cli_usage_error("run", "--adaptive runs one config; drop it or --vary");
+		return cli_usage_error(a->cmd, "--adaptive runs one config; drop it or --vary");
 	o->knobs = a->knobs;
 	o->nknobs = a->nknobs;
 	o->kconfigs = a->kconfigs;
@@ -388,6 +445,78 @@ static void defaults(struct run_args *a)
 	a->s.env.list_dir = "/usr";
 }
 
+static bool any_vary(const struct run_args *a)
+{
+	for (size_t i = 0; i < a->nknobs; i++)
+		if (a->knobs[i].vary)
+			return true;
+	return false;
+}
+
+/* --from reads stored runs: an option that shapes a session would be
+ * silently ignored, so it is refused. */
+static int check_from(const struct run_args *a, const struct cli_parsed *p)
+{
+	static const char *const applies[] = {
+		"workload", "loads", "db", "effect", "quiet", "from"
+	};
+
+	for (size_t i = 0; run_opts[i].type != CLI_OPT_END; i++) {
+		bool ok = false;
+
+		if (!p->given[i])
+			continue;
+		for (size_t k = 0; k < CT_ARRAY_SIZE(applies); k++)
+			ok |= !strcmp(run_opts[i].long_name, applies[k]);
+		if (!ok)
+			return cli_usage_error(
+				a->cmd, "--from reads stored runs; --%s does not apply to them",
+				run_opts[i].long_name);
+	}
+	if (a->nknobs)
+		return cli_usage_error(a->cmd, "--from reads stored runs; knobs do not apply");
+	return 0;
+}
+
+/* The options of the A/A check, --target-effect and calibrate that only
+ * make sense together; --aa adds its placebo knob here. */
+static int check_modes(struct run_args *a, const struct cli_parsed *p)
+{
+	struct ct_session_opts *o = &a->s.opts;
+	bool runs_given = cli_given(run_opts, p, "runs");
+
+	if (a->aa_pairs)
+		a->aa = true;
+	if (a->aa && any_vary(a))
+		return cli_usage_error(a->cmd, "--aa compares a config with itself; drop --vary");
+	if (a->aa && o->adaptive)
+		return cli_usage_error(a->cmd, "--aa runs two configs; --adaptive runs one");
+	if (a->target_effect && runs_given)
+		return cli_usage_error(a->cmd,
+				       "-n and --target-effect both set the runs; give one");
+	if (a->target_effect && o->adaptive)
+		return cli_usage_error(a->cmd, "--adaptive and --target-effect both set the runs; "
+					       "give one");
+	if (a->calibrate && any_vary(a))
+		return cli_usage_error(a->cmd, "calibrate measures one config; drop --vary");
+	if (a->calibrate && o->adaptive)
+		return cli_usage_error(a->cmd, "calibrate runs -n times; drop --adaptive");
+	if (a->calibrate && !runs_given)
+		o->runs = CALIBRATE_RUNS;
+	if (a->aa && o->runs < ct_stats_runs_needed(95))
+		return cli_usage_error(a->cmd,
+				       "--aa needs %zu runs a side for a verdict (-n; the quick "
+				       "profile runs 3)",
+				       ct_stats_runs_needed(95));
+	if (a->aa) {
+		if (a->nknobs == CT_KNOB_MAX)
+			return cli_usage_error(a->cmd, "--aa needs a knob slot: at most %d --set",
+					       CT_KNOB_MAX - 1);
+		ct_knob_placebo(&a->knobs[a->nknobs++]);
+	}
+	return 0;
+}
+
 /* What the table cannot say alone: a command, loads, scopes, knobs. */
 static int check_args(struct run_args *a, const struct cli_parsed *p, int argc, char **argv)
 {
@@ -395,9 +524,16 @@ static int check_args(struct run_args *a, const struct cli_parsed *p, int argc, 
 	const struct ct_workload_ops *w = NULL;
 	int ex;
 
-	ex = check_workload(a, p, argc, argv, &w);
+	/* 5: the rank test needs 4 a side to decide at 95%, and one run may
+	 * fail; the quick profile's 3 make a table, not a verdict */
+	a->s.env.quick = a->quick || (a->profile && !strcmp(a->profile, "quick"));
+	if (!cli_given(run_opts, p, "runs"))
+		o->runs = a->s.env.quick ? 3 : 5;
+	ex = a->from ? check_from(a, p) : check_modes(a, p);
+	if (!ex)
+		ex = check_workload(a, p, argc, argv, &w);
 	if (!ex && o->label && strlen(o->label) >= sizeof(a->s.label))
-		ex = cli_usage_error("run", "--label is longer than %zu bytes",
+		ex = cli_usage_error(a->cmd, "--label is longer than %zu bytes",
 				     sizeof(a->s.label) - 1);
 	if (!ex)
 		ex = choose_loads(a, w);
@@ -412,11 +548,6 @@ static int check_args(struct run_args *a, const struct cli_parsed *p, int argc, 
 	o->use_cgroups = !a->no_cgroup;
 	o->sequential = a->order && !strcmp(a->order, "sequential");
 	a->s.env.keep_files = a->keep;
-	a->s.env.quick = a->quick || (a->profile && !strcmp(a->profile, "quick"));
-	/* 5: the rank test needs 4 a side to decide at 95%, and one run may
-	 * fail; the quick profile's 3 make a table, not a verdict */
-	if (!cli_given(run_opts, p, "runs"))
-		o->runs = a->s.env.quick ? 3 : 5;
 	a->oltp.engine =
 		a->engine && !strcmp(a->engine, "io_uring") ? CT_OLTP_IO_URING : CT_OLTP_PSYNC;
 	a->oltp.pool_set = cli_given(run_opts, p, "pool-size");
@@ -536,7 +667,7 @@ static int check_baseline(const struct run_args *a, struct ct_store *st)
 		return cli_fail(-EIO, err);
 	free(runs);
 	if (!n)
-		return cli_usage_error("run",
+		return cli_usage_error(a->cmd,
 				       "--baseline '%s' has no stored runs of workload %s; see: "
 				       "contend list",
 				       a->baseline, a->s.opts.workload);
@@ -614,7 +745,7 @@ static int dry_run(struct run_args *a)
 	ex = access(db, F_OK) ? 0 : cli_open_store(a->db, 0, &st);
 	if (!ex && a->baseline)
 		ex = st ? check_baseline(a, st)
-			: cli_usage_error("run", "--baseline '%s': no results store at '%s'",
+			: cli_usage_error(a->cmd, "--baseline '%s': no results store at '%s'",
 					  a->baseline, db);
 	rc = ex ? 0 : ct_journal_init(&j, NULL, err, sizeof(err));
 	if (!ex && !rc)
@@ -626,7 +757,7 @@ static int dry_run(struct run_args *a)
 	}
 	if (ex)
 		return ex;
-	printf("contend run: dry run - checked; nothing is run, stored or changed\n");
+	printf("contend %s: dry run - checked; nothing is run, stored or changed\n", a->cmd);
 	printf("workload:  %s%s\n", o->workload, a->s.env.quick ? " (quick profile)" : "");
 	printf("loads:    ");
 	for (size_t i = 0; i < o->nloads; i++)
@@ -643,9 +774,53 @@ static int dry_run(struct run_args *a)
 	return 0;
 }
 
-int cmd_run(int argc, char **argv)
+/* A new session of the same options, for the next A/A pair: what the last
+ * one filled in goes. */
+static void reset_session(struct ct_session *s)
 {
-	static struct run_args a;
+	struct ct_session_opts o = s->opts;
+	struct ct_env e = s->env;
+	ct_event_fn fn = s->on_event;
+	void *ctx = s->ctx;
+
+	memset(s, 0, sizeof(*s));
+	s->opts = o;
+	s->env = e;
+	s->env.dir[0] = '\0';
+	s->on_event = fn;
+	s->ctx = ctx;
+}
+
+/* --aa-pairs K: K sessions, each an A/A pair in its own interleaved order;
+ * the first session's report in full when K is 1, a line a pair else. */
+static int run_pairs(struct run_args *a, struct ct_store *st, struct cli_progress *prog, int *ex,
+		     char *err, size_t len)
+{
+	unsigned k = a->aa_pairs ? a->aa_pairs : 1;
+	uint64_t seed = a->s.opts.order_seed;
+	struct aa_tally t = { 0 };
+	int rc = 0;
+
+	*ex = 0;
+	for (unsigned i = 0; i < k && !rc && !*ex; i++) {
+		if (i)
+			reset_session(&a->s);
+		a->s.opts.order_seed = seed + i;
+		rc = ct_session_run(&a->s, st, err, len);
+		cli_progress_done(prog);
+		if (a->s.rec.id && (!rc || rc == -EINTR) && k == 1)
+			print_session(a, st);
+		if (!rc)
+			*ex = aa_pair(a, st, &t);
+	}
+	if (!rc && !*ex)
+		*ex = aa_summary(a, &t);
+	return rc;
+}
+
+/* run and calibrate: parse, check, open, run the session(s), report. */
+static int run_main(struct run_args *a, int argc, char **argv)
+{
 	struct cli_progress prog;
 	struct ct_store *st = NULL;
 	struct ct_journal j;
@@ -653,35 +828,75 @@ int cmd_run(int argc, char **argv)
 	char err[CT_ERRLEN] = "";
 	int rc, ex;
 
-	defaults(&a);
-	ex = cli_parse_in_order("run", synopsis, NULL, run_opts, &a, argc, argv, &p);
+	ex = cli_parse_in_order(a->cmd, a->calibrate ? cal_synopsis : synopsis,
+				a->calibrate ? cal_intro : NULL, run_opts, a, argc, argv, &p);
 	if (!ex)
-		ex = check_args(&a, &p, argc, argv);
+		ex = check_args(a, &p, argc, argv);
+	if (!ex && a->from) {
+		ex = cli_open_store(a->db, 0, &st);
+		if (!ex)
+			ex = calibrate_from(a, st);
+		ct_store_close(st);
+		return ex;
+	}
 	if (!ex) {
-		rc = ct_env_from_machine(&a.s.env, err, sizeof(err));
+		rc = ct_env_from_machine(&a->s.env, err, sizeof(err));
 		if (!rc)
-			rc = ct_session_check(&a.s, err, sizeof(err));
+			rc = ct_session_check(&a->s, err, sizeof(err));
 		ex = rc ? cli_fail(rc, err) : 0;
 	}
-	if (!ex && a.dry_run) {
-		ex = dry_run(&a);
-		free(a.kconfigs);
+	if (!ex && a->dry_run) {
+		ex = dry_run(a);
+		free(a->kconfigs);
 		return ex;
 	}
 	if (!ex)
-		ex = open_stores(&a, &st, &j);
+		ex = open_stores(a, &st, &j);
+	a->st = st;
+	if (!ex && a->target_effect) {
+		ex = target_check(a, st);
+		a->s.opts.plan = target_plan;
+		a->s.opts.plan_ctx = a;
+	}
 	if (ex) {
-		free(a.kconfigs);
+		ct_store_close(st);
+		free(a->kconfigs);
 		return ex == 1 ? 0 : ex;
 	}
-	cli_progress_init(&prog, a.quiet);
-	a.s.on_event = cli_progress_event;
-	a.s.ctx = &prog;
-	rc = ct_session_run(&a.s, st, err, sizeof(err));
-	cli_progress_done(&prog);
-	if (a.s.rec.id && (!rc || rc == -EINTR))
-		print_session(&a, st);
+	cli_progress_init(&prog, a->quiet);
+	a->s.on_event = cli_progress_event;
+	a->s.ctx = &prog;
+	if (a->aa) {
+		rc = run_pairs(a, st, &prog, &ex, err, sizeof(err));
+	} else {
+		rc = ct_session_run(&a->s, st, err, sizeof(err));
+		cli_progress_done(&prog);
+		if (a->s.rec.id && (!rc || rc == -EINTR))
+			print_session(a, st);
+		if (!rc && a->calibrate)
+			ex = calibrate_session(a, st);
+	}
 	ct_store_close(st);
-	free(a.kconfigs);
-	return finish(&a, rc, err, &prog);
+	free(a->kconfigs);
+	rc = finish(a, rc, err, &prog);
+	return rc ? rc : ex;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static struct run_args a;
+
+	defaults(&a);
+	a.cmd = "run";
+	return run_main(&a, argc, argv);
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	static struct run_args a;
+
+	defaults(&a);
+	a.cmd = "calibrate";
+	a.calibrate = true;
+	return run_main(&a, argc, argv);
 }

@@ -17,6 +17,8 @@ static int cmd_help(int argc, char **argv);
 
 static const struct ct_cmd commands[] = {
 	{ "run", cmd_run, "time a workload under each background load and store the runs" },
+	{ "calibrate", cmd_calibrate,
+	  "measure the noise of runs and the smallest effect a verdict can find" },
 	{ "sysinfo", cmd_sysinfo, "print the system facts that identify a config" },
 	{ "list", cmd_list, "list stored sessions" },
 	{ "loads", cmd_loads, "list the background loads and what their Loads column counts" },

@@ -197,10 +197,18 @@ static int set_value(const char *cmd, const struct cli_opt *o, void *base, const
 	}
 }
 
-static const struct cli_opt *by_short(const struct cli_opt *opts, int c, size_t *idx)
+/* Whether the entry is one of cmd's: a shared table (run and calibrate)
+ * marks the options of only one. */
+static bool of_cmd(const struct cli_opt *o, const char *cmd)
+{
+	return !o->only || !strcmp(o->only, cmd);
+}
+
+static const struct cli_opt *by_short(const struct cli_opt *opts, const char *cmd, int c,
+				      size_t *idx)
 {
 	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++)
-		if (opts[i].short_name && opts[i].short_name == c) {
+		if (opts[i].short_name && opts[i].short_name == c && of_cmd(&opts[i], cmd)) {
 			*idx = i;
 			return &opts[i];
 		}
@@ -216,7 +224,7 @@ static int getopt_error(const char *cmd, const struct cli_opt *opts, int c, char
 	if (c == ':') {
 		if (optopt && optopt < 256) {
 			size_t i;
-			const struct cli_opt *o = by_short(opts, optopt, &i);
+			const struct cli_opt *o = by_short(opts, cmd, optopt, &i);
 
 			return cli_usage_error(cmd, "--%s needs a value (-%c %s)",
 					       o ? o->long_name : "?", optopt, o ? o->argh : "");
@@ -247,7 +255,7 @@ static int parse(const char *cmd, const char *synopsis, const char *intro,
 		return cli_usage_error(cmd, "too many options in the table");
 	off = (size_t)snprintf(shorts, sizeof(shorts), "%s:h", in_order ? "+" : "");
 	for (size_t i = 0; i < n; i++) {
-		if (opts[i].type == CLI_OPT_GROUP)
+		if (opts[i].type == CLI_OPT_GROUP || !of_cmd(&opts[i], cmd))
 			continue;
 		lo[nl++] = (struct option){ opts[i].long_name,
 					    has_value(&opts[i]) ? required_argument : no_argument,
@@ -267,14 +275,14 @@ static int parse(const char *cmd, const char *synopsis, const char *intro,
 		size_t i = 0;
 
 		if (c == 'h') {
-			cli_help(stdout, synopsis, intro, opts);
+			cli_help(stdout, cmd, synopsis, intro, opts);
 			return 1;
 		}
 		if (c == '?' || c == ':')
 			return getopt_error(cmd, opts, c, argv);
 		if (c >= 1000)
 			i = (size_t)(c - 1000);
-		else if (!by_short(opts, c, &i))
+		else if (!by_short(opts, cmd, c, &i))
 			return getopt_error(cmd, opts, '?', argv);
 		rc = set_value(cmd, &opts[i], base, optarg);
 		if (rc)
@@ -301,9 +309,10 @@ int cli_parse_in_order(const char *cmd, const char *synopsis, const char *intro,
 
 bool cli_given(const struct cli_opt *opts, const struct cli_parsed *p, const char *long_name)
 {
+	/* a shared table may hold a name once per command */
 	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++)
-		if (opts[i].long_name && !strcmp(opts[i].long_name, long_name))
-			return p->given[i];
+		if (opts[i].long_name && !strcmp(opts[i].long_name, long_name) && p->given[i])
+			return true;
 	return false;
 }
 
@@ -329,7 +338,8 @@ static void help_text(FILE *f, const struct cli_opt *o, int col)
 	fputc('\n', f);
 }
 
-void cli_help(FILE *f, const char *synopsis, const char *intro, const struct cli_opt *opts)
+void cli_help(FILE *f, const char *cmd, const char *synopsis, const char *intro,
+	      const struct cli_opt *opts)
 {
 	fprintf(f, "usage: %s\n\n", synopsis);
 	if (intro)
@@ -338,7 +348,7 @@ void cli_help(FILE *f, const char *synopsis, const char *intro, const struct cli
 		const struct cli_opt *o = &opts[i];
 		int col;
 
-		if (o->flags & CLI_HIDDEN)
+		if ((o->flags & CLI_HIDDEN) || !of_cmd(o, cmd))
 			continue;
 		if (o->type == CLI_OPT_GROUP) {
 			fprintf(f, "\n  %s\n", o->help);

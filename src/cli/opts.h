@@ -51,6 +51,7 @@ struct cli_opt {
 	const char *const *choices; /* NULL-terminated */
 	unsigned scope;		    /* ct_opt_scope bits it applies to; 0: always */
 	cli_opt_cb cb;
+	const char *only; /* the one command of a shared table it belongs to; NULL: all */
 };
 
 #define CLI_MAX_OPTS 96
@@ -109,8 +110,10 @@ bool cli_given(const struct cli_opt *opts, const struct cli_parsed *p, const cha
 		.type = CLI_OPT_END \
 	}
 
-/* The --help text: synopsis, intro (may be NULL), then every option. */
-void cli_help(FILE *f, const char *synopsis, const char *intro, const struct cli_opt *opts);
+/* The --help text of cmd: synopsis, intro (may be NULL), then every option
+ * that is cmd's. */
+void cli_help(FILE *f, const char *cmd, const char *synopsis, const char *intro,
+	      const struct cli_opt *opts);
 
 /* Prints "contend: CMD: <msg> (see: contend CMD --help)" and returns
  * CT_EXIT_USAGE. */

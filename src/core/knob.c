@@ -373,6 +373,8 @@ int ct_knob_resolve(struct ct_knob *k, const char *dir, char *err, size_t len)
 		k->npaths = 1;
 		rc = 0;
 		break;
+	case CT_KNOB_PLACEBO:
+		return 0; /* nothing to write */
 	default:
 		return ct_err(err, len, -EINVAL, "knob '%s' has an unknown kind", k->name);
 	}
@@ -546,6 +548,17 @@ int ct_knob_write(const char *knob, const char *path, const char *value, char *e
 		      value, got);
 }
 
+void ct_knob_placebo(struct ct_knob *k)
+{
+	memset(k, 0, sizeof(*k));
+	snprintf(k->name, sizeof(k->name), "aa");
+	k->kind = CT_KNOB_PLACEBO;
+	k->vary = true;
+	snprintf(k->values[0], sizeof(k->values[0]), "A");
+	snprintf(k->values[1], sizeof(k->values[1]), "B");
+	k->nvalues = 2;
+}
+
 int ct_knob_apply(const struct ct_knob *k, const char *value, char *err, size_t len)
 {
 	int rc;
@@ -565,6 +578,8 @@ int ct_knob_check(const struct ct_knob *k, char *err, size_t len)
 	struct stat st;
 	int rc;
 
+	if (k->kind == CT_KNOB_PLACEBO)
+		return 0;
 	if (!k->npaths)
 		return ct_err(err, len, -EINVAL, "knob '%s' is not resolved", k->name);
 	for (unsigned i = 0; i < k->npaths; i++) {

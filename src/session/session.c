@@ -349,6 +349,15 @@ static int run_all(struct session_rt *rt, struct ct_workload *w, bool *have_wl, 
 		return rc;
 	*have_wl = true;
 	snprintf(s->workload_params, sizeof(s->workload_params), "%s", w->params);
+	if (s->opts.plan) {
+		rc = s->opts.plan(s->opts.plan_ctx, s, err, len);
+		if (rc)
+			return rc;
+		if (!s->opts.runs)
+			return ct_err(err, len, -EINVAL, "the plan left no runs");
+		rt->total = (unsigned)(s->opts.nloads * s->ncfg) *
+			    (s->opts.adaptive ? s->opts.max_runs : s->opts.runs);
+	}
 	if (ct_signals_pending())
 		return -EINTR;
 	rc = ct_session_close_orphans(rt->st, &closed, err, len);

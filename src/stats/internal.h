@@ -29,6 +29,11 @@ double stats_median_inplace(double *x, size_t n);
 void stats_rank_merge(const double *a, size_t na, const double *b, size_t nb, double *rank_sum,
 		      double *ties);
 
+/* The exact two-sided p of every U = 0..m*n of the Mann-Whitney test of
+ * m against n values without ties, as ct_stats_mann_whitney gives it;
+ * *out malloc'd. */
+int stats_mw_exact_table(size_t m, size_t n, double **out);
+
 /*
  * An implicit sorted set of pairs: the differences a[i] - b[j] of two
  * sorted arrays (walsh false; na * nb of them), or the Walsh averages

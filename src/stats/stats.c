@@ -445,6 +445,26 @@ static int mw_counts(size_t m, size_t n, double **out)
 	return 0;
 }
 
+int stats_mw_exact_table(size_t m, size_t n, double **out)
+{
+	double *c, *p;
+	int rc = mw_counts(m, n, &c);
+
+	*out = NULL;
+	if (rc)
+		return rc;
+	p = malloc((m * n + 1) * sizeof(*p));
+	if (!p) {
+		free(c);
+		return -ENOMEM;
+	}
+	for (size_t u = 0; u <= m * n; u++)
+		p[u] = exact_two_sided(c, m * n, (double)u, (double)(m * n) / 2);
+	free(c);
+	*out = p;
+	return 0;
+}
+
 static int mw_exact(size_t m, size_t n, double u, double *p)
 {
 	double *c;

@@ -129,6 +129,20 @@ static const char *const migrations[] = {
 	"ALTER TABLE sessions ADD COLUMN order_seed INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE runs ADD COLUMN block INTEGER NOT NULL DEFAULT 0;"
 	"CREATE INDEX sessions_by_group ON sessions (group_id);",
+	/* 7: calibrations - the runs of one config and load whose spread says
+	 * what the verdict rule can find (contend calibrate; run
+	 * --target-effect reads the latest), values as a JSON array */
+	"CREATE TABLE calibrations ("
+	" id INTEGER PRIMARY KEY,"
+	" config_id INTEGER NOT NULL REFERENCES configs(id),"
+	" workload TEXT NOT NULL,"
+	" workload_params TEXT NOT NULL,"
+	" load TEXT NOT NULL,"
+	" session_id INTEGER NOT NULL,"
+	" created_at INTEGER NOT NULL,"
+	" higher_better INTEGER NOT NULL,"
+	" runs TEXT NOT NULL);"
+	"CREATE INDEX calibrations_by_config ON calibrations (config_id, workload, load);",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))
@@ -225,6 +239,8 @@ enum stmt_id {
 	ST_SESSIONS,
 	ST_RUN_INSERT,
 	ST_LATEST,
+	ST_CALIB_PUT,
+	ST_CALIB_GET,
 	ST__COUNT
 };
 
@@ -353,6 +369,16 @@ static const char *const stmt_sql[ST__COUNT] = {
 	[ST_LATEST] = "SELECT max(r.session_id) FROM runs r JOIN configs c ON c.id = r.config_id"
 		      " WHERE c.label = ?1 AND r.workload = ?2 AND r.load = ?3"
 		      " AND (?4 IS NULL OR r.workload_params = ?4) AND r.status = 'ok'",
+	[ST_CALIB_PUT] = "INSERT INTO calibrations (config_id, workload, workload_params, load,"
+			 " session_id, created_at, higher_better, runs)"
+			 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	[ST_CALIB_GET] = "SELECT k.id, k.config_id, k.session_id, k.created_at, k.higher_better,"
+			 " k.runs, k.workload_params FROM calibrations k JOIN configs c ON c.id = "
+			 "k.config_id"
+			 " WHERE c.label = ?1 AND k.workload = ?2"
+			 " AND (?3 IS NULL OR k.workload_params = ?3)"
+			 " AND k.load = ?4 ORDER BY k.id DESC LIMIT 1",
+	/* k.workload_params comes back too, for a search with any */
 };
 
 static char *build_sql(enum stmt_id id)
@@ -432,6 +458,17 @@ static void stmt_done(sqlite3_stmt *st)
 		sqlite3_reset(st);
 		sqlite3_clear_bindings(st);
 	}
+}
+
+/* Binds v[0..n-1] to ?1..?n, a NULL as SQL NULL; the SQLite code. */
+static int bind_texts(sqlite3_stmt *st, const char *const *v, int n)
+{
+	int rc = SQLITE_OK;
+
+	for (int i = 0; i < n && rc == SQLITE_OK; i++)
+		rc = v[i] ? sqlite3_bind_text(st, i + 1, v[i], -1, SQLITE_STATIC)
+			  : sqlite3_bind_null(st, i + 1);
+	return rc;
 }
 
 static int bind_text(sqlite3_stmt *st, int i, const char *p, size_t size)
@@ -1461,14 +1498,7 @@ static int sq_latest_session_with(struct ct_store *base, const char *label, cons
 	rc = stmt(s, ST_LATEST, &st, err, len);
 	if (rc)
 		return rc;
-	rc = sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_bind_text(st, 2, workload, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_bind_text(st, 3, load, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK)
-		rc = workload_params ? sqlite3_bind_text(st, 4, workload_params, -1, SQLITE_STATIC)
-				     : sqlite3_bind_null(st, 4);
+	rc = bind_texts(st, (const char *const[]){ label, workload, load, workload_params }, 4);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -1476,6 +1506,90 @@ static int sq_latest_session_with(struct ct_store *base, const char *label, cons
 		rc = 0;
 	} else {
 		rc = db_err(s, rc, "find reference session", err, len);
+	}
+	stmt_done(st);
+	return rc;
+}
+
+static int sq_calibration_put(struct ct_store *base, struct ct_calibration *c, char *err,
+			      size_t len)
+{
+	struct sq *s = (struct sq *)base;
+	char *runs = ct_store_series_encode(c->values, c->n);
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!runs)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	rc = stmt(s, ST_CALIB_PUT, &st, err, len);
+	if (rc) {
+		free(runs);
+		return rc;
+	}
+	rc = sqlite3_bind_int64(st, 1, c->config_id);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(st, 2, c->workload, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(st, 3, c->workload_params, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(st, 4, c->load, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(st, 5, c->session_id);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(st, 6, c->created_at);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int(st, 7, c->higher_better);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(st, 8, runs, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		c->id = sqlite3_last_insert_rowid(s->db);
+		rc = 0;
+	} else {
+		rc = db_err(s, rc, "store a calibration", err, len);
+	}
+	stmt_done(st);
+	free(runs);
+	return rc;
+}
+
+static int sq_calibration_get(struct ct_store *base, const char *label, const char *workload,
+			      const char *workload_params, const char *load,
+			      struct ct_calibration *c, char *err, size_t len)
+{
+	struct sq *s = (struct sq *)base;
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	rc = stmt(s, ST_CALIB_GET, &st, err, len);
+	if (rc)
+		return rc;
+	rc = bind_texts(st, (const char *const[]){ label, workload, workload_params, load }, 4);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const char *runs = (const char *)sqlite3_column_text(st, 5);
+
+		c->id = sqlite3_column_int64(st, 0);
+		c->config_id = sqlite3_column_int64(st, 1);
+		c->session_id = sqlite3_column_int64(st, 2);
+		c->created_at = sqlite3_column_int64(st, 3);
+		c->higher_better = sqlite3_column_int(st, 4) != 0;
+		snprintf(c->label, sizeof(c->label), "%s", label);
+		snprintf(c->workload, sizeof(c->workload), "%s", workload);
+		snprintf(c->workload_params, sizeof(c->workload_params), "%s",
+			 (const char *)sqlite3_column_text(st, 6));
+		snprintf(c->load, sizeof(c->load), "%s", load);
+		rc = ct_store_series_decode(runs ? runs : "", &c->values, &c->n);
+		if (rc)
+			rc = ct_err(err, len, rc, "calibration %lld: its runs are not a JSON array",
+				    (long long)c->id);
+	} else if (rc == SQLITE_DONE) {
+		rc = -ENOENT; /* none: no message, the caller says what to do */
+	} else {
+		rc = db_err(s, rc, "read a calibration", err, len);
 	}
 	stmt_done(st);
 	return rc;
@@ -1600,4 +1714,6 @@ const struct ct_store_ops ct_store_sqlite = {
 	.latest_session_with = sq_latest_session_with,
 	.knob_rows = sq_knob_rows,
 	.knob_rows_clear = sq_knob_rows_clear,
+	.calibration_put = sq_calibration_put,
+	.calibration_get = sq_calibration_get,
 };

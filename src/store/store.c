@@ -132,6 +132,18 @@ int ct_store_knob_rows_clear(struct ct_store *s, char *err, size_t len)
 	return s->ops->knob_rows_clear(s, err, len);
 }
 
+int ct_store_calibration_put(struct ct_store *s, struct ct_calibration *c, char *err, size_t len)
+{
+	return s->ops->calibration_put(s, c, err, len);
+}
+
+int ct_store_calibration_get(struct ct_store *s, const char *label, const char *workload,
+			     const char *workload_params, const char *load,
+			     struct ct_calibration *c, char *err, size_t len)
+{
+	return s->ops->calibration_get(s, label, workload, workload_params, load, c, err, len);
+}
+
 /* Numbers as JSON has them: finite, with every digit a double needs to
  * come back bit for bit. */
 static int put_number(char *buf, size_t len, size_t *off, double v)

@@ -1,5 +1,6 @@
 #!/bin/sh
-# The README's examples ("Using it") as written: every `contend run` line
+# The README's examples ("Using it") as written: every `contend run` and
+# `contend calibrate` line
 # through --dry-run (every check it makes before it starts: options, loads,
 # a command that can be found, the tree, knobs the disk offers, a baseline
 # with stored runs, sizes that fit), every other command for real, on a
@@ -24,11 +25,13 @@ check "the store holds rc3" test "$(sql "select count(*) from runs r join config
 "$CONTEND" run -q -L patched $tiny >/dev/null 2>"$T/err"
 check "and patched" test "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'patched'")" = 2
 
-# `contend run ...` as a dry run, the rest as written
+# `contend run ...` and `contend calibrate ...` as dry runs, the rest as
+# written
 contend() {
-	if [ "$1" = run ]; then
+	if [ "$1" = run ] || [ "$1" = calibrate ]; then
+		c=$1
 		shift
-		"$CONTEND" run --dry-run "$@"
+		"$CONTEND" "$c" --dry-run "$@"
 	else
 		"$CONTEND" "$@"
 	fi

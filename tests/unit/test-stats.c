@@ -17,6 +17,8 @@
 
 #include <errno.h>
 #include <float.h>
+
+#include <gsl/gsl_cdf.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -403,6 +405,96 @@ static void test_errors(void **state)
 	assert_int_equal(ct_stats_geomean(neg, 0, out), -EINVAL);
 }
 
+/* Calibration's noise against R: the CoV, robust CoV, outliers, the
+ * Theil-Sen drift per run and the Mann-Kendall p (with ties). */
+static void test_noise(void **state)
+{
+	static const char *const cases[] = { "drift", "flat", "tied" };
+
+	(void)state;
+	for (size_t i = 0; i < CT_ARRAY_SIZE(cases); i++) {
+		const struct rec *x = data(cases[i], "x"), *r = val(cases[i], "noise");
+		struct ct_stats_noise nz;
+
+		assert_int_equal(ct_stats_noise(x->v, x->n, &nz), 0);
+		check("cov", nz.cov, r->v[0], 1e-12);
+		check("robust cov", nz.robust_cov, r->v[1], 1e-12);
+		assert_int_equal(nz.outliers, (size_t)r->v[2]);
+		check("drift", nz.drift, r->v[3], 1e-12);
+		check("drift p", nz.drift_p, r->v[4], 1e-9);
+	}
+	{
+		const double bad[] = { 1, -1, 2 };
+		struct ct_stats_noise nz;
+
+		assert_int_equal(ct_stats_noise(bad, 3, &nz), -EINVAL);
+		assert_int_equal(ct_stats_noise(bad, 2, &nz), -EINVAL);
+	}
+}
+
+/* The power calibration simulates, on runs log-normal with sd 0.03 (2,000
+ * normal quantiles), against R's own wilcox.test in 20,000 simulated
+ * pairs of 10 a side; then the effect and the n it finds for 80% power
+ * must sit where R's power curve says. */
+static void test_power(void **state)
+{
+	enum { N = 2000 };
+	static double x[N];
+	static const int effects[] = { 3, 4, 5 };
+	double p, mde;
+	size_t n;
+
+	(void)state;
+	for (size_t i = 0; i < N; i++)
+		x[i] = exp(0.03 * gsl_cdf_ugaussian_Pinv(((double)i + 0.5) / N));
+	for (size_t i = 0; i < CT_ARRAY_SIZE(effects); i++) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "mw10_%d", effects[i]);
+		assert_int_equal(ct_stats_power(x, N, 10, effects[i] / 100.0, 95, 4000, &p), 0);
+		if (fabs(p - val("power", key)->v[0]) > 0.025)
+			fail_msg("power at +%d%%, n = 10: %.4f, R %.4f", effects[i], p,
+				 val("power", key)->v[0]);
+	}
+	/* R: 0.746 at +4%, 0.907 at +5% */
+	assert_int_equal(ct_stats_mde(x, N, 10, 95, 0.8, 2000, &mde), 0);
+	assert_true(mde > 0.04 && mde < 0.05);
+	assert_int_equal(ct_stats_runs_for(x, N, 0.05, 95, 0.8, 2000, 200, &n), 0);
+	assert_true(n > 4 && n <= 10);
+	assert_int_equal(ct_stats_runs_for(x, N, 0.04, 95, 0.8, 2000, 200, &n), 0);
+	assert_true(n > 10);
+	/* 3 a side: no verdict, so no effect is detectable */
+	assert_int_equal(ct_stats_mde(x, N, 3, 95, 0.8, 100, &mde), 0);
+	assert_true(isnan(mde));
+	assert_int_equal(ct_stats_power(x, N, 3, 0.5, 95, 100, &p), 0);
+	assert_true(p == 0);
+	/* a huge effect with little noise needs the rule's least n */
+	assert_int_equal(ct_stats_runs_for(x, N, 0.5, 95, 0.8, 500, 200, &n), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(ct_stats_runs_for(x, N, 0.0001, 95, 0.8, 200, 50, &n), -ERANGE);
+}
+
+/* The A/A rate's interval against R's binom.test. */
+static void test_binom_ci(void **state)
+{
+	static const unsigned xn[][2] = { { 0, 10 }, { 1, 10 }, { 3, 40 }, { 20, 20 } };
+	double lo, hi;
+
+	(void)state;
+	for (size_t i = 0; i < CT_ARRAY_SIZE(xn); i++) {
+		char key[16];
+		const struct rec *r;
+
+		snprintf(key, sizeof(key), "%uof%u", xn[i][0], xn[i][1]);
+		r = val("binom", key);
+		assert_int_equal(ct_stats_binom_ci(xn[i][0], xn[i][1], 95, &lo, &hi), 0);
+		check("binom low", lo, r->v[0], 1e-9);
+		check("binom high", hi, r->v[1], 1e-9);
+	}
+	assert_int_equal(ct_stats_binom_ci(3, 2, 95, &lo, &hi), -EINVAL);
+	assert_int_equal(ct_stats_binom_ci(0, 0, 95, &lo, &hi), -EINVAL);
+}
+
 static int cmp_d(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -566,6 +658,8 @@ int main(void)
 		cmocka_unit_test(test_identical),    cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_holm_geomean), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_rule_effects), cmocka_unit_test(test_pairs_kth),
+		cmocka_unit_test(test_noise),	     cmocka_unit_test(test_power),
+		cmocka_unit_test(test_binom_ci),
 	};
 	return cmocka_run_group_tests(tests, load_fixture, free_fixture);
 }

@@ -26,7 +26,7 @@
 #include <sqlite3.h>
 
 /* What this contend writes; a new migration must update it. */
-#define SCHEMA_VERSION 6
+#define SCHEMA_VERSION 7
 #define APP_ID	       0x63746e64 /* "ctnd" */
 
 static char tmpdir[] = "/tmp/contend-test-store.XXXXXX";
@@ -584,6 +584,66 @@ static void test_sessions(void **state)
 	ct_store_close(s);
 }
 
+/* A calibration comes back whole, the latest of its config label,
+ * workload, parameters and load; another label, load or parameters have
+ * none (-ENOENT, no message). */
+static void test_calibration(void **state)
+{
+	static const double v1[] = { 1.25, 1.5, 1.125 }, v2[] = { 2, 2.5, 2.25, 2.75 };
+	char err[CT_ERRLEN] = "";
+	struct ct_store *s = open_ok(path_of("calib.db"));
+	struct ct_calibration c = { 0 }, got;
+	int64_t cfg = put_config(s, "rc3", 1), first;
+
+	(void)state;
+	c.config_id = cfg;
+	c.session_id = 7;
+	c.created_at = 1234567890123;
+	snprintf(c.workload, sizeof(c.workload), "selftest");
+	snprintf(c.workload_params, sizeof(c.workload_params), "mode=sleep seconds=0.20");
+	snprintf(c.load, sizeof(c.load), "none");
+	c.values = (double *)v1;
+	c.n = CT_ARRAY_SIZE(v1);
+	assert_int_equal(ct_store_calibration_put(s, &c, err, sizeof(err)), 0);
+	first = c.id;
+	c.values = (double *)v2;
+	c.n = CT_ARRAY_SIZE(v2);
+	c.higher_better = true;
+	assert_int_equal(ct_store_calibration_put(s, &c, err, sizeof(err)), 0);
+	assert_true(c.id > first);
+	assert_int_equal(ct_store_calibration_get(s, "rc3", "selftest", "mode=sleep seconds=0.20",
+						  "none", &got, err, sizeof(err)),
+			 0);
+	assert_int_equal(got.id, c.id);
+	assert_int_equal(got.config_id, cfg);
+	assert_int_equal(got.session_id, 7);
+	assert_int_equal(got.created_at, 1234567890123);
+	assert_true(got.higher_better);
+	assert_int_equal(got.n, CT_ARRAY_SIZE(v2));
+	for (size_t i = 0; i < got.n; i++)
+		assert_true(got.values[i] == v2[i]);
+	free(got.values);
+	err[0] = '\0';
+	assert_int_equal(ct_store_calibration_get(s, "rc4", "selftest", "mode=sleep seconds=0.20",
+						  "none", &got, err, sizeof(err)),
+			 -ENOENT);
+	assert_int_equal(ct_store_calibration_get(s, "rc3", "selftest", "mode=sleep seconds=0.20",
+						  "io", &got, err, sizeof(err)),
+			 -ENOENT);
+	assert_int_equal(ct_store_calibration_get(s, "rc3", "selftest", "mode=spin seconds=0.20",
+						  "none", &got, err, sizeof(err)),
+			 -ENOENT);
+	assert_string_equal(err, "");
+	/* any parameters: the latest, with the parameters it was made with */
+	assert_int_equal(ct_store_calibration_get(s, "rc3", "selftest", NULL, "none", &got, err,
+						  sizeof(err)),
+			 0);
+	assert_int_equal(got.id, c.id);
+	assert_string_equal(got.workload_params, "mode=sleep seconds=0.20");
+	free(got.values);
+	ct_store_close(s);
+}
+
 static void test_latest_session(void **state)
 {
 	char err[CT_ERRLEN] = "";
@@ -786,9 +846,10 @@ static void test_metrics_series(void **state)
 	}
 }
 
-/* What migration 6 added, dropped again: a store of schema 5 as far as
- * later migrations are concerned (the fixture test covers a real one). */
+/* What migrations 6 and 7 added, dropped again: a store of schema 5 as far
+ * as later migrations are concerned (the fixture test covers a real one). */
 #define UNDO_6                                         \
+	"DROP TABLE calibrations;"                     \
 	"DROP INDEX sessions_by_group;"                \
 	"ALTER TABLE sessions DROP COLUMN group_id;"   \
 	"ALTER TABLE sessions DROP COLUMN run_order;"  \
@@ -1092,7 +1153,7 @@ static void test_newer_version(void **state)
 	ct_store_close(open_ok(path));
 	db = raw_open(path);
 	/* a rollback journal too, so a refused store that was written to shows */
-	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 7",
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 8",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
@@ -1100,12 +1161,12 @@ static void test_newer_version(void **state)
 	assert_int_equal(ct_store_open(&s, path, CT_STORE_CREATE, err, sizeof(err)), -EINVAL);
 	assert_null(s);
 	snprintf(want, sizeof(want),
-		 "results store '%s' has schema version 7, this contend knows up to %d", path,
+		 "results store '%s' has schema version 8, this contend knows up to %d", path,
 		 SCHEMA_VERSION);
 	assert_string_equal(err, want);
 
 	db = raw_open(path);
-	assert_int_equal(raw_int(db, "PRAGMA user_version"), 7);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 8);
 	raw_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
 	assert_string_equal(mode, "delete");
 	sqlite3_close(db);
@@ -1307,16 +1368,16 @@ static void test_default_path(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),	cmocka_unit_test(test_sessions),
-		cmocka_unit_test(test_latest_session),	cmocka_unit_test(test_reopen),
-		cmocka_unit_test(test_unknown_status),	cmocka_unit_test(test_newer_version),
-		cmocka_unit_test(test_foreign_db),	cmocka_unit_test(test_not_a_database),
-		cmocka_unit_test(test_unwritable),	cmocka_unit_test(test_memory),
-		cmocka_unit_test(test_knob_rows),	cmocka_unit_test(test_migrate_v2),
-		cmocka_unit_test(test_migrate_fixture), cmocka_unit_test(test_missing),
-		cmocka_unit_test(test_migrate_v1),	cmocka_unit_test(test_metrics_series),
-		cmocka_unit_test(test_integrity),	cmocka_unit_test(test_default_path),
-		cmocka_unit_test(test_codec),
+		cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_sessions),
+		cmocka_unit_test(test_latest_session), cmocka_unit_test(test_calibration),
+		cmocka_unit_test(test_reopen),	       cmocka_unit_test(test_unknown_status),
+		cmocka_unit_test(test_newer_version),  cmocka_unit_test(test_foreign_db),
+		cmocka_unit_test(test_not_a_database), cmocka_unit_test(test_unwritable),
+		cmocka_unit_test(test_memory),	       cmocka_unit_test(test_knob_rows),
+		cmocka_unit_test(test_migrate_v2),     cmocka_unit_test(test_migrate_fixture),
+		cmocka_unit_test(test_missing),	       cmocka_unit_test(test_migrate_v1),
+		cmocka_unit_test(test_metrics_series), cmocka_unit_test(test_integrity),
+		cmocka_unit_test(test_default_path),   cmocka_unit_test(test_codec),
 	};
 
 	return cmocka_run_group_tests_name("store", tests, setup, teardown);

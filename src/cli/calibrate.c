@@ -1,0 +1,454 @@
+/*
+ * The steps around a session that say what its noise allows: contend
+ * calibrate (the noise floor of each load and the smallest slowdown the
+ * verdict rule finds through it, stored with the config), run
+ * --target-effect (-n from that calibration) and run --aa (one config
+ * against itself, the verdict rule's false-verdict rate measured on this
+ * machine). The statistics are src/stats/calibrate.c's.
+ */
+#include "cli.h"
+#include "opts.h"
+#include "run.h"
+#include "contend/load.h"
+#include "contend/report.h"
+#include "contend/util.h"
+#include "contend/workload.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+static const size_t mde_runs[] = { 3, 5, 10, 20 };
+
+bool run_value(const struct ct_run *r, bool scored, double *v)
+{
+	if (r->status != CT_RUN_OK)
+		return false;
+	if (scored)
+		return !ct_run_metric(r, CT_METRIC_TPS, v) && *v > 0;
+	*v = (double)r->wall_ns / 1e9;
+	return *v > 0;
+}
+
+static bool scored_workload(const char *workload)
+{
+	const struct ct_workload_ops *w = ct_workload_find(workload);
+
+	return w && (w->flags & CT_WL_SCORED);
+}
+
+/* One load's calibration, computed and stored. */
+struct calib_row {
+	char load[32];
+	struct ct_stats_noise nz;
+	double mean;
+	double mde[CT_ARRAY_SIZE(mde_runs)];
+	size_t need; /* runs a side for --effect; 0: more than RUN_TARGET_MAX */
+	int64_t id;
+};
+
+/* The ok runs of session under load, in the order they ran: their values
+ * (*out malloc'd), the config and parameters they ran with. */
+static int session_values(struct ct_store *st, int64_t session, const char *load, bool scored,
+			  double **out, size_t *n, int64_t *config, char *params, size_t plen,
+			  char *err, size_t len)
+{
+	struct ct_run_filter f = { .session_id = session, .load = load, .ok_only = true };
+	struct ct_run *runs = NULL;
+	size_t nruns = 0;
+	int rc = ct_store_runs(st, &f, &runs, &nruns, err, len);
+
+	*out = NULL;
+	*n = 0;
+	if (rc)
+		return rc;
+	*out = malloc((nruns ? nruns : 1) * sizeof(**out));
+	if (!*out) {
+		free(runs);
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < nruns; i++)
+		if (run_value(&runs[i], scored, &(*out)[*n])) {
+			(*n)++;
+			*config = runs[i].config_id;
+			snprintf(params, plen, "%s", runs[i].workload_params);
+		}
+	free(runs);
+	return 0;
+}
+
+/* Noise, the smallest effects, the runs --effect needs; stored. */
+static int calibrate_load(struct run_args *a, struct ct_store *st, int64_t session,
+			  const char *load, struct calib_row *row, char *params, size_t plen,
+			  char *err, size_t len)
+{
+	struct ct_calibration c = { .session_id = session };
+	bool scored = scored_workload(a->s.opts.workload);
+	double *v = NULL;
+	size_t n = 0;
+	int rc;
+
+	memset(row, 0, sizeof(*row));
+	snprintf(row->load, sizeof(row->load), "%s", load);
+	rc = session_values(st, session, load, scored, &v, &n, &c.config_id, params, plen, err,
+			    len);
+	if (!rc && n < 5)
+		rc = ct_err(err, len, -EINVAL,
+			    "load %s: %zu ok runs in session %lld; a calibration needs 5", load, n,
+			    (long long)session);
+	if (!rc)
+		rc = ct_stats_noise(v, n, &row->nz);
+	for (size_t k = 0; !rc && k < CT_ARRAY_SIZE(mde_runs); k++)
+		rc = ct_stats_mde(v, n, mde_runs[k], 95, RUN_POWER, RUN_POWER_TRIALS, &row->mde[k]);
+	if (!rc && a->effect) {
+		rc = ct_stats_runs_for(v, n, a->effect / 100, 95, RUN_POWER, RUN_POWER_TRIALS,
+				       RUN_TARGET_MAX, &row->need);
+		if (rc == -ERANGE) {
+			row->need = 0;
+			rc = 0;
+		}
+	}
+	if (rc) {
+		free(v);
+		return rc == -EINVAL || rc == -ENOMEM ? rc : ct_err(err, len, rc, "load %s", load);
+	}
+	row->mean = 0;
+	for (size_t i = 0; i < n; i++)
+		row->mean += v[i] / (double)n;
+	snprintf(c.workload, sizeof(c.workload), "%s", a->s.opts.workload);
+	snprintf(c.workload_params, sizeof(c.workload_params), "%s", params);
+	snprintf(c.load, sizeof(c.load), "%s", load);
+	c.created_at = ct_wall_ns();
+	c.higher_better = scored;
+	c.values = v;
+	c.n = n;
+	rc = ct_store_calibration_put(st, &c, err, len);
+	row->id = c.id;
+	free(v);
+	return rc;
+}
+
+/* The noise table, the smallest effects, the runs --effect needs. */
+static void print_calibration(const struct run_args *a, const char *label, const char *params,
+			      const struct calib_row *r, size_t n)
+{
+	bool scored = scored_workload(a->s.opts.workload);
+
+	printf("\ncalibration of '%s', workload %s (%s):\n\n", label, a->s.opts.workload, params);
+	printf("%-9s %-5s %-10s %-7s %-11s %-9s %s\n", "load", "runs",
+	       scored ? "mean tps" : "mean s", "CoV", "robust CoV", "outliers",
+	       "drift a run (trend p)");
+	for (size_t i = 0; i < n; i++) {
+		char cov[16], rcov[16];
+
+		snprintf(cov, sizeof(cov), "%.2f%%", 100 * r[i].nz.cov);
+		snprintf(rcov, sizeof(rcov), "%.2f%%", 100 * r[i].nz.robust_cov);
+		printf("%-9s %-5zu %-10.*f %-7s %-11s %-9zu %+.3f%% (%.2g)\n", r[i].load, r[i].nz.n,
+		       scored ? 1 : 3, r[i].mean, cov, rcov, r[i].nz.outliers, 100 * r[i].nz.drift,
+		       r[i].nz.drift_p);
+	}
+	printf("\nthe smallest %s the verdict finds with %.0f%% power (Mann-Whitney, 95%%), runs "
+	       "a side:\n\n%-9s",
+	       scored ? "tps drop" : "slowdown", 100 * RUN_POWER, "load");
+	for (size_t k = 0; k < CT_ARRAY_SIZE(mde_runs); k++) {
+		char h[16];
+
+		snprintf(h, sizeof(h), "n=%zu", mde_runs[k]);
+		printf(" %-8s", h);
+	}
+	printf("\n");
+	for (size_t i = 0; i < n; i++) {
+		printf("%-9s", r[i].load);
+		for (size_t k = 0; k < CT_ARRAY_SIZE(mde_runs); k++) {
+			char c[16];
+			double f = r[i].mde[k];
+
+			if (isnan(f))
+				snprintf(c, sizeof(c), "-");
+			else if (isinf(f))
+				snprintf(c, sizeof(c), ">1000%%");
+			else
+				snprintf(c, sizeof(c), "%.2f%%", 100 * f);
+			printf(" %-8s", c);
+		}
+		printf("\n");
+	}
+	printf("(n=%zu: no verdict is possible, %zu runs a side are needed)\n", mde_runs[0],
+	       ct_stats_runs_needed(95));
+	if (a->effect) {
+		printf("\nfor a %g%% %s:", a->effect, scored ? "tps drop" : "slowdown");
+		for (size_t i = 0; i < n; i++) {
+			if (r[i].need)
+				printf(" %s %zu runs a side%s", r[i].load, r[i].need,
+				       i + 1 < n ? "," : "");
+			else
+				printf(" %s more than %d%s", r[i].load, RUN_TARGET_MAX,
+				       i + 1 < n ? "," : "");
+		}
+		printf("\n");
+	}
+	if (n == 1)
+		printf("\nstored as calibration %lld of '%s'", (long long)r[0].id, label);
+	else
+		printf("\nstored as calibrations %lld-%lld of '%s'", (long long)r[0].id,
+		       (long long)r[n - 1].id, label);
+	printf("; contend run -L '%s' --target-effect PCT picks -n from %s\n", label,
+	       n == 1 ? "it" : "them");
+}
+
+/* Calibrates each load from its session (sessions[i]), prints, stores. */
+static int calibrate_sessions(struct run_args *a, struct ct_store *st, const char *label,
+			      const char *const *loads, const int64_t *sessions, size_t n)
+{
+	struct calib_row rows[CT_SESSION_MAX_LOADS];
+	char err[CT_ERRLEN], params[256] = "";
+	int rc;
+
+	rc = ct_store_begin(st, err, sizeof(err));
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = calibrate_load(a, st, sessions[i], loads[i], &rows[i], params, sizeof(params),
+				    err, sizeof(err));
+	if (!rc)
+		rc = ct_store_commit(st, err, sizeof(err));
+	if (rc) {
+		ct_store_rollback(st);
+		return rc == -EINVAL ? (cli_error("%s", err), CT_EXIT_ENV) : cli_fail(rc, err);
+	}
+	print_calibration(a, label, params, rows, n);
+	return 0;
+}
+
+int calibrate_session(struct run_args *a, struct ct_store *st)
+{
+	const struct ct_session *s = &a->s;
+	int64_t sessions[CT_SESSION_MAX_LOADS];
+
+	for (size_t i = 0; i < s->opts.nloads; i++)
+		sessions[i] = s->cfg[0].rec.id;
+	return calibrate_sessions(a, st, s->cfg[0].label, s->opts.loads, sessions, s->opts.nloads);
+}
+
+int calibrate_from(struct run_args *a, struct ct_store *st)
+{
+	const struct ct_session_opts *o = &a->s.opts;
+	const char *loads[CT_SESSION_MAX_LOADS];
+	int64_t sessions[CT_SESSION_MAX_LOADS], id;
+	char err[CT_ERRLEN];
+	size_t n = 0;
+	int rc;
+
+	/* -l: those loads, each with runs; else every load it has runs of */
+	size_t nl = a->loads ? o->nloads : ct_load_count();
+
+	for (size_t i = 0; i < nl && n < CT_SESSION_MAX_LOADS; i++) {
+		const char *load = a->loads ? o->loads[i] : ct_load_at(i)->name;
+
+		rc = ct_store_latest_session_with(st, a->from, o->workload, load, NULL, &id, err,
+						  sizeof(err));
+		if (rc)
+			return cli_fail(rc, err);
+		if (!id && a->loads)
+			return cli_usage_error(
+				a->cmd,
+				"--from '%s' has no stored runs of workload %s under "
+				"load %s",
+				a->from, o->workload, load);
+		if (!id)
+			continue;
+		loads[n] = load;
+		sessions[n++] = id;
+	}
+	if (!n)
+		return cli_usage_error(a->cmd,
+				       "--from '%s' has no stored runs of workload %s (-w names "
+				       "another)",
+				       a->from, o->workload);
+	return calibrate_sessions(a, st, a->from, loads, sessions, n);
+}
+
+/* The label a config's calibration is looked up under before the session
+ * names its configs: -L, or the kernel release. */
+static const char *base_label(const struct run_args *a, struct utsname *u)
+{
+	if (a->s.opts.label)
+		return a->s.opts.label;
+	return uname(u) ? "" : u->release;
+}
+
+int target_check(struct run_args *a, struct ct_store *st)
+{
+	const struct ct_session_opts *o = &a->s.opts;
+	struct ct_calibration c;
+	struct utsname u;
+	const char *label = base_label(a, &u);
+	char err[CT_ERRLEN];
+
+	/* with --set, the config's label composes, and the plan looks it up */
+	if (a->nknobs)
+		return 0;
+	for (size_t i = 0; i < o->nloads; i++) {
+		int rc = ct_store_calibration_get(st, label, o->workload, NULL, o->loads[i], &c,
+						  err, sizeof(err));
+
+		if (rc == -ENOENT)
+			return cli_usage_error(
+				a->cmd,
+				"--target-effect: '%s' has no calibration of workload "
+				"%s under load %s; run: contend calibrate -L '%s' -w %s "
+				"-l %s",
+				label, o->workload, o->loads[i], label, o->workload, o->loads[i]);
+		if (rc)
+			return cli_fail(rc, err);
+		free(c.values);
+	}
+	return 0;
+}
+
+/* The runs a side one load needs: from the calibration of the config's
+ * label, else of the session's (a --set or --aa config's own label may
+ * have none), made with the session's workload parameters. */
+static int target_load(struct run_args *a, struct ct_session *s, const char *load, size_t *need,
+		       int64_t *id, char *err, size_t len)
+{
+	const char *labels[2] = { s->cfg[0].label, s->label };
+	struct ct_calibration c;
+	int rc = -ENOENT;
+
+	for (size_t k = 0; k < 2 && rc == -ENOENT; k++)
+		rc = ct_store_calibration_get(a->st, labels[k], s->opts.workload,
+					      s->workload_params, load, &c, err, len);
+	if (rc == -ENOENT) {
+		rc = ct_store_calibration_get(a->st, s->label, s->opts.workload, NULL, load, &c,
+					      err, len);
+		if (!rc) {
+			free(c.values);
+			return ct_err(
+				err, len, -EINVAL,
+				"--target-effect: the calibration of '%s' under load %s ran "
+				"with %s, this session runs %s; calibrate with the same options",
+				s->label, load, c.workload_params, s->workload_params);
+		}
+		return ct_err(err, len, -EINVAL,
+			      "--target-effect: '%s' has no calibration of workload %s under load "
+			      "%s; run: contend calibrate -L '%s'",
+			      s->label, s->opts.workload, load, s->label);
+	}
+	if (rc)
+		return rc;
+	*id = c.id;
+	rc = ct_stats_runs_for(c.values, c.n, a->target_effect / 100, 95, RUN_POWER,
+			       RUN_POWER_TRIALS, RUN_TARGET_MAX, need);
+	free(c.values);
+	if (rc == -ERANGE)
+		return ct_err(err, len, -EINVAL,
+			      "--target-effect: a %g%% change needs more than %d runs a side under "
+			      "load %s here (calibration %lld); aim for a larger effect",
+			      a->target_effect, RUN_TARGET_MAX, load, (long long)c.id);
+	return rc ? ct_err(err, len, rc, "--target-effect: load %s", load) : 0;
+}
+
+int target_plan(void *ctx, struct ct_session *s, char *err, size_t len)
+{
+	struct run_args *a = ctx;
+	size_t most = 0, need[CT_SESSION_MAX_LOADS];
+	int64_t id[CT_SESSION_MAX_LOADS];
+
+	for (size_t i = 0; i < s->opts.nloads; i++) {
+		int rc = target_load(a, s, s->opts.loads[i], &need[i], &id[i], err, len);
+
+		if (rc)
+			return rc;
+		if (need[i] > most)
+			most = need[i];
+	}
+	s->opts.runs = (unsigned)most;
+	printf("--target-effect %g%%: %zu runs a load for %.0f%% power (", a->target_effect, most,
+	       100 * RUN_POWER);
+	for (size_t i = 0; i < s->opts.nloads; i++)
+		printf("%s%s %zu, calibration %lld", i ? "; " : "", s->opts.loads[i], need[i],
+		       (long long)id[i]);
+	printf(")\n");
+	fflush(stdout);
+	return 0;
+}
+
+/* The A/A pair just run as a report: the second config against the
+ * first, per load, Holm across the loads. */
+int aa_pair(struct run_args *a, struct ct_store *st, struct aa_tally *t)
+{
+	const struct ct_session *s = &a->s;
+	struct ct_report_source src[2] = { { s->cfg[0].label, s->cfg[0].rec.id },
+					   { s->cfg[1].label, s->cfg[1].rec.id } };
+	struct ct_report_query q = {
+		.workload = s->opts.workload,
+		.params = s->workload_params,
+		.src = src,
+		.nsrc = 2,
+		.loads = s->opts.loads,
+		.nloads = s->opts.nloads,
+		.confidence = 95,
+		.base_label = s->cfg[0].label,
+		.ref_label = s->cfg[0].label,
+	};
+	struct ct_report rep;
+	char err[CT_ERRLEN], called[256] = "";
+	size_t off = 0;
+	bool any = false, decided = true;
+
+	if (ct_report_build(&rep, st, &q, err, sizeof(err)))
+		return cli_fail(-EIO, err);
+	for (size_t i = 0; i < rep.nblocks; i++) {
+		const struct ct_stats_comparison *c = &rep.blocks[i].cells[1].cmp;
+
+		decided &= c->decided_by != CT_TEST_NONE;
+		if (c->outcome == CT_OUTCOME_HIGHER || c->outcome == CT_OUTCOME_LOWER) {
+			any = true;
+			off += (size_t)snprintf(called + off, sizeof(called) - off,
+						"%s%s (Holm p=%.2g)", off ? ", " : "",
+						rep.blocks[i].load, c->p_adj);
+		}
+	}
+	ct_report_release(&rep);
+	t->pairs++;
+	t->called += any;
+	if (!decided)
+		cli_warn("A/A pair %u: some loads had too few runs for a verdict", t->pairs);
+	if (a->aa_pairs > 1)
+		printf("A/A pair %u (sessions %lld-%lld): %s%s\n", t->pairs,
+		       (long long)s->cfg[0].rec.id, (long long)s->cfg[1].rec.id,
+		       any ? "difference called under " : "no difference called", called);
+	else if (any)
+		printf("\nA/A check: a difference was called under %s between two configs that "
+		       "differ in nothing. With no true difference the rule calls one in at most "
+		       "5%% of pairs; more pairs (--aa-pairs) tell a fluke from a machine that "
+		       "drifts.\n",
+		       called);
+	else
+		printf("\nA/A check: no difference called between '%s' and '%s' under %zu "
+		       "load%s, as expected.\n",
+		       s->cfg[0].label, s->cfg[1].label, s->opts.nloads,
+		       s->opts.nloads == 1 ? "" : "s");
+	return 0;
+}
+
+int aa_summary(const struct run_args *a, const struct aa_tally *t)
+{
+	double lo, hi;
+
+	if (a->aa_pairs <= 1)
+		return 0;
+	if (ct_stats_binom_ci(t->called, t->pairs, 95, &lo, &hi))
+		return cli_fail(-EINVAL, "no A/A pairs");
+	printf("\nA/A: %u of %u pairs called a difference: %.1f%% (95%% interval %.1f%%-%.1f%%); "
+	       "the verdict rule calls one in at most 5%% when nothing differs\n",
+	       t->called, t->pairs, 100.0 * t->called / t->pairs, 100 * lo, 100 * hi);
+	if (lo > 0.05) {
+		cli_error("A/A: the false-verdict rate is significantly above 5%%: the machine or "
+			  "the harness is not steady (see: contend calibrate)");
+		return CT_EXIT_REGRESSION;
+	}
+	return 0;
+}

@@ -1,0 +1,90 @@
+#!/bin/sh
+# calibrate, run --target-effect and run --aa on the selftest workload in
+# sleep mode, whose spread is known: a sleep of 0.05 s and the cost of a
+# fork, a few percent at most. What is checked is what that spread fixes -
+# a doubling is found with the rule's least n, a 0.001% change never - and
+# what the store and the messages must say, not times.
+. "$CT_TESTLIB"
+plan 46
+
+sel="-w selftest --selftest-mode sleep --scale 0.05 --delay 0 --no-warmup --dir $T"
+
+run calibrate -q $sel -l none,null -n 6 -L k --effect 100
+expect_rc "calibrate runs and exits 0" 0
+expect_out "a noise row per load, with its runs" "^none +6 +0\.0[0-9]+ +[0-9.]+% +[0-9.]+% +[0-9]+ +[-+][0-9.]+% \([0-9.e-]+\)\$"
+expect_out "the null load's row" "^null +6 "
+expect_out "the smallest effects at n = 3, 5, 10, 20" "^load +n=3 +n=5 +n=10 +n=20"
+expect_out "n = 3 can find nothing: 4 a side are needed" "^none +- +[0-9.]+% +[0-9.]+% +[0-9.]+%"
+# the smallest effect shrinks as the runs grow
+mde=$(awk '$1 == "none" && $2 == "-" { gsub("%", ""); print $3, $4, $5 }' "$T/out")
+check "more runs find smaller effects ($mde)" awk -v m="$mde" 'BEGIN { split(m, a, " "); exit !(a[1] >= a[2] && a[2] >= a[3] && a[3] > 0) }'
+expect_out "a doubling needs the rule's least runs, 4 a side" "^for a 100% slowdown: none 4 runs a side, null 4 runs a side\$"
+expect_out "where it is stored, and what reads it" "^stored as calibrations 1-2 of 'k'; contend run -L 'k' --target-effect PCT"
+check "two calibrations stored with the config" test "$(sql "SELECT count(*) FROM calibrations k JOIN configs c ON c.id = k.config_id WHERE c.label = 'k' AND k.workload = 'selftest' AND k.workload_params = 'mode=sleep seconds=0.05'")" = 2
+check "each with its 6 runs" test "$(sql "SELECT group_concat(json_array_length(runs)) FROM calibrations")" = "6,6"
+# the stored values are the runs' own times, in run order
+first=$(sql "SELECT json_extract(runs, '\$[0]') * 1e9 - (SELECT wall_ns FROM runs WHERE load = 'none' ORDER BY id LIMIT 1) FROM calibrations WHERE load = 'none'")
+check "the first stored value is the first run's time ($first ns off)" awk -v d="$first" 'BEGIN { exit !(d < 1 && d > -1) }'
+sessions=$(sql "SELECT count(*) FROM sessions")
+
+run calibrate --from k -w selftest -l none
+expect_rc "--from reads the stored runs" 0
+expect_out "the same rows from them" "^none +6 "
+check "and stores another calibration of the same session" test "$(sql "SELECT count(*) FROM calibrations WHERE load = 'none' AND session_id = 1")" = 2
+check "--from runs nothing" test "$(sql "SELECT count(*) FROM sessions")" = "$sessions"
+run calibrate --from k -w selftest
+expect_out "--from without -l takes every load the label ran" "^null +6 "
+
+run run -q $sel -l none,null -L k --target-effect 100
+expect_rc "run --target-effect picks -n from the calibration" 0
+expect_out "and says what it picked" "^--target-effect 100%: 4 runs a load for 80% power \(none 4, calibration [0-9]+; null 4, calibration [0-9]+\)\$"
+check "4 runs a load stored" test "$(sql "SELECT count(*) FROM runs WHERE session_id = (SELECT max(id) FROM sessions)")" = 8
+
+sessions=$(sql "SELECT count(*) FROM sessions")
+run run -q $sel -l none -L nocal --target-effect 5
+expect_rc "no calibration of the label: exit 2" 2
+expect_err "one line says so and what to run" "^contend: run: --target-effect: 'nocal' has no calibration of workload selftest under load none; run: contend calibrate -L 'nocal'"
+run run -q -w selftest --selftest-mode sleep --scale 0.1 --delay 0 --no-warmup --dir "$T" -l none -L k --target-effect 5
+expect_rc "a calibration of other workload parameters: exit 2" 2
+expect_err "it names both parameter sets" "ran with mode=sleep seconds=0\.05, this session runs mode=sleep seconds=0\.10"
+run run -q $sel -l none -L k --target-effect 0.001
+expect_rc "an effect the noise hides: exit 2" 2
+expect_err "more runs than contend would run" "a 0\.001% change needs more than 200 runs a side under load none"
+check "none of the refused runs stored anything" test "$(sql "SELECT count(*) FROM sessions")" = "$sessions"
+
+run run -q $sel -l none,null -n 4 -L a --aa
+expect_rc "run --aa runs" 0
+expect_out "two labels that differ in nothing" "^a\+aa=A +4 "
+expect_out "the second" "^a\+aa=B +4 "
+expect_out "the A/A line" "^A/A check: (no difference called between 'a\+aa=A' and 'a\+aa=B' under 2 loads, as expected\.|a difference was called under )"
+check "stored as one interleaved group" test "$(sql "SELECT count(*) FROM sessions s JOIN configs c ON c.id = s.config_id WHERE c.label LIKE 'a+aa=%' AND s.run_order = 'interleaved'")" = 2
+check "the knob journal is empty: the placebo wrote nothing" test "$(journal_rows)" = 0
+
+run run -q $sel -l none -n 4 -L p --aa-pairs 3
+expect_rc "run --aa-pairs runs" 0
+check "a line per pair" test "$(grep -c '^A/A pair [123] (sessions [0-9]*-[0-9]*): ' "$T/out")" = 3
+called=$(sed -n 's/^A\/A: \([0-3]\) of 3 pairs called a difference: .*/\1/p' "$T/out")
+# binom.test(x, 3)$conf.int in R, to the printed decimal
+case $called in
+0) want="0.0%-70.8%" ;; 1) want="0.8%-90.6%" ;; 2) want="9.4%-99.2%" ;; 3) want="29.2%-100.0%" ;; *) want=none ;;
+esac
+expect_out "the rate with its exact interval ($called of 3)" "^A/A: $called of 3 pairs called a difference: [0-9.]+% \(95% interval $want\)"
+check "three pairs of sessions" test "$(sql "SELECT count(*) FROM sessions s JOIN configs c ON c.id = s.config_id WHERE c.label LIKE 'p+aa=%'")" = 6
+
+run run -w selftest --aa --quick -l none
+expect_rc "--aa with 3 runs a side: exit 2" 2
+expect_err "it says why" "^contend: run: --aa needs 4 runs a side for a verdict"
+run run -w selftest --aa --vary iosched=none,bfq
+expect_rc "--aa with --vary: exit 2" 2
+run run -w selftest --target-effect 5 -n 4
+expect_rc "--target-effect with -n: exit 2" 2
+run calibrate -w selftest -n 4
+expect_rc "calibrate with 4 runs: exit 2" 2
+expect_err "the range is calibrate's own" "^contend: calibrate: --runs must be a whole number, 5 to 100000, not '4'"
+run calibrate --from k -n 5
+expect_rc "calibrate --from with -n: exit 2" 2
+expect_err "-n does not apply to stored runs" "^contend: calibrate: --from reads stored runs; --runs does not apply to them"
+run run --from k
+expect_rc "--from is calibrate's, not run's" 2
+run calibrate --aa
+expect_rc "--aa is run's, not calibrate's" 2
