@@ -339,6 +339,58 @@ static void fill_run(struct session_rt *rt, struct ct_workload *w, struct ct_run
 	}
 }
 
+/*
+ * Forks the foreground and readies it outside the timed window: the child
+ * joins its cgroup (a migration costs milliseconds and varies), redirects
+ * its output, says it is ready, then waits for the parent's go - written
+ * once the start is stamped - before it execs. *go is the pipe to write it
+ * to, -1 when the child died before it was ready (it is reaped as a failed
+ * run). The pid, or -errno.
+ */
+static pid_t fork_foreground(struct session_rt *rt, struct ct_workload *w, pid_t self, int *go)
+{
+	int ready[2], gop[2], rc;
+	char c;
+	pid_t pid;
+
+	*go = -1;
+	if (pipe2(ready, O_CLOEXEC))
+		return -errno;
+	if (pipe2(gop, O_CLOEXEC)) {
+		rc = -errno;
+		close(ready[0]);
+		close(ready[1]);
+		return rc;
+	}
+	pid = fork();
+	if (pid == 0) {
+		ct_proc_child_setup(self);
+		close(ready[0]);
+		close(gop[1]);
+		if (rt->cg_fg[0])
+			(void)!ct_cgroup_attach(rt->cg_fg, getpid());
+		redirect_output(rt->fg_log);
+		if (write(ready[1], "r", 1) != 1 || read(gop[0], &c, 1) != 1)
+			_exit(127); /* the parent is gone */
+		w->ops->exec(w);
+	}
+	rc = pid < 0 ? -errno : 0;
+	close(ready[1]);
+	close(gop[0]);
+	if (!rc) {
+		ssize_t n;
+
+		while ((n = read(ready[0], &c, 1)) < 0 && errno == EINTR)
+			;
+		if (n == 1)
+			*go = gop[1];
+	}
+	close(ready[0]);
+	if (*go < 0)
+		close(gop[1]);
+	return rc ? rc : pid;
+}
+
 int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l, struct ct_run *r,
 		 char *err, size_t len)
 {
@@ -348,7 +400,7 @@ int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l
 	struct rusage ru;
 	int64_t t0, t1 = 0;
 	pid_t pid, self = getpid();
-	int status = 0, rc;
+	int status = 0, rc, go;
 	bool have_snap;
 
 	snprintf(r->workload, sizeof(r->workload), "%s", w->ops->name);
@@ -363,23 +415,20 @@ int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l
 		return rc > 0 ? 0 : rc;
 
 	have_snap = ct_monitor_snap(&a, "", s->si.block_dev) == 0;
-	ct_load_mark(l);
-	t0 = ct_now_ns();
-	pid = fork();
+	pid = fork_foreground(rt, w, self, &go);
 	if (pid < 0) {
-		rc = -errno;
 		ct_load_kill(l);
-		return ct_err(err, len, rc, "cannot fork the foreground '%s': %s", w->ops->name,
-			      strerror(-rc));
-	}
-	if (pid == 0) {
-		ct_proc_child_setup(self);
-		if (rt->cg_fg[0])
-			(void)!ct_cgroup_attach(rt->cg_fg, getpid());
-		redirect_output(rt->fg_log);
-		w->ops->exec(w);
+		return ct_err(err, len, pid, "cannot start the foreground '%s': %s", w->ops->name,
+			      strerror(-pid));
 	}
 	sess_guard_foreground(rt, pid);
+	/* the timed window: from the go to the foreground's exit */
+	ct_load_mark(l);
+	t0 = ct_now_ns();
+	if (go >= 0) {
+		(void)!write(go, "g", 1);
+		close(go);
+	}
 	rc = wait_foreground(rt, l, pid, r, &t1, err, len);
 	if (rc)
 		return rc;
