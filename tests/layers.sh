@@ -29,7 +29,7 @@ allowed() {
 # the layer of a public header
 header_layer() {
 	case $1 in
-	common.h | env.h | util.h | proc.h | signals.h | sysinfo.h | monitor.h | run.h | knob.h | srctree.h) echo core ;;
+	common.h | env.h | util.h | proc.h | signals.h | sysinfo.h | monitor.h | run.h | knob.h | srctree.h | tartree.h) echo core ;;
 	oltp.h | hist.h) echo oltp ;;
 	load.h) echo loads ;;
 	workload.h) echo workloads ;;

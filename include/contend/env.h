@@ -26,6 +26,7 @@ enum ct_opt_scope {
 	CT_SCOPE_DBENCH = 1 << 7,    /* --dbench-procs */
 	CT_SCOPE_OTHER_DIR = 1 << 8, /* --other-dir */
 	CT_SCOPE_LIST_DIR = 1 << 9,  /* --list-dir */
+	CT_SCOPE_TAR_TREE = 1 << 10, /* --tar-tree */
 };
 
 struct ct_env {
@@ -37,7 +38,7 @@ struct ct_env {
 	char dir[PATH_MAX];    /* session work directory (exists) */
 	const char *other_dir; /* io_other target directory, or NULL */
 	const char *list_dir;  /* list load root (default /usr) */
-	const char *tree_dir;  /* source tree for ctar/xtar, NULL: generate */
+	const char *tree_dir;  /* --tar-tree: the tree ctar/xtar use, NULL: generate */
 	bool quick;	       /* quick profile: scaled-down sizes */
 	bool keep_files;       /* leave load files behind */
 

@@ -27,8 +27,6 @@ struct ct_load_shm {
 	_Atomic uint64_t work; /* in the load's raw unit (bytes, records, ...) */
 	_Atomic int failed;    /* a worker hit an error */
 	char error[CT_ERRLEN]; /* first worker error, NUL-terminated */
-	/* a load's place kept across runs (io's offset); start does not reset it */
-	_Atomic uint64_t resume;
 };
 
 enum {

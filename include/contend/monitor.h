@@ -16,6 +16,7 @@ struct ct_snapshot {
 	uint64_t steal_ticks;
 	uint64_t pgmajfault, pswpin;		/* /proc/vmstat */
 	uint64_t sectors_read, sectors_written; /* /proc/diskstats for the device */
+	uint64_t dirty_bytes, writeback_bytes;	/* /proc/vmstat nr_dirty, nr_writeback */
 	int64_t self_cpu_us;			/* contend's own CPU (RUSAGE_SELF) */
 };
 
@@ -27,6 +28,10 @@ struct ct_monitors {
 	int64_t majflt;
 	int64_t pswpin;
 	int64_t sectors_read, sectors_written;
+	/* the state the run started from (snapshot a): page cache waiting to
+	 * be written and being written, in bytes; -1 when unknown (a run
+	 * stored before contend recorded them) */
+	int64_t start_dirty_bytes, start_writeback_bytes;
 };
 
 /* root: "" or a fixture dir; dev: block device name for diskstats or "". */

@@ -33,6 +33,11 @@ struct ct_report_flag {
 	double foreign_pct, steal_pct;
 	double psi_pct;		  /* the highest PSI "some" share */
 	const char *psi_resource; /* "cpu", "io" or "memory" */
+	/* the state it started from (-1: not recorded) and the load's rate
+	 * during it against the cell's median, in Loads per second (NaN when
+	 * the load counts no work) */
+	int64_t start_dirty_bytes, start_writeback_bytes;
+	double load_rate, load_rate_median;
 	bool likely_fluke;
 };
 

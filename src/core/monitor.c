@@ -113,6 +113,7 @@ static int read_stat(const char *root, struct ct_snapshot *s)
 
 static int read_vmstat(const char *root, struct ct_snapshot *s)
 {
+	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	char *line = NULL, key[64];
 	unsigned long long v;
 	size_t cap = 0;
@@ -129,6 +130,10 @@ static int read_vmstat(const char *root, struct ct_snapshot *s)
 			s->pgmajfault = v;
 		else if (!strcmp(key, "pswpin"))
 			s->pswpin = v;
+		else if (!strcmp(key, "nr_dirty"))
+			s->dirty_bytes = v * page;
+		else if (!strcmp(key, "nr_writeback"))
+			s->writeback_bytes = v * page;
 	}
 	free(line);
 	fclose(f);
@@ -230,6 +235,8 @@ void ct_monitor_delta(const struct ct_snapshot *a, const struct ct_snapshot *b, 
 	out->pswpin = (int64_t)(b->pswpin - a->pswpin);
 	out->sectors_read = (int64_t)(b->sectors_read - a->sectors_read);
 	out->sectors_written = (int64_t)(b->sectors_written - a->sectors_written);
+	out->start_dirty_bytes = (int64_t)a->dirty_bytes;
+	out->start_writeback_bytes = (int64_t)a->writeback_bytes;
 }
 
 int ct_monitor_foreign(const char *root, int64_t interval_ns, double *cpus)

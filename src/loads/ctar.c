@@ -7,7 +7,7 @@
 #include "internal.h"
 #include "loads.h"
 #include "contend/util.h"
-#include "contend/srctree.h"
+#include "contend/tartree.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,17 +21,25 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define TREE_SCALE_QUICK 0.25
-#define TREE_SCALE_FULL	 1.0
-
 struct ctar_priv {
 	char tree[PATH_MAX];
 };
 
-int ct_tar_supported(const char *load, char *why, size_t len)
+int ct_tar_supported(const struct ct_env *env, const char *load, char *why, size_t len)
 {
 	const char *path = getenv("PATH"), *p, *end;
 	char cand[PATH_MAX];
+	struct stat st;
+
+	/* a mistyped --tar-tree is a usage error, found before anything runs */
+	if (env->tree_dir && *env->tree_dir) {
+		if (stat(env->tree_dir, &st))
+			return ct_err(why, len, -errno, "%s: cannot read tree '%s': %s", load,
+				      env->tree_dir, strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return ct_err(why, len, -ENOTDIR, "%s: tree '%s' is not a directory", load,
+				      env->tree_dir);
+	}
 
 	if (!path || !*path)
 		path = "/usr/local/bin:/usr/bin:/bin";
@@ -80,21 +88,32 @@ int ct_tar_tree(struct ct_load *l, char *tree, size_t tlen, bool *generated, uns
 			return ct_err(err, len, -ENAMETOOLONG, "%s: path '%s' is too long", name,
 				      env->tree_dir);
 	} else {
-		unsigned n = 0;
+		uint64_t avail, want;
+		unsigned files;
+		char a[32], b[32];
 
 		if ((size_t)snprintf(tree, tlen, "%s/tree", l->dir) >= tlen)
 			return ct_err(err, len, -ENAMETOOLONG, "%s: path '%s' is too long", name,
 				      l->dir);
-		if (err && len)
-			err[0] = '\0';
-		rc = ct_srctree_generate(tree, env->quick ? TREE_SCALE_QUICK : TREE_SCALE_FULL, &n,
-					 err, len);
+		rc = ct_fs_free(l->dir, &avail);
+		if (rc)
+			return ct_err(err, len, rc, "%s: cannot check free space in '%s': %s", name,
+				      l->dir, strerror(-rc));
+		if (ct_tartree_size(env->quick, avail, &files, &want))
+			return ct_err(
+				err, len, -ENOSPC,
+				"%s: only %s free in '%s', too little for a tar tree (needs %s)",
+				name, ct_fmt_size(avail, a, sizeof(a)), l->dir,
+				ct_fmt_size(CT_TARTREE_FREE_DIV * CT_TARTREE_MIN_BYTES, b,
+					    sizeof(b)));
+		rc = ct_tartree_generate(tree, files, want, err, len);
 		if (rc) {
-			if (err && len && !err[0])
-				ct_err(err, len, rc, "%s: cannot generate a source tree in '%s'",
-				       name, tree);
+			char why[CT_ERRLEN];
+
+			snprintf(why, sizeof(why), "%s", err ? err : "");
+			ct_err(err, len, rc, "%s: cannot generate a tar tree: %s", name, why);
 			(void)ct_rm_rf(tree);
-			return rc < 0 ? rc : -EIO;
+			return rc;
 		}
 		*generated = true;
 	}
@@ -236,7 +255,7 @@ static int ctar_work(struct ct_load *l, unsigned i)
 
 static int ctar_supported(const struct ct_env *env, char *why, size_t len)
 {
-	return ct_tar_supported("ctar", why, len);
+	return ct_tar_supported(env, "ctar", why, len);
 }
 
 static void ctar_cleanup(struct ct_load *l)
@@ -249,6 +268,7 @@ const struct ct_load_ops ct_load_ctar = {
 	.name = "ctar",
 	.summary = "creates a tar archive of a source tree, over and over",
 	.flags = CT_LOAD_PROFILED,
+	.opt_scope = CT_SCOPE_TAR_TREE,
 	.work_unit = "archives",
 	.unit_scale = 1,
 	.supported = ctar_supported,

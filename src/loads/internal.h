@@ -48,10 +48,12 @@ void ct_io_cleanup(struct ct_load *l);
 
 /* ctar.c: tar for ctar and xtar */
 
-/* 0 when tar is in PATH, else -ENOTSUP with the reason. */
-int ct_tar_supported(const char *load, char *why, size_t len);
-/* Resolves the tree to archive: env->tree_dir, or a tree generated with
- * ct_srctree_generate() in l->dir/tree (*generated set). *bytes is its size. */
+/* 0 when tar is in PATH and --tar-tree (env->tree_dir), when set, is a
+ * directory; else -ENOTSUP or -errno with the reason. */
+int ct_tar_supported(const struct ct_env *env, const char *load, char *why, size_t len);
+/* Resolves the tree to archive: env->tree_dir, or a kernel-sized tree
+ * generated with ct_tartree_generate() in l->dir/tree, sized by the profile
+ * and the free space there (*generated set). *bytes is its size. */
 int ct_tar_tree(struct ct_load *l, char *tree, size_t tlen, bool *generated, unsigned *nfiles,
 		uint64_t *bytes, char *err, size_t len) CT_WUR;
 /* Runs argv (argv[0] is "tar") with stdin/stdout on /dev/null and stderr

@@ -3,7 +3,8 @@
  * Sequential buffered 1 MiB writes of incompressible data, no fsync, so the
  * kernel's writeback and dirty throttling decide how the foreground fares.
  * prepare writes the file once in full (io_fill), so every run rewrites
- * a written file, as contest's second and later passes did.
+ * a written file, as contest's second and later passes did, and every run
+ * starts from offset 0.
  */
 #include "internal.h"
 #include "loads.h"
@@ -176,8 +177,9 @@ fail:
 int ct_io_work(struct ct_load *l, unsigned i)
 {
 	const struct ct_io_file *f = l->priv;
-	uint64_t pos = atomic_load(&l->shm->resume) % (f->size ? f->size : 1),
-		 seed = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL ^ (uint64_t)ct_now_ns();
+	/* every run starts at the beginning of the file, so every run meets
+	 * the file state the one before left: its first part rewritten last */
+	uint64_t pos = 0, seed = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL ^ (uint64_t)ct_now_ns();
 	uint64_t block = 0;
 	unsigned char *buf;
 	size_t n;
@@ -205,9 +207,6 @@ int ct_io_work(struct ct_load *l, unsigned i)
 		pos += n;
 		if (pos >= f->size)
 			pos = 0;
-		/* the next run goes on where this one stopped, so every run meets
-		 * the same file state rather than run 1 alone filling it */
-		atomic_store(&l->shm->resume, pos);
 	}
 }
 

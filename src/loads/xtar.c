@@ -21,7 +21,7 @@ struct xtar_priv {
 
 static int xtar_supported(const struct ct_env *env, char *why, size_t len)
 {
-	return ct_tar_supported("xtar", why, len);
+	return ct_tar_supported(env, "xtar", why, len);
 }
 
 static int xtar_prepare(struct ct_load *l, char *err, size_t len)
@@ -113,6 +113,7 @@ const struct ct_load_ops ct_load_xtar = {
 	.name = "xtar",
 	.summary = "extracts a tar archive of a source tree, over and over",
 	.flags = CT_LOAD_PROFILED,
+	.opt_scope = CT_SCOPE_TAR_TREE,
 	.work_unit = "archives",
 	.unit_scale = 1,
 	.supported = xtar_supported,

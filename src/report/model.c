@@ -26,13 +26,49 @@ static double mean_of(const double *x, size_t n)
 	return n ? s / (double)n : NAN;
 }
 
-static void flag_evidence(struct ct_report_flag *fl)
+/* Loads per second of a run that counted work, else NaN. */
+static double load_rate(const struct ct_run *r)
+{
+	return r && r->load_work && r->wall_ns > 0 ? ct_run_loads(r) / ct_run_time_s(r) : NAN;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median load rate of the cell's ok runs that counted work; NaN. */
+static double median_load_rate(const struct ct_report_cell *c)
+{
+	double *v = c->n && c->ok ? malloc(c->n * sizeof(*v)) : NULL, m = NAN;
+	size_t k = 0;
+
+	if (!v)
+		return NAN;
+	for (size_t i = 0; i < c->n; i++)
+		if (!isnan(load_rate(c->ok[i])))
+			v[k++] = load_rate(c->ok[i]);
+	if (k) {
+		qsort(v, k, sizeof(*v), cmp_double);
+		m = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	}
+	free(v);
+	return m;
+}
+
+static void flag_evidence(struct ct_report_flag *fl, double rate_median)
 {
 	static const char *const res[] = { "cpu", "io", "memory" };
 	const struct ct_run *r = fl->run;
 	double wall = r ? (double)r->wall_ns / 1e3 : 0, psi = 0;
 
 	fl->psi_resource = res[0];
+	fl->start_dirty_bytes = r ? r->mon.start_dirty_bytes : -1;
+	fl->start_writeback_bytes = r ? r->mon.start_writeback_bytes : -1;
+	fl->load_rate = load_rate(r);
+	fl->load_rate_median = isnan(fl->load_rate) ? NAN : rate_median;
 	if (!r || wall <= 0)
 		return;
 	for (int k = 0; k < 3 && r->mon.have_psi; k++)
@@ -51,7 +87,7 @@ static void flag_evidence(struct ct_report_flag *fl)
 static int describe_values(struct ct_report_cell *c, double confidence)
 {
 	size_t nflag = 0;
-	double kept = 0;
+	double kept = 0, rate_median;
 
 	c->mean_unflagged = NAN;
 	c->have_summary = c->n >= 2 && !ct_stats_summarize(c->values, c->n, confidence, &c->sum);
@@ -67,6 +103,7 @@ static int describe_values(struct ct_report_cell *c, double confidence)
 	c->flags = calloc(nflag, sizeof(*c->flags));
 	if (!c->flags)
 		return -ENOMEM;
+	rate_median = median_load_rate(c);
 	for (size_t i = 0; i < c->n; i++) {
 		struct ct_report_flag *fl;
 
@@ -77,7 +114,7 @@ static int describe_values(struct ct_report_cell *c, double confidence)
 		fl = &c->flags[c->nflags++];
 		fl->value = i;
 		fl->run = c->ok ? c->ok[i] : NULL;
-		flag_evidence(fl);
+		flag_evidence(fl, rate_median);
 	}
 	c->mean_unflagged = kept / (double)(c->n - c->nflags);
 	return 0;

@@ -5,6 +5,7 @@
  * the flagged runs with their evidence. They format; the model computed.
  */
 #include "contend/report.h"
+#include "contend/util.h"
 
 #include <math.h>
 #include <string.h>
@@ -188,6 +189,35 @@ static const char *fmt_value(const struct ct_report *rep, double v, char *buf, s
 	return buf;
 }
 
+/*
+ * One flagged run and its evidence: interference (foreign CPU, steal, PSI),
+ * the state it started from (dirty and writeback page cache) and the load's
+ * rate during it against the cell's median - a run that met a weaker or
+ * stronger load than its siblings says so here.
+ */
+static void print_flag(FILE *f, const struct ct_report *rep, const struct ct_report_block *b,
+		       const struct ct_report_cell *c, const struct ct_report_flag *fl)
+{
+	char v[32], d[32], w[32];
+
+	fprintf(f,
+		"%-9s %s run %u flagged (%s %s): foreign CPU %.0f%%, steal %.1f%%, PSI %s some "
+		"%.0f%%",
+		b->load, c->label, fl->run ? fl->run->seq : 0,
+		fmt_value(rep, c->values[fl->value], v, sizeof(v)),
+		rep->higher_better ? "tps" : "s", fl->foreign_pct, fl->steal_pct, fl->psi_resource,
+		fl->psi_pct);
+	if (fl->start_dirty_bytes >= 0 && fl->start_writeback_bytes >= 0)
+		fprintf(f, ", started with %s dirty and %s under writeback",
+			ct_fmt_size((uint64_t)fl->start_dirty_bytes, d, sizeof(d)),
+			ct_fmt_size((uint64_t)fl->start_writeback_bytes, w, sizeof(w)));
+	if (!isnan(fl->load_rate))
+		fprintf(f, ", load %.*f %s/s (median %.*f)", fl->load_rate < 10 ? 2 : 0,
+			fl->load_rate, b->work_unit ? b->work_unit : "units",
+			fl->load_rate_median < 10 ? 2 : 0, fl->load_rate_median);
+	fprintf(f, "; %s\n", fl->likely_fluke ? "likely fluke" : "no interference seen");
+}
+
 void ct_report_print_flagged(FILE *f, const struct ct_report *rep)
 {
 	const char *unit = rep->higher_better ? "tps" : "s";
@@ -199,18 +229,8 @@ void ct_report_print_flagged(FILE *f, const struct ct_report *rep)
 		for (size_t j = 0; j < b->ncells; j++) {
 			const struct ct_report_cell *c = &b->cells[j];
 
-			for (size_t k = 0; k < c->nflags; k++) {
-				const struct ct_report_flag *fl = &c->flags[k];
-
-				fprintf(f,
-					"%-9s %s run %u flagged (%s %s): foreign CPU %.0f%%, steal "
-					"%.1f%%, PSI %s some %.0f%%; %s\n",
-					b->load, c->label, fl->run ? fl->run->seq : 0,
-					fmt_value(rep, c->values[fl->value], v, sizeof(v)), unit,
-					fl->foreign_pct, fl->steal_pct, fl->psi_resource,
-					fl->psi_pct,
-					fl->likely_fluke ? "likely fluke" : "no interference seen");
-			}
+			for (size_t k = 0; k < c->nflags; k++)
+				print_flag(f, rep, b, c, &c->flags[k]);
 			if (c->nflags)
 				fprintf(f, "%-9s %s mean without flagged runs: %s %s (%zu run%s)\n",
 					b->load, c->label,

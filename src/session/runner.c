@@ -409,6 +409,7 @@ int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l
 	snprintf(r->load_params, sizeof(r->load_params), "%s", l->params);
 	r->load_unit_scale = l->ops->unit_scale;
 	r->started_at = ct_wall_ns();
+	r->mon.start_dirty_bytes = r->mon.start_writeback_bytes = -1; /* until measured */
 
 	rc = start_load(rt, w, l, r, err, len);
 	if (rc)

@@ -143,6 +143,11 @@ static const char *const migrations[] = {
 	" higher_better INTEGER NOT NULL,"
 	" runs TEXT NOT NULL);"
 	"CREATE INDEX calibrations_by_config ON calibrations (config_id, workload, load);",
+	/* 8: the state each run started from - dirty and writeback page cache
+	 * at the start stamp - so a flagged run shows whether it began with
+	 * more unwritten data than the others; -1 for runs stored before */
+	"ALTER TABLE runs ADD COLUMN start_dirty_bytes INTEGER NOT NULL DEFAULT -1;"
+	"ALTER TABLE runs ADD COLUMN start_writeback_bytes INTEGER NOT NULL DEFAULT -1;",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))
@@ -207,6 +212,8 @@ static const struct col run_cols[] = {
 	RUN("sectors_read", COL_I64, mon.sectors_read),
 	RUN("sectors_written", COL_I64, mon.sectors_written),
 	RUN("block", COL_UINT, block),
+	RUN("start_dirty_bytes", COL_I64, mon.start_dirty_bytes),
+	RUN("start_writeback_bytes", COL_I64, mon.start_writeback_bytes),
 };
 
 #define SI(name, type, m) COL(name, type, struct ct_sysinfo, m)

@@ -2,7 +2,7 @@
 # Bad input gets one clear line on stderr and the documented exit code
 # (2 usage/input, 3 environment), and the read-only commands work.
 . "$CT_TESTLIB"
-plan 32
+plan 35
 
 run; expect_rc "no command: exit 2" 2
 run bogus; expect_rc "unknown command: exit 2" 2
@@ -44,4 +44,9 @@ expect_rc "no space for the load file: exit 3" 3
 if [ -z "$(ls -d "$T"/contend.* 2>/dev/null)" ]; then ok "nothing left in the work dir"; else not_ok "nothing left in the work dir" "$(ls -A "$T")"; fi
 run run -w selftest -l none,list --list-dir "$T/no-such-dir" -n 1
 expect_rc "missing --list-dir: exit 2" 2
+run run -w selftest -l none,ctar --tar-tree "$T/no-such-tar-tree" -n 1
+expect_rc "missing --tar-tree: exit 2" 2
+expect_err "missing --tar-tree named" "ctar: cannot read tree '.*no-such-tar-tree'"
+run run -w selftest -l none --tar-tree "$T" -n 1
+expect_rc "--tar-tree without a tar load: exit 2" 2
 check "bad input, found before anything runs, makes no store" test ! -e "$CONTEND_DB"

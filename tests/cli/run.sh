@@ -2,7 +2,7 @@
 # Whole sessions of the real binary at tiny sizes: the table, the store's
 # contents, failed runs reported as failed, the baseline, the kbuild tree.
 . "$CT_TESTLIB"
-plan 30
+plan 34
 
 run run -w selftest --scale 0.05 -l none,null -n 2 --delay 0.2s --dir "$T" -L st
 expect_rc "selftest session: exit 0" 0
@@ -56,3 +56,12 @@ run run -w selftest --scale 0.02 -l none --adaptive --precision 0.0001 --max-run
 expect_out "adaptive: an unreachable target stops at the cap" "^adaptive: none IMPRECISE after 5 runs"
 run run -w selftest -l none --adaptive --max-runs 3
 expect_rc "adaptive: a cap under 5 runs is refused" 2
+
+# each run records the state it started from: dirty and writeback page
+# cache at the start stamp (never -1, "unknown"); under io, which has
+# written without flushing for its delay, the dirty bytes are not zero
+run run -w cmd -l none,io --file-size 64M -n 1 --no-warmup --delay 1s --dir "$T" -L start -- true
+expect_rc "start state session: exit 0" 0
+[ "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'start' and r.start_dirty_bytes >= 0 and r.start_writeback_bytes >= 0")" = 2 ] && ok "start state recorded for every run" || not_ok "start state recorded for every run" "$(sql "select load, start_dirty_bytes, start_writeback_bytes from runs")"
+[ "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'start' and r.load = 'io' and r.start_dirty_bytes + r.start_writeback_bytes > 0")" = 1 ] && ok "io starts the foreground with unwritten data" || not_ok "io starts the foreground with unwritten data" "$(sql "select load, start_dirty_bytes, start_writeback_bytes from runs")"
+[ "$(sql "select count(*) from runs where start_dirty_bytes < 0 and session_id = (select max(id) from sessions)")" = 0 ] && ok "no unknown start state in a new session" || not_ok "no unknown start state in a new session"

@@ -12,6 +12,7 @@
 
 #include "contend/load.h"
 #include "contend/proc.h"
+#include "contend/tartree.h"
 #include "contend/util.h"
 
 #include <dirent.h>
@@ -21,6 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -386,6 +390,188 @@ static void test_io_file_written(void **state)
 	check_written("read", "read.dat");
 }
 
+/*
+ * Every run of io writes from the start of its file, so every run meets the
+ * same file state. After run 1 the file's pages are dropped from the cache;
+ * run 2 then caches what it writes: page 0 when it starts at offset 0, the
+ * pages after run 1's stop when it resumes there (what io once did).
+ */
+static void test_io_starts_at_zero(void **state)
+{
+	struct ct_env e = env;
+	struct ct_load l;
+	struct ct_load_result res;
+	char err[CT_ERRLEN] = "", path[PATH_MAX + 16];
+	unsigned char *vec;
+	size_t pages, resident = 0;
+	void *map;
+	int fd;
+
+	e.file_size = 512 << 20;
+	assert_ok(ct_load_init(&l, ct_load_find("io"), &e, err, sizeof(err)), err);
+	snprintf(path, sizeof(path), "%s/io.dat", l.dir);
+	for (int run = 0; run < 2; run++) {
+		assert_ok(ct_load_start(&l, NULL, err, sizeof(err)), err);
+		assert_ok(ct_load_wait_ready(&l, 0, err, sizeof(err)), err);
+		ct_load_stop(&l, &res);
+		assert_false(res.failed);
+		fd = open(path, O_RDONLY);
+		assert_true(fd >= 0);
+		if (run == 0) {
+			assert_int_equal(fdatasync(fd), 0);
+			assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+			close(fd);
+			continue;
+		}
+		pages = (size_t)(e.file_size / 4096);
+		map = mmap(NULL, (size_t)e.file_size, PROT_READ, MAP_SHARED, fd, 0);
+		assert_true(map != MAP_FAILED);
+		vec = malloc(pages);
+		assert_non_null(vec);
+		assert_int_equal(mincore(map, (size_t)e.file_size, vec), 0);
+		for (size_t i = 0; i < pages; i++)
+			resident += vec[i] & 1;
+		print_message("io: %zu of %zu pages cached after run 2, page 0 %s\n", resident,
+			      pages, vec[0] & 1 ? "among them" : "not");
+		if (resident * 2 < pages)
+			assert_true(vec[0] & 1);
+		free(vec);
+		munmap(map, (size_t)e.file_size);
+		close(fd);
+		ct_load_release(&l);
+		if (resident * 2 >= pages)
+			skip(); /* the writer went round the file: page 0 says nothing */
+		return;
+	}
+}
+
+static uint64_t tree_bytes, tree_hash;
+static unsigned tree_files, tree_dirs, tree_nontext;
+
+static int tree_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	char buf[65536];
+	uint64_t h = CT_FNV_INIT;
+	ssize_t n;
+	int fd;
+
+	tree_dirs += type == FTW_D;
+	if (type != FTW_F)
+		return 0;
+	tree_files++;
+	tree_bytes += (uint64_t)st->st_size;
+	h = ct_fnv1a(h, path + strlen(base));
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf) - 1)) > 0) {
+		for (ssize_t i = 0; i < n; i++)
+			tree_nontext += !(buf[i] == '\n' || buf[i] == '\t' ||
+					  (buf[i] >= ' ' && buf[i] < 127));
+		buf[n] = '\0';
+		h = ct_fnv1a(h, buf);
+	}
+	close(fd);
+	tree_hash += h; /* a sum: the order of the walk does not matter */
+	return 0;
+}
+
+static void walk_tree(const char *dir)
+{
+	tree_bytes = tree_hash = 0;
+	tree_files = tree_dirs = tree_nontext = 0;
+	assert_int_equal(nftw(dir, tree_entry, 16, FTW_PHYS), 0);
+}
+
+/* The tree's size: the profile's, scaled to a tenth of the free space. */
+static void test_tartree_size(void **state)
+{
+	unsigned files;
+	uint64_t bytes;
+
+	/* full: Linux-sized, 70,000 files and 1 GiB */
+	assert_int_equal(ct_tartree_size(false, 1ull << 40, &files, &bytes), 0);
+	assert_int_equal(files, 70000);
+	assert_true(bytes == 1073741824ull);
+	/* quick: a sixteenth */
+	assert_int_equal(ct_tartree_size(true, 1ull << 40, &files, &bytes), 0);
+	assert_int_equal(files, 4375);
+	assert_true(bytes == 67108864ull);
+	/* 2 GiB free: a tenth is 214748364 bytes; files shrink in step */
+	assert_int_equal(ct_tartree_size(false, 2ull << 30, &files, &bytes), 0);
+	assert_true(bytes == 214748364ull);
+	assert_int_equal(files, 13999); /* 70000 x 214748364 / 2^30, rounded down */
+	assert_true(bytes * 10 <= 2ull << 30);
+	/* 40 MiB free, quick: 4 MiB, 273 files */
+	assert_int_equal(ct_tartree_size(true, 40ull << 20, &files, &bytes), 0);
+	assert_true(bytes == 4194304ull);
+	assert_int_equal(files, 273);
+	/* under a tenth of a MiB of tree: refused */
+	assert_int_equal(ct_tartree_size(true, 9ull << 20, &files, &bytes), -ENOSPC);
+	assert_int_equal(ct_tartree_size(false, 0, &files, &bytes), -ENOSPC);
+}
+
+/* The generated tree has the files and bytes asked, text only, in
+ * directories of sixteen, and the same bytes every time. */
+static void test_tartree_generate(void **state)
+{
+	char dir[300], err[CT_ERRLEN] = "";
+	uint64_t hash;
+
+	snprintf(dir, sizeof(dir), "%s/tartree", base);
+	assert_ok(ct_tartree_generate(dir, 500, 3 << 20, err, sizeof(err)), err);
+	walk_tree(dir);
+	assert_int_equal(tree_files, 500);
+	assert_true(tree_bytes == 3 << 20);
+	assert_int_equal(tree_nontext, 0);
+	hash = tree_hash;
+	/* 32 directories of 16 files under 16 top-level ones, two second-level
+	 * ones each: 1 + 16 + 32 + 32 */
+	assert_int_equal(tree_dirs, 81);
+	assert_int_equal(ct_rm_rf(dir), 0);
+	assert_ok(ct_tartree_generate(dir, 500, 3 << 20, err, sizeof(err)), err);
+	walk_tree(dir);
+	assert_true(tree_hash == hash);
+	assert_int_equal(ct_rm_rf(dir), 0);
+	/* more files than bytes cannot be */
+	assert_int_equal(ct_tartree_generate(dir, 10, 5, err, sizeof(err)), -EINVAL);
+}
+
+/* ctar generates its tree in its load directory, capped at a tenth of the
+ * free space there: a 40 MiB tmpfs gets 4 MiB of tree, an 8 MiB one none. */
+static void test_ctar_tree_capped(void **state)
+{
+	char mnt[300], err[CT_ERRLEN] = "";
+	struct ct_env e = env;
+	struct ct_load l;
+
+	snprintf(mnt, sizeof(mnt), "%s/small", base);
+	assert_int_equal(mkdir(mnt, 0755), 0);
+	if (mount("tmpfs", mnt, "tmpfs", 0, "size=40m")) {
+		print_message("cannot mount a tmpfs (%s): the cap is not tested\n",
+			      strerror(errno));
+		rmdir(mnt);
+		skip();
+	}
+	snprintf(e.dir, sizeof(e.dir), "%s", mnt);
+	e.tree_dir = NULL;
+	e.quick = true;
+	assert_ok(ct_load_init(&l, ct_load_find("ctar"), &e, err, sizeof(err)), err);
+	print_message("ctar on 40 MiB: %s\n", l.params);
+	assert_contains(l.params, "tree=generated");
+	assert_contains(l.params, "files=273 ");
+	assert_true(l.size <= 4194304ull && l.size > 4100000ull);
+	ct_load_release(&l);
+	assert_int_equal(umount(mnt), 0);
+	assert_int_equal(mount("tmpfs", mnt, "tmpfs", 0, "size=8m"), 0);
+	assert_int_equal(ct_load_init(&l, ct_load_find("ctar"), &e, err, sizeof(err)), -ENOSPC);
+	assert_contains(err, "ctar: only ");
+	assert_contains(err, "too little for a tar tree");
+	ct_load_release(&l);
+	assert_int_equal(umount(mnt), 0);
+	rmdir(mnt);
+}
+
 static void test_io_worker_fails(void **state)
 {
 	struct ct_load l;
@@ -619,6 +805,10 @@ int main(void)
 		cmocka_unit_test(test_io_no_space),
 		cmocka_unit_test(test_io_file_written),
 		cmocka_unit_test(test_io_worker_fails),
+		cmocka_unit_test(test_io_starts_at_zero),
+		cmocka_unit_test(test_tartree_size),
+		cmocka_unit_test(test_tartree_generate),
+		cmocka_unit_test(test_ctar_tree_capped),
 		cmocka_unit_test(test_ctar_tar_fails),
 		cmocka_unit_test(test_worker_exits),
 		cmocka_unit_test(test_leader_killed),

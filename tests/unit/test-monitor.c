@@ -111,6 +111,10 @@ static void test_delta(void **state)
 	assert_true(m.pswpin == 7);
 	assert_true(m.sectors_read == 6523);
 	assert_true(m.sectors_written == 85264);
+	/* the start state is the first snapshot's, not a difference: 3000
+	 * dirty and 25 writeback pages */
+	assert_true(m.start_dirty_bytes == 3000 * sysconf(_SC_PAGESIZE));
+	assert_true(m.start_writeback_bytes == 25 * sysconf(_SC_PAGESIZE));
 
 	/* more CPU claimed than was busy: clamped, never negative */
 	ct_monitor_delta(&a, &b, 9000000, &m);

@@ -26,7 +26,7 @@
 #include <sqlite3.h>
 
 /* What this contend writes; a new migration must update it. */
-#define SCHEMA_VERSION 7
+#define SCHEMA_VERSION 8
 #define APP_ID	       0x63746e64 /* "ctnd" */
 
 static char tmpdir[] = "/tmp/contend-test-store.XXXXXX";
@@ -848,12 +848,14 @@ static void test_metrics_series(void **state)
 
 /* What migrations 6 and 7 added, dropped again: a store of schema 5 as far
  * as later migrations are concerned (the fixture test covers a real one). */
-#define UNDO_6                                         \
-	"DROP TABLE calibrations;"                     \
-	"DROP INDEX sessions_by_group;"                \
-	"ALTER TABLE sessions DROP COLUMN group_id;"   \
-	"ALTER TABLE sessions DROP COLUMN run_order;"  \
-	"ALTER TABLE sessions DROP COLUMN order_seed;" \
+#define UNDO_6                                                \
+	"ALTER TABLE runs DROP COLUMN start_dirty_bytes;"     \
+	"ALTER TABLE runs DROP COLUMN start_writeback_bytes;" \
+	"DROP TABLE calibrations;"                            \
+	"DROP INDEX sessions_by_group;"                       \
+	"ALTER TABLE sessions DROP COLUMN group_id;"          \
+	"ALTER TABLE sessions DROP COLUMN run_order;"         \
+	"ALTER TABLE sessions DROP COLUMN order_seed;"        \
 	"ALTER TABLE runs DROP COLUMN block;"
 
 /* A store of schema version 1 (sessions without pid and boot_id) is
@@ -1069,6 +1071,9 @@ static void test_migrate_fixture(void **state)
 			assert_int_equal(ct_run_metric(&runs[i], CT_METRIC_TPS, &v), 0);
 			assert_true(v == old_tps[i]);
 			assert_true(runs[i].nmetrics > 30);
+			/* stored before start states were: unknown, not zero */
+			assert_true(runs[i].mon.start_dirty_bytes == -1);
+			assert_true(runs[i].mon.start_writeback_bytes == -1);
 		}
 		free(runs);
 	}
@@ -1153,7 +1158,7 @@ static void test_newer_version(void **state)
 	ct_store_close(open_ok(path));
 	db = raw_open(path);
 	/* a rollback journal too, so a refused store that was written to shows */
-	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 8",
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 9",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
@@ -1161,12 +1166,12 @@ static void test_newer_version(void **state)
 	assert_int_equal(ct_store_open(&s, path, CT_STORE_CREATE, err, sizeof(err)), -EINVAL);
 	assert_null(s);
 	snprintf(want, sizeof(want),
-		 "results store '%s' has schema version 8, this contend knows up to %d", path,
+		 "results store '%s' has schema version 9, this contend knows up to %d", path,
 		 SCHEMA_VERSION);
 	assert_string_equal(err, want);
 
 	db = raw_open(path);
-	assert_int_equal(raw_int(db, "PRAGMA user_version"), 8);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 9);
 	raw_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
 	assert_string_equal(mode, "delete");
 	sqlite3_close(db);
