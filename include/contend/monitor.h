@@ -32,6 +32,9 @@ struct ct_monitors {
 	 * be written and being written, in bytes; -1 when unknown (a run
 	 * stored before contend recorded them) */
 	int64_t start_dirty_bytes, start_writeback_bytes;
+	/* the CPU's speed before the load started (ct_cpu_speed()), loop
+	 * steps per microsecond; -1 when unknown */
+	double start_cpu_speed;
 };
 
 /* root: "" or a fixture dir; dev: block device name for diskstats or "". */
@@ -42,6 +45,12 @@ void ct_monitor_delta(const struct ct_snapshot *a, const struct ct_snapshot *b, 
 		      struct ct_monitors *out);
 /* Samples the machine for interval_ns and returns the busy CPU not used by
  * this process, as a fraction of one CPU (quietness check). */
+/* The speed of this CPU now: the fastest of five slices of window_ns / 5
+ * of a dependent integer loop, in steps per microsecond. The fastest, so a
+ * preemption in one slice does not count: a lower figure on the same
+ * machine means a slower CPU (a busy host, a lower clock), which steal
+ * time does not always show. */
+double ct_cpu_speed(int64_t window_ns);
 int ct_monitor_foreign(const char *root, int64_t interval_ns, double *cpus) CT_WUR;
 
 #endif

@@ -38,6 +38,7 @@ struct ct_report_flag {
 	 * the load counts no work) */
 	int64_t start_dirty_bytes, start_writeback_bytes;
 	double load_rate, load_rate_median;
+	double cpu_speed_rel; /* its start CPU speed / the cell's median; NaN */
 	bool likely_fluke;
 };
 

@@ -239,6 +239,33 @@ void ct_monitor_delta(const struct ct_snapshot *a, const struct ct_snapshot *b, 
 	out->start_writeback_bytes = (int64_t)a->writeback_bytes;
 }
 
+double ct_cpu_speed(int64_t window_ns)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL, steps;
+	double best = 0;
+
+	for (int slice = 0; slice < 5; slice++) {
+		int64_t t0 = ct_now_ns(), t;
+
+		steps = 0;
+		do {
+			/* xorshift: each step needs the last, no vector unit helps */
+			for (int i = 0; i < 1000; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+			}
+			/* x escapes, so the compiler must run the loop */
+			__asm__ volatile("" : "+r"(x));
+			steps += 1000;
+			t = ct_now_ns() - t0;
+		} while (t < window_ns / 5);
+		if ((double)steps * 1e3 / (double)t > best)
+			best = (double)steps * 1e3 / (double)t;
+	}
+	return best;
+}
+
 int ct_monitor_foreign(const char *root, int64_t interval_ns, double *cpus)
 {
 	struct ct_snapshot a, b;

@@ -57,7 +57,9 @@ int ct_tar_supported(const struct ct_env *env, const char *load, char *why, size
 int ct_tar_tree(struct ct_load *l, char *tree, size_t tlen, bool *generated, unsigned *nfiles,
 		uint64_t *bytes, char *err, size_t len) CT_WUR;
 /* Runs argv (argv[0] is "tar") with stdin/stdout on /dev/null and stderr
- * in log, and waits. 0, or -EIO with tar's status and first error line. */
-int ct_tar_run(const char *load, char *const argv[], const char *log, char *err, size_t len) CT_WUR;
+ * in log, and waits; with l, the bytes tar writes count as l's work as it
+ * goes. 0, or -EIO with tar's status and first error line. */
+int ct_tar_run(const char *load, char *const argv[], const char *log, struct ct_load *l, char *err,
+	       size_t len) CT_WUR;
 
 #endif

@@ -58,7 +58,7 @@ static int xtar_prepare(struct ct_load *l, char *err, size_t len)
 			    ct_fmt_size(need, b, sizeof(b)));
 		goto fail_tree;
 	}
-	rc = ct_tar_run("xtar", argv, log, err, len);
+	rc = ct_tar_run("xtar", argv, log, NULL, err, len);
 	if (rc)
 		goto fail_tree;
 	if (generated)
@@ -97,9 +97,8 @@ static int xtar_work(struct ct_load *l, unsigned i)
 		if (mkdir(dir, 0755))
 			return ct_load_fail(l, "xtar: cannot create '%s': %s", dir,
 					    strerror(errno));
-		if (ct_tar_run("xtar", argv, log, msg, sizeof(msg)))
+		if (ct_tar_run("xtar", argv, log, l, msg, sizeof(msg)))
 			return ct_load_fail(l, "%s", msg);
-		ct_load_add(l, 1);
 	}
 }
 
@@ -114,8 +113,8 @@ const struct ct_load_ops ct_load_xtar = {
 	.summary = "extracts a tar archive of a source tree, over and over",
 	.flags = CT_LOAD_PROFILED,
 	.opt_scope = CT_SCOPE_TAR_TREE,
-	.work_unit = "archives",
-	.unit_scale = 1,
+	.work_unit = "MB extracted",
+	.unit_scale = 1e6,
 	.supported = xtar_supported,
 	.prepare = xtar_prepare,
 	.work = xtar_work,

@@ -39,8 +39,15 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median load rate of the cell's ok runs that counted work; NaN. */
-static double median_load_rate(const struct ct_report_cell *c)
+/* The CPU speed a run started with, NaN when unknown. */
+static double cpu_speed(const struct ct_run *r)
+{
+	return r && r->mon.start_cpu_speed > 0 ? r->mon.start_cpu_speed : NAN;
+}
+
+/* The median of what of() gives for the cell's ok runs, over the runs
+ * where it is known; NaN when none. */
+static double cell_median(const struct ct_report_cell *c, double (*of)(const struct ct_run *))
 {
 	double *v = c->n && c->ok ? malloc(c->n * sizeof(*v)) : NULL, m = NAN;
 	size_t k = 0;
@@ -48,8 +55,8 @@ static double median_load_rate(const struct ct_report_cell *c)
 	if (!v)
 		return NAN;
 	for (size_t i = 0; i < c->n; i++)
-		if (!isnan(load_rate(c->ok[i])))
-			v[k++] = load_rate(c->ok[i]);
+		if (!isnan(of(c->ok[i])))
+			v[k++] = of(c->ok[i]);
 	if (k) {
 		qsort(v, k, sizeof(*v), cmp_double);
 		m = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
@@ -58,7 +65,7 @@ static double median_load_rate(const struct ct_report_cell *c)
 	return m;
 }
 
-static void flag_evidence(struct ct_report_flag *fl, double rate_median)
+static void flag_evidence(struct ct_report_flag *fl, double rate_median, double speed_median)
 {
 	static const char *const res[] = { "cpu", "io", "memory" };
 	const struct ct_run *r = fl->run;
@@ -69,6 +76,7 @@ static void flag_evidence(struct ct_report_flag *fl, double rate_median)
 	fl->start_writeback_bytes = r ? r->mon.start_writeback_bytes : -1;
 	fl->load_rate = load_rate(r);
 	fl->load_rate_median = isnan(fl->load_rate) ? NAN : rate_median;
+	fl->cpu_speed_rel = cpu_speed(r) / speed_median;
 	if (!r || wall <= 0)
 		return;
 	for (int k = 0; k < 3 && r->mon.have_psi; k++)
@@ -87,7 +95,7 @@ static void flag_evidence(struct ct_report_flag *fl, double rate_median)
 static int describe_values(struct ct_report_cell *c, double confidence)
 {
 	size_t nflag = 0;
-	double kept = 0, rate_median;
+	double kept = 0, rate_median, speed_median;
 
 	c->mean_unflagged = NAN;
 	c->have_summary = c->n >= 2 && !ct_stats_summarize(c->values, c->n, confidence, &c->sum);
@@ -103,7 +111,8 @@ static int describe_values(struct ct_report_cell *c, double confidence)
 	c->flags = calloc(nflag, sizeof(*c->flags));
 	if (!c->flags)
 		return -ENOMEM;
-	rate_median = median_load_rate(c);
+	rate_median = cell_median(c, load_rate);
+	speed_median = cell_median(c, cpu_speed);
 	for (size_t i = 0; i < c->n; i++) {
 		struct ct_report_flag *fl;
 
@@ -114,7 +123,7 @@ static int describe_values(struct ct_report_cell *c, double confidence)
 		fl = &c->flags[c->nflags++];
 		fl->value = i;
 		fl->run = c->ok ? c->ok[i] : NULL;
-		flag_evidence(fl, rate_median);
+		flag_evidence(fl, rate_median, speed_median);
 	}
 	c->mean_unflagged = kept / (double)(c->n - c->nflags);
 	return 0;

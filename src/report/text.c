@@ -191,7 +191,8 @@ static const char *fmt_value(const struct ct_report *rep, double v, char *buf, s
 
 /*
  * One flagged run and its evidence: interference (foreign CPU, steal, PSI),
- * the state it started from (dirty and writeback page cache) and the load's
+ * the state it started from (dirty and writeback page cache, the CPU's
+ * speed before its load) and the load's
  * rate during it against the cell's median - a run that met a weaker or
  * stronger load than its siblings says so here.
  */
@@ -211,6 +212,8 @@ static void print_flag(FILE *f, const struct ct_report *rep, const struct ct_rep
 		fprintf(f, ", started with %s dirty and %s under writeback",
 			ct_fmt_size((uint64_t)fl->start_dirty_bytes, d, sizeof(d)),
 			ct_fmt_size((uint64_t)fl->start_writeback_bytes, w, sizeof(w)));
+	if (!isnan(fl->cpu_speed_rel))
+		fprintf(f, ", CPU speed %.0f%% of the median", 100 * fl->cpu_speed_rel);
 	if (!isnan(fl->load_rate))
 		fprintf(f, ", load %.*f %s/s (median %.*f)", fl->load_rate < 10 ? 2 : 0,
 			fl->load_rate, b->work_unit ? b->work_unit : "units",

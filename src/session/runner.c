@@ -21,7 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define TICK_NS 250000000LL /* load liveness check interval during a run */
+#define TICK_NS	     250000000LL /* load liveness check interval during a run */
+#define CPU_PROBE_NS 50000000LL	 /* the CPU speed probe before each run */
 
 /* Removes cgroups left by a contend that was SIGKILLed (their pid is gone). */
 static void sweep_stale_cgroups(const char *root)
@@ -402,6 +403,7 @@ int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l
 	pid_t pid, self = getpid();
 	int status = 0, rc, go;
 	bool have_snap;
+	double speed;
 
 	snprintf(r->workload, sizeof(r->workload), "%s", w->ops->name);
 	snprintf(r->load, sizeof(r->load), "%s", l->ops->name);
@@ -410,6 +412,9 @@ int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l
 	r->load_unit_scale = l->ops->unit_scale;
 	r->started_at = ct_wall_ns();
 	r->mon.start_dirty_bytes = r->mon.start_writeback_bytes = -1; /* until measured */
+	/* the CPU as this run finds it, before its load: a host that got
+	 * busier shows here even when steal does not */
+	speed = r->mon.start_cpu_speed = ct_cpu_speed(CPU_PROBE_NS);
 
 	rc = start_load(rt, w, l, r, err, len);
 	if (rc)
@@ -453,5 +458,6 @@ int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l
 	if (have_snap)
 		ct_monitor_delta(&a, &b, r->user_us + r->sys_us + r->load_user_us + r->load_sys_us,
 				 &r->mon);
+	r->mon.start_cpu_speed = speed;
 	return 0;
 }

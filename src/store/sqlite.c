@@ -144,10 +144,11 @@ static const char *const migrations[] = {
 	" runs TEXT NOT NULL);"
 	"CREATE INDEX calibrations_by_config ON calibrations (config_id, workload, load);",
 	/* 8: the state each run started from - dirty and writeback page cache
-	 * at the start stamp - so a flagged run shows whether it began with
+	 * at the start stamp, the CPU's speed before the load - so a flagged run shows whether it began with
 	 * more unwritten data than the others; -1 for runs stored before */
 	"ALTER TABLE runs ADD COLUMN start_dirty_bytes INTEGER NOT NULL DEFAULT -1;"
-	"ALTER TABLE runs ADD COLUMN start_writeback_bytes INTEGER NOT NULL DEFAULT -1;",
+	"ALTER TABLE runs ADD COLUMN start_writeback_bytes INTEGER NOT NULL DEFAULT -1;"
+	"ALTER TABLE runs ADD COLUMN start_cpu_speed REAL NOT NULL DEFAULT -1;",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))
@@ -214,6 +215,7 @@ static const struct col run_cols[] = {
 	RUN("block", COL_UINT, block),
 	RUN("start_dirty_bytes", COL_I64, mon.start_dirty_bytes),
 	RUN("start_writeback_bytes", COL_I64, mon.start_writeback_bytes),
+	RUN("start_cpu_speed", COL_DOUBLE, mon.start_cpu_speed),
 };
 
 #define SI(name, type, m) COL(name, type, struct ct_sysinfo, m)

@@ -2,7 +2,7 @@
 # Whole sessions of the real binary at tiny sizes: the table, the store's
 # contents, failed runs reported as failed, the baseline, the kbuild tree.
 . "$CT_TESTLIB"
-plan 34
+plan 35
 
 run run -w selftest --scale 0.05 -l none,null -n 2 --delay 0.2s --dir "$T" -L st
 expect_rc "selftest session: exit 0" 0
@@ -64,4 +64,5 @@ run run -w cmd -l none,io --file-size 64M -n 1 --no-warmup --delay 1s --dir "$T"
 expect_rc "start state session: exit 0" 0
 [ "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'start' and r.start_dirty_bytes >= 0 and r.start_writeback_bytes >= 0")" = 2 ] && ok "start state recorded for every run" || not_ok "start state recorded for every run" "$(sql "select load, start_dirty_bytes, start_writeback_bytes from runs")"
 [ "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'start' and r.load = 'io' and r.start_dirty_bytes + r.start_writeback_bytes > 0")" = 1 ] && ok "io starts the foreground with unwritten data" || not_ok "io starts the foreground with unwritten data" "$(sql "select load, start_dirty_bytes, start_writeback_bytes from runs")"
+[ "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'start' and r.start_cpu_speed > 0")" = 2 ] && ok "the CPU's speed recorded for every run" || not_ok "the CPU's speed recorded for every run" "$(sql "select load, start_cpu_speed from runs")"
 [ "$(sql "select count(*) from runs where start_dirty_bytes < 0 and session_id = (select max(id) from sessions)")" = 0 ] && ok "no unknown start state in a new session" || not_ok "no unknown start state in a new session"

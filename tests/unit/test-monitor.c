@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,13 @@ static void test_delta(void **state)
 	 * dirty and 25 writeback pages */
 	assert_true(m.start_dirty_bytes == 3000 * sysconf(_SC_PAGESIZE));
 	assert_true(m.start_writeback_bytes == 25 * sysconf(_SC_PAGESIZE));
+
+	/* the speed probe measures: a positive, finite rate */
+	{
+		double v = ct_cpu_speed(10000000);
+
+		assert_true(v > 0 && isfinite(v));
+	}
 
 	/* more CPU claimed than was busy: clamped, never negative */
 	ct_monitor_delta(&a, &b, 9000000, &m);

@@ -339,6 +339,8 @@ static void test_comparisons(void **state)
 			 * and met a load of 40 units/s against the others' 100 */
 			r.mon.start_dirty_bytes = i == 2 ? 1ll << 30 : 16ll << 20;
 			r.mon.start_writeback_bytes = i == 2 ? 64ll << 20 : 0;
+			/* and its CPU ran at 150 steps/us against the others' 200 */
+			r.mon.start_cpu_speed = i == 2 ? 150 : 200;
 			r.load_unit_scale = 1e6;
 			r.load_work = (uint64_t)((i == 2 ? 40 : 100) * z_none[i] * 1e6);
 			assert_int_equal(ct_store_run_put(fx->st, &r, err, sizeof(err)), 0);
@@ -391,13 +393,15 @@ static void test_comparisons(void **state)
 	assert_true(z0->flags[0].start_dirty_bytes == 1ll << 30);
 	assert_true(fabs(z0->flags[0].load_rate - 40) < 1e-6);
 	assert_true(fabs(z0->flags[0].load_rate_median - 100) < 1e-6);
+	assert_true(fabs(z0->flags[0].cpu_speed_rel - 0.75) < 1e-12);
 	{
 		char *buf = print(&rep, ct_report_print_flagged);
 
 		assert_non_null(strstr(buf,
 				       "mem       z run 3 flagged (30.00 s): foreign CPU 25%, "
 				       "steal 1.0%, PSI cpu some 0%, started with 1.0 GiB dirty "
-				       "and 64.0 MiB under writeback, load 40 MB written/s (median "
+				       "and 64.0 MiB under writeback, CPU speed 75% of the median, "
+				       "load 40 MB written/s (median "
 				       "100); likely fluke\n"));
 		assert_non_null(
 			strstr(buf, "mem       z mean without flagged runs: 10.15 s (4 runs)\n"));

@@ -851,6 +851,7 @@ static void test_metrics_series(void **state)
 #define UNDO_6                                                \
 	"ALTER TABLE runs DROP COLUMN start_dirty_bytes;"     \
 	"ALTER TABLE runs DROP COLUMN start_writeback_bytes;" \
+	"ALTER TABLE runs DROP COLUMN start_cpu_speed;"       \
 	"DROP TABLE calibrations;"                            \
 	"DROP INDEX sessions_by_group;"                       \
 	"ALTER TABLE sessions DROP COLUMN group_id;"          \
@@ -1074,6 +1075,7 @@ static void test_migrate_fixture(void **state)
 			/* stored before start states were: unknown, not zero */
 			assert_true(runs[i].mon.start_dirty_bytes == -1);
 			assert_true(runs[i].mon.start_writeback_bytes == -1);
+			assert_true(runs[i].mon.start_cpu_speed == -1);
 		}
 		free(runs);
 	}
