@@ -5,7 +5,8 @@
 # runs each (default 10), alternating A B, B A over ROUNDS rounds (default
 # 3), as ../BENCH rules ask. Prints per round both means, both CoVs and
 # their ratios, then the median ratios. Targets: mean ratio at most 1.01,
-# CoV ratio at most 1.2. SECS-like first look: ROUNDS=1 RUNS=5.
+# CoV ratio at most 1.2. A first look: ROUNDS=1 RUNS=5. CONTEND_ARGS adds
+# options to contend's run (--no-cgroup, --delay 0) to see what each costs.
 set -eu
 cd "$(dirname "$0")/.."
 CONTEND=${CONTEND:-build/contend}

@@ -181,6 +181,10 @@ int ct_stats_fieller(const double *num, size_t nn, const double *den, size_t nd,
  * alias p). Needs n >= 1 and every p in [0, 1]. */
 int ct_stats_holm(const double *p, size_t n, double *adj) CT_WUR;
 
+/* The median of x (the mean of the two middle values for even n),
+ * reordering x in place; NaN when n is 0. */
+double ct_stats_median(double *x, size_t n);
+
 /* exp(mean(log x)); -EINVAL unless n >= 1 and every x > 0. */
 int ct_stats_geomean(const double *x, size_t n, double *gm) CT_WUR;
 

@@ -9,8 +9,8 @@
 
 #include "contend/common.h"
 
-/* The full profile's tree: about Linux 6.1's 78,579 files and 1.5 GB less
- * its largest generated and firmware files. */
+/* The full profile's tree, near Linux 6.1's: 78,579 files holding 1.30 GB
+ * in 5,096 directories (the tar listing of Debian's linux-source-6.1). */
 #define CT_TARTREE_FILES (70u * 1000u)
 #define CT_TARTREE_BYTES (1ull << 30)
 /* The quick profile takes a sixteenth of it. */

@@ -25,22 +25,31 @@ struct ctar_priv {
 	char tree[PATH_MAX];
 };
 
+/* 0 when --tar-tree names a directory, else -errno with the reason. */
+static int tree_dir_ok(const char *load, const char *dir, char *why, size_t len)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return ct_err(why, len, -errno, "%s: cannot read tree '%s': %s", load, dir,
+			      strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return ct_err(why, len, -ENOTDIR, "%s: tree '%s' is not a directory", load, dir);
+	return 0;
+}
+
 int ct_tar_supported(const struct ct_env *env, const char *load, char *why, size_t len)
 {
 	const char *path = getenv("PATH"), *p, *end;
 	char cand[PATH_MAX];
-	struct stat st;
+	int rc;
 
 	/* a mistyped --tar-tree is a usage error, found before anything runs */
 	if (env->tree_dir && *env->tree_dir) {
-		if (stat(env->tree_dir, &st))
-			return ct_err(why, len, -errno, "%s: cannot read tree '%s': %s", load,
-				      env->tree_dir, strerror(errno));
-		if (!S_ISDIR(st.st_mode))
-			return ct_err(why, len, -ENOTDIR, "%s: tree '%s' is not a directory", load,
-				      env->tree_dir);
+		rc = tree_dir_ok(load, env->tree_dir, why, len);
+		if (rc)
+			return rc;
 	}
-
 	if (!path || !*path)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	for (p = path; *p; p = *end ? end + 1 : end) {
@@ -73,17 +82,13 @@ int ct_tar_tree(struct ct_load *l, char *tree, size_t tlen, bool *generated, uns
 {
 	const struct ct_env *env = l->env;
 	const char *name = l->ops->name;
-	struct stat st;
 	int rc;
 
 	*generated = false;
 	if (env->tree_dir && *env->tree_dir) {
-		if (stat(env->tree_dir, &st))
-			return ct_err(err, len, -errno, "%s: cannot read tree '%s': %s", name,
-				      env->tree_dir, strerror(errno));
-		if (!S_ISDIR(st.st_mode))
-			return ct_err(err, len, -ENOTDIR, "%s: tree '%s' is not a directory", name,
-				      env->tree_dir);
+		rc = tree_dir_ok(name, env->tree_dir, err, len);
+		if (rc)
+			return rc;
 		if ((size_t)snprintf(tree, tlen, "%s", env->tree_dir) >= tlen)
 			return ct_err(err, len, -ENAMETOOLONG, "%s: path '%s' is too long", name,
 				      env->tree_dir);

@@ -32,13 +32,6 @@ static double load_rate(const struct ct_run *r)
 	return r && r->load_work && r->wall_ns > 0 ? ct_run_loads(r) / ct_run_time_s(r) : NAN;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The CPU speed a run started with, NaN when unknown. */
 static double cpu_speed(const struct ct_run *r)
 {
@@ -49,18 +42,18 @@ static double cpu_speed(const struct ct_run *r)
  * where it is known; NaN when none. */
 static double cell_median(const struct ct_report_cell *c, double (*of)(const struct ct_run *))
 {
-	double *v = c->n && c->ok ? malloc(c->n * sizeof(*v)) : NULL, m = NAN;
+	double *v = c->n && c->ok ? malloc(c->n * sizeof(*v)) : NULL, m;
 	size_t k = 0;
 
 	if (!v)
 		return NAN;
-	for (size_t i = 0; i < c->n; i++)
-		if (!isnan(of(c->ok[i])))
-			v[k++] = of(c->ok[i]);
-	if (k) {
-		qsort(v, k, sizeof(*v), cmp_double);
-		m = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	for (size_t i = 0; i < c->n; i++) {
+		double x = of(c->ok[i]);
+
+		if (!isnan(x))
+			v[k++] = x;
 	}
+	m = ct_stats_median(v, k);
 	free(v);
 	return m;
 }

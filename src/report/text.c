@@ -192,9 +192,9 @@ static const char *fmt_value(const struct ct_report *rep, double v, char *buf, s
 /*
  * One flagged run and its evidence: interference (foreign CPU, steal, PSI),
  * the state it started from (dirty and writeback page cache, the CPU's
- * speed before its load) and the load's
- * rate during it against the cell's median - a run that met a weaker or
- * stronger load than its siblings says so here.
+ * speed before its load) and the load's rate during it against the cell's
+ * median - a run that met a weaker or stronger load than its siblings says
+ * so here.
  */
 static void print_flag(FILE *f, const struct ct_report *rep, const struct ct_report_block *b,
 		       const struct ct_report_cell *c, const struct ct_report_flag *fl)

@@ -8,6 +8,7 @@
  * with interpolation on the counts to narrow the bracket).
  */
 #include "internal.h"
+#include "contend/stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -152,6 +153,11 @@ double stats_median_inplace(double *x, size_t n)
 				lo = x[i];
 	}
 	return n % 2 ? hi : (lo + hi) / 2;
+}
+
+double ct_stats_median(double *x, size_t n)
+{
+	return n ? stats_median_inplace(x, n) : NAN;
 }
 
 void stats_rank_merge(const double *a, size_t na, const double *b, size_t nb, double *rank_sum,
