@@ -1,0 +1,122 @@
+#!/bin/sh
+# The bash completion, sourced in a bash without the bash-completion
+# package: COMP_WORDS, COMP_CWORD, COMP_LINE and COMP_POINT set as bash
+# sets them, _contend called, COMPREPLY checked against what the real binary
+# says - its commands, a command's options, the loads, the workloads - and
+# against the labels of a store made here, found through the --db given on
+# the line.
+. "$CT_TESTLIB"
+
+script=${CT_COMPLETION:-$(dirname "$CT_TESTLIB")/../../completion/contend.bash}
+plan 22
+if ! command -v bash >/dev/null 2>&1; then
+	i=0
+	while [ $i -lt 22 ]; do skip "completion" "bash is not installed"; i=$((i + 1)); done
+	exit 0
+fi
+
+mkdir -p "$T/bin" "$T/subdir"
+ln -s "$CONTEND" "$T/bin/contend"
+cat >"$T/drive.bash" <<'EOF'
+# drive.bash SCRIPT LINE: COMPREPLY for LINE, the cursor at its end, one a line
+. "$1" || exit 1
+line=$2
+COMP_LINE=$line
+COMP_POINT=${#line}
+read -ra COMP_WORDS <<<"$line"
+[[ $line == *' ' ]] && COMP_WORDS+=("")
+COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+_contend contend "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+((${#COMPREPLY[@]})) && printf '%s\n' "${COMPREPLY[@]}"
+exit 0
+EOF
+# comp LINE: the completions of LINE in $T/comp, sorted
+comp() {
+	PATH="$T/bin:$PATH" bash --norc --noprofile "$T/drive.bash" "$script" "$1" 2>"$T/comperr" |
+		sort >"$T/comp"
+}
+# expect DESC WANTED...: $T/comp is exactly WANTED
+expect() {
+	d=$1; shift
+	if [ $# = 0 ]; then : >"$T/want"; else printf '%s\n' "$@" | sort >"$T/want"; fi
+	if cmp -s "$T/want" "$T/comp"; then ok "$d"; else
+		not_ok "$d" "wanted: $(echo $(cat "$T/want"))" "got: $(echo $(cat "$T/comp"))" "stderr: $(head -c 300 "$T/comperr")"
+	fi
+}
+# has DESC WANTED...: $T/comp holds every WANTED
+has() {
+	d=$1; shift
+	miss=""
+	for w in "$@"; do grep -qxF -- "$w" "$T/comp" || miss="$miss $w"; done
+	if [ -z "$miss" ]; then ok "$d"; else
+		not_ok "$d" "missing:$miss" "got: $(echo $(cat "$T/comp"))" "stderr: $(head -c 300 "$T/comperr")"
+	fi
+}
+
+rc=0
+bash --norc --noprofile -c '. "$1" && complete -p contend && ! declare -F _init_completion' sh "$script" >"$T/out" 2>&1 || rc=$?
+if [ $rc = 0 ] && grep -q -- "-F _contend contend" "$T/out"; then
+	ok "sourced without bash-completion, it completes contend"
+else
+	not_ok "sourced without bash-completion, it completes contend" "$(head -c 400 "$T/out")"
+fi
+
+# the store whose labels are offered
+run run -w selftest -l none -n 2 -L mylabel --db "$T/x.db" -q
+expect_rc "a store with label mylabel" 0
+run run -w selftest -l none -n 2 --scale 0.05 -L k1+sysctl.vm.swappiness=10 --db "$T/x.db" -q
+expect_rc "and one whose label holds '='" 0
+
+cmds=$("$CONTEND" --help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }')
+comp "contend "
+expect "contend <tab>: the commands of contend --help" $cmds
+comp "contend r"
+expect "contend r<tab>: those starting with r" $(printf '%s\n' $cmds | grep '^r')
+comp "contend --v"
+expect "contend --v<tab>: --version" --version
+
+comp "contend run --lo"
+expect "contend run --lo<tab>: --loads, --log-size" $("$CONTEND" run --help | grep -oE -- '--lo[a-z-]*' | sort -u)
+comp "contend compare --"
+expect "contend compare --<tab>: every long option of compare --help" \
+	$("$CONTEND" compare --help | grep -oE '^ +(-., )?--[a-z0-9-]+' | grep -oE -- '--[a-z0-9-]+')
+
+comp "contend run -l none,pr"
+expect "contend run -l none,pr<tab>: none,process" none,process
+comp "contend run --loads none,process,"
+loads=$("$CONTEND" loads | awk 'NR > 1 { print $1 }' | grep -vxE 'none|process')
+has "--loads none,process,<tab>: every other load after the list" $(printf 'none,process,%s\n' $loads)
+if grep -qE '^none,process,(none|process)$' "$T/comp"; then
+	not_ok "and not the loads already in it" "$(echo $(cat "$T/comp"))"
+else ok "and not the loads already in it"; fi
+comp "contend run -w "
+has "contend run -w <tab>: the workloads" kbuild cmd oltp selftest
+
+comp "contend compare --db $T/x.db "
+expect "contend compare --db STORE <tab>: its labels" mylabel k1+sysctl.vm.swappiness=10
+comp "contend compare --db=$T/x.db my"
+expect "--db=STORE my<tab>: mylabel" mylabel
+(
+	CONTEND_DB=$T/x.db
+	export CONTEND_DB
+	comp "contend compare m"
+	expect "without --db, the labels of \$CONTEND_DB" mylabel
+	comp "contend compare --db $T/none.db "
+	expect "with a --db that holds no store, none of them"
+)
+_n=$((_n + 2))
+comp "contend run --db $T/x.db --baseline m"
+expect "run --baseline m<tab>: a stored label" mylabel
+# bash splits the word at '=': what it replaces is the part after it
+comp "contend compare --db $T/x.db k1+sysctl.vm.swappiness="
+expect "a label with '=': the part after the '='" 10
+
+comp "contend run --format "
+expect "run --format <tab>: the five formats" text json csv md html
+comp "contend list --format "
+expect "list --format <tab>: no html" text json csv md
+
+comp "contend run --db $T/x."
+expect "run --db PATH<tab>: files" "$T/x.db"
+comp "contend run --dir $T/sub"
+expect "run --dir PATH<tab>: directories" "$T/subdir"
