@@ -18,6 +18,7 @@
 #include "contend/run.h"
 #include "contend/stats.h"
 #include "contend/store.h"
+#include "contend/sysinfo.h"
 
 #include <stdio.h>
 
@@ -45,8 +46,10 @@ struct ct_report_flag {
 /* One config under one load (or one dataset of plain numbers). */
 struct ct_report_cell {
 	char label[128];
-	int64_t session_id;  /* where its runs come from; 0 when none was found */
-	struct ct_run *runs; /* every run of that session and load, ok or not, by id */
+	int64_t session_id; /* where its runs come from; 0 when none was found */
+	/* every run of that session and load, ok or not, by id; a scored
+	 * workload's runs carry their per-second series (owned by the model) */
+	struct ct_run *runs;
 	size_t nruns;
 	double *values;		  /* the figure of each ok run (Time in s, tps) or the numbers */
 	const struct ct_run **ok; /* the run of each value; NULL for numbers */
@@ -82,6 +85,20 @@ struct ct_report_block {
 	struct ct_report_cell base;
 };
 
+/* A config shown, with the system facts stored with it. */
+struct ct_report_config {
+	char label[128];
+	int64_t config_id; /* 0: no runs found, facts unknown */
+	struct ct_sysinfo si;
+};
+
+/* A system fact that differs between the configs shown: its name and its
+ * value in each (configs[] order; "" where unknown). */
+struct ct_report_diff {
+	char name[64];
+	char values[CT_REPORT_MAX_ROWS][256];
+};
+
 enum ct_report_kind {
 	CT_REPORT_RUNS,	   /* stored runs */
 	CT_REPORT_NUMBERS, /* `contend stats` */
@@ -108,6 +125,12 @@ struct ct_report {
 	bool paired; /* the comparisons paired runs by block */
 	struct ct_report_block *blocks;
 	size_t nblocks;
+	/* stored runs: the configs of the query in order, and the facts in
+	 * which they differ (kernel, cmdline, scheduler, sysctls...) */
+	struct ct_report_config *configs;
+	size_t nconfigs;
+	struct ct_report_diff *diffs;
+	size_t ndiffs;
 };
 
 /* A config to show: its label and the session to take its runs from
@@ -171,11 +194,41 @@ void ct_report_print_verdicts(FILE *f, const struct ct_report *rep, const char *
 /* The flagged runs of every cell with their evidence, and the mean
  * without them. */
 void ct_report_print_flagged(FILE *f, const struct ct_report *rep);
+/* "configs differ in: kernel release (a: 6.1.0, b: 6.6.0); ..." - nothing
+ * when they do not. */
+void ct_report_print_diff(FILE *f, const struct ct_report *rep);
 /* WimMark's layout for oltp: the runs as scores, tps and latency, then
  * each config against the score reference. */
 void ct_report_print_oltp(FILE *f, const struct ct_report *rep);
 /* ministat's: a dot plot, the summaries, outliers and comparisons. */
 void ct_report_print_numbers(FILE *f, const struct ct_report *rep);
-void ct_report_print_numbers_json(FILE *f, const struct ct_report *rep);
+
+/* The other formats (DESIGN.md section 8). Each prints the whole report
+ * model - or the stored sessions, or the system facts - and returns 0, or
+ * -errno when it could not be written. */
+enum ct_report_format {
+	CT_FORMAT_TEXT,
+	CT_FORMAT_JSON, /* versioned: "schema": "contend/1", docs/schema/contend-1.json */
+	CT_FORMAT_CSV,	/* a row per run (session, fact, value), every stored column */
+	CT_FORMAT_MD,	/* Markdown tables */
+	CT_FORMAT_HTML, /* one self-contained page with inline SVG plots */
+};
+/* "text", "json", "csv", "md", "html", NULL-terminated, by enum value. */
+extern const char *const ct_report_format_names[];
+int ct_report_format_parse(const char *name, enum ct_report_format *out) CT_WUR;
+
+/* command: the contend command that printed it ("compare", "stats"...). */
+int ct_report_print_json(FILE *f, const struct ct_report *rep, const char *command);
+int ct_report_print_csv(FILE *f, const struct ct_report *rep);
+int ct_report_print_md(FILE *f, const struct ct_report *rep);
+/* One self-contained page: no network, inline SVG and CSS, readable
+ * without JavaScript. */
+int ct_report_print_html(FILE *f, const struct ct_report *rep, const char *command);
+int ct_report_sessions_json(FILE *f, const struct ct_session_rec *recs, size_t n);
+int ct_report_sessions_csv(FILE *f, const struct ct_session_rec *recs, size_t n);
+int ct_report_sessions_md(FILE *f, const struct ct_session_rec *recs, size_t n);
+int ct_report_sysinfo_json(FILE *f, const struct ct_sysinfo *si, const char *dir);
+int ct_report_sysinfo_csv(FILE *f, const struct ct_sysinfo *si, const char *dir);
+int ct_report_sysinfo_md(FILE *f, const struct ct_sysinfo *si, const char *dir);
 
 #endif

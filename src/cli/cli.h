@@ -7,7 +7,10 @@
 #define CONTEND_CLI_H
 
 #include "contend/common.h"
+#include "contend/report.h"
 #include "contend/session.h"
+
+#include <stdio.h>
 
 struct ct_cmd {
 	const char *name;
@@ -22,6 +25,7 @@ int cmd_list(int argc, char **argv);
 int cmd_loads(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 
 /* Prints "contend: <msg>" on stderr. */
@@ -39,13 +43,41 @@ int cli_open_store(const char *db, unsigned flags, struct ct_store **st);
  * NULL) are moved into it first. */
 int cli_open_journal(struct ct_journal *j, struct ct_store *st, char *err, size_t len) CT_WUR;
 
+/* A command's report: its format and where it goes (output.c). */
+struct cli_out {
+	enum ct_report_format fmt;
+	const char *path; /* -o FILE, or NULL: stdout */
+	FILE *f;	  /* stdout, or the temporary file beside path */
+	char tmp[4096];	  /* the temporary file's name while it is open */
+};
+/* Settles the format (--format, else -o's extension, else text; html only
+ * where html is true) and checks that -o's directory takes a file: a
+ * mistake said before any work. 0, or the exit code after one line. */
+int cli_out_setup(struct cli_out *o, const char *cmd, const char *format, const char *path,
+		  bool html);
+/* Opens the temporary file beside -o's (nothing to do for stdout). */
+int cli_out_open(struct cli_out *o, const char *cmd);
+/* keep: renames the temporary file over -o's; else removes it. 0, or the
+ * exit code after one line when the report could not be written. */
+int cli_out_close(struct cli_out *o, const char *cmd, bool keep);
+/* Prints the model in a format other than text. */
+int cli_out_report(struct cli_out *o, const struct ct_report *rep, const char *cmd);
+
+/* The --format choices of a command (html: run, compare, report only). */
+extern const char *const cli_formats[];
+extern const char *const cli_formats_html[];
+#define CLI_FORMAT_HELP	     "text (default), json, csv or md; default from -o's\nextension"
+#define CLI_FORMAT_HELP_HTML "text (default), json, csv, md or html; default from\n-o's extension"
+
 struct cli_progress {
 	bool tty;
 	bool quiet;
+	bool plain; /* a line per run, terminal or not (--progress plain) */
 	bool line_open;
 	unsigned nruns, nfailed;
 };
-void cli_progress_init(struct cli_progress *p, bool quiet);
+/* mode: "auto" or NULL (a line on a terminal), "plain", "none". */
+void cli_progress_init(struct cli_progress *p, const char *mode);
 void cli_progress_event(void *ctx, const struct ct_event *ev);
 void cli_progress_done(struct cli_progress *p);
 

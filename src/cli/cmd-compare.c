@@ -13,6 +13,7 @@
 #include "contend/report.h"
 #include "contend/store.h"
 #include "contend/util.h"
+#include "contend/workload.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,9 +24,30 @@
 #define MAX_LOADS 32
 
 struct compare_args {
-	const char *baseline, *workload, *loads, *db;
+	const char *baseline, *workload, *loads, *db, *format, *output;
 	double confidence, fail_pct;
+	int64_t sessions[CT_REPORT_MAX_ROWS]; /* report --session */
+	size_t nsessions;
 };
+
+static int session_opt(const struct cli_opt *o, void *base, const char *arg, char *err, size_t len)
+{
+	struct compare_args *a = base;
+	char *end;
+	long long id;
+
+	errno = 0;
+	id = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end || id <= 0)
+		return ct_err(err, len, -EINVAL,
+			      "--session takes a session id (see: contend list), "
+			      "not '%s'",
+			      arg);
+	if (a->nsessions == CT_REPORT_MAX_ROWS)
+		return ct_err(err, len, -EINVAL, "at most %d sessions", CT_REPORT_MAX_ROWS);
+	a->sessions[a->nsessions++] = id;
+	return 0;
+}
 
 static const struct cli_opt compare_opts[] = {
 	CLI_STRING(0, "baseline", struct compare_args, baseline, "LABEL",
@@ -36,29 +58,48 @@ static const struct cli_opt compare_opts[] = {
 		   "loads (default: those the baseline has)", 0),
 	CLI_NUM(CLI_OPT_DOUBLE, 0, "confidence", struct compare_args, confidence, "PCT",
 		"confidence level (default 95; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN, 0),
-	CLI_NUM(CLI_OPT_DOUBLE, 0, "fail-on-regression", struct compare_args, fail_pct, "PCT",
-		"exit 1 when a load is significantly slower than the\nbaseline by more than PCT "
-		"percent (%R)",
-		0, INFINITY, 0, 0),
+	{ .type = CLI_OPT_DOUBLE,
+	  .long_name = "fail-on-regression",
+	  .off = offsetof(struct compare_args, fail_pct),
+	  .argh = "PCT",
+	  .help = "exit 1 when a load is significantly slower than the\nbaseline by more than "
+		  "PCT percent (%R)",
+	  .max = INFINITY,
+	  .only = "compare" },
+	{ .type = CLI_OPT_CALLBACK,
+	  .long_name = "session",
+	  .argh = "ID",
+	  .help = "the runs of stored session ID (repeatable; see: contend\nlist), beside or "
+		  "instead of LABELs",
+	  .cb = session_opt,
+	  .only = "report" },
 	CLI_STRING(0, "db", struct compare_args, db, "PATH", "results store", 0),
+	CLI_CHOICE("format", struct compare_args, format, "F", CLI_FORMAT_HELP_HTML,
+		   cli_formats_html, 0),
+	CLI_STRING('o', "output", struct compare_args, output, "FILE",
+		   "write the report to FILE (whole or not at all)", 0),
 	CLI_END,
 };
 
 struct compared {
 	const char *labels[CT_REPORT_MAX_ROWS];
+	int64_t sids[CT_REPORT_MAX_ROWS]; /* the session of each, 0: its latest */
+	char sid_labels[CT_REPORT_MAX_ROWS][128];
 	size_t nlabels;
 	char wl[32], params[256];
 	const char *loads[MAX_LOADS];
 	size_t nloads;
 	char loadbuf[512];
-	bool own_loads; /* loads[] strdup'd from the store */
+	bool own_loads;	 /* loads[] strdup'd from the store */
+	const char *cmd; /* "compare" or "report" */
 };
 
 /* The baseline's latest run says which workload and parameters; the loads
  * are -l's or, in order, those the baseline has with them. */
 static int what_to_compare(struct ct_store *st, const struct compare_args *a, struct compared *c)
 {
-	struct ct_run_filter f = { .label = c->labels[0],
+	struct ct_run_filter f = { .session_id = c->sids[0],
+				   .label = c->labels[0],
 				   .workload = a->workload,
 				   .ok_only = true };
 	struct ct_run *runs = NULL;
@@ -104,10 +145,10 @@ static int what_to_compare(struct ct_store *st, const struct compare_args *a, st
 
 /* The number of ok runs of label (of load, NULL: any) with the workload
  * and parameters compared; -1 after printing a store error. */
-static long count_runs(struct ct_store *st, const struct compared *c, const char *label,
-		       const char *load)
+static long count_runs(struct ct_store *st, const struct compared *c, size_t i, const char *load)
 {
-	struct ct_run_filter f = { .label = label,
+	struct ct_run_filter f = { .session_id = c->sids[i],
+				   .label = c->labels[i],
 				   .workload = c->wl,
 				   .load = load,
 				   .workload_params = c->params,
@@ -132,7 +173,7 @@ static int check_names(struct ct_store *st, const struct compared *c)
 	long n;
 
 	for (size_t i = 1; i < c->nlabels; i++) {
-		n = count_runs(st, c, c->labels[i], NULL);
+		n = count_runs(st, c, i, NULL);
 		if (n < 0)
 			return CT_EXIT_ENV;
 		if (!n) {
@@ -144,7 +185,7 @@ static int check_names(struct ct_store *st, const struct compared *c)
 		}
 	}
 	for (size_t i = 0; i < c->nloads; i++) {
-		n = count_runs(st, c, c->labels[0], c->loads[i]);
+		n = count_runs(st, c, 0, c->loads[i]);
 		if (n < 0)
 			return CT_EXIT_ENV;
 		if (!n) {
@@ -170,7 +211,8 @@ static bool regression(const struct ct_report *rep, double pct)
 	return false;
 }
 
-static int report(struct ct_store *st, const struct compare_args *a, const struct compared *c)
+static int report(struct ct_store *st, const struct compare_args *a, const struct compared *c,
+		  struct cli_out *o)
 {
 	struct ct_report_source src[CT_REPORT_MAX_ROWS];
 	const char *units[MAX_LOADS];
@@ -184,27 +226,49 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 		.nloads = c->nloads,
 		.confidence = a->confidence,
 	};
+	const struct ct_workload_ops *w = ct_workload_find(c->wl);
+	/* a scored workload (oltp) is shown as WimMark showed it: each run as
+	 * a score against the baseline's no-load tps */
+	bool scored = w && (w->flags & CT_WL_SCORED);
 	struct ct_report rep;
 	char err[CT_ERRLEN];
 	int rc, ex = 0;
 
 	for (size_t i = 0; i < c->nlabels; i++)
-		src[i] = (struct ct_report_source){ c->labels[i], 0 };
+		src[i] = (struct ct_report_source){ c->labels[i], c->sids[i] };
 	for (size_t i = 0; i < c->nloads; i++) {
 		const struct ct_load_ops *ops = ct_load_find(c->loads[i]);
 
 		units[i] = ops ? ops->work_unit : NULL;
 	}
+	q.score = scored;
+	q.score_label = scored ? c->labels[0] : NULL;
 	rc = ct_report_build(&rep, st, &q, err, sizeof(err));
 	if (rc)
 		return cli_fail(rc, err);
-	printf("contend compare: workload %s (%s), baseline '%s'\n\n", c->wl, c->params,
-	       c->labels[0]);
-	ct_report_print_table(stdout, &rep);
-	ct_report_print_verdicts(stdout, &rep, NULL);
-	ct_report_print_flagged(stdout, &rep);
-	if (regression(&rep, a->fail_pct)) {
-		fflush(stdout);
+	ex = cli_out_open(o, c->cmd);
+	if (ex) {
+		ct_report_release(&rep);
+		return ex;
+	}
+	if (o->fmt == CT_FORMAT_TEXT) {
+		fprintf(o->f, "contend %s: workload %s (%s), baseline '%s'\n\n", c->cmd, c->wl,
+			c->params, c->labels[0]);
+		if (scored) {
+			ct_report_print_oltp(o->f, &rep);
+		} else {
+			ct_report_print_table(o->f, &rep);
+			ct_report_print_verdicts(o->f, &rep, NULL);
+		}
+		ct_report_print_flagged(o->f, &rep);
+		ct_report_print_diff(o->f, &rep);
+	} else {
+		rc = cli_out_report(o, &rep, c->cmd);
+	}
+	ex = cli_out_close(o, c->cmd, !rc);
+	if (!ex && rc)
+		ex = cli_fail(rc, "cannot print the report");
+	if (!ex && regression(&rep, a->fail_pct)) {
 		cli_error("regression: a load is significantly slower than '%s' by more than %g%%",
 			  c->labels[0], a->fail_pct);
 		ex = CT_EXIT_REGRESSION;
@@ -213,42 +277,100 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 	return ex;
 }
 
-int cmd_compare(int argc, char **argv)
+/* report --session ID: the label of each session asked for, after the
+ * LABELs. */
+static int add_sessions(struct ct_store *st, const struct compare_args *a, struct compared *c)
 {
-	static const char synopsis[] = "contend compare [options] LABEL...";
-	static const char intro[] =
-		"compares the stored runs of each LABEL with the baseline (the first LABEL)";
+	struct ct_session_rec *recs = NULL;
+	char err[CT_ERRLEN];
+	size_t n = 0;
+	int rc = ct_store_sessions(st, 0, &recs, &n, err, sizeof(err));
+
+	if (rc)
+		return cli_fail(rc, err);
+	for (size_t i = 0; i < a->nsessions && !rc; i++) {
+		size_t k = 0;
+
+		while (k < n && recs[k].id != a->sessions[i])
+			k++;
+		if (k == n) {
+			cli_error("%s: no session %lld in the store (see: contend list)", c->cmd,
+				  (long long)a->sessions[i]);
+			rc = CT_EXIT_USAGE;
+		} else if (c->nlabels == CT_REPORT_MAX_ROWS) {
+			rc = cli_usage_error(c->cmd, "at most %d configs", CT_REPORT_MAX_ROWS);
+		} else {
+			snprintf(c->sid_labels[c->nlabels], sizeof(c->sid_labels[0]), "%s",
+				 recs[k].label);
+			c->labels[c->nlabels] = c->sid_labels[c->nlabels];
+			c->sids[c->nlabels++] = a->sessions[i];
+		}
+	}
+	free(recs);
+	return rc;
+}
+
+/* compare and report: the configs named, their runs as one report model,
+ * printed in the format asked; compare's gate. */
+static int compare_main(const char *cmd, const char *synopsis, const char *intro, int argc,
+			char **argv)
+{
+	bool rep = !strcmp(cmd, "report");
 	struct compare_args a = { .confidence = 95, .fail_pct = -1 };
-	struct compared c = { 0 };
+	struct compared c = { .cmd = cmd };
 	struct ct_store *st = NULL;
 	struct cli_parsed p;
+	struct cli_out o;
 	int ex;
 
-	ex = cli_parse("compare", synopsis, intro, compare_opts, &a, argc, argv, &p);
+	ex = cli_parse(cmd, synopsis, intro, compare_opts, &a, argc, argv, &p);
 	if (ex)
 		return ex == 1 ? 0 : ex;
+	ex = cli_out_setup(&o, cmd, a.format, a.output, true);
+	if (ex)
+		return ex;
 	if (a.baseline)
 		c.labels[c.nlabels++] = a.baseline;
 	for (int i = p.rest; i < argc; i++) {
 		if (a.baseline && !strcmp(argv[i], a.baseline))
 			continue;
 		if (c.nlabels == CT_REPORT_MAX_ROWS)
-			return cli_usage_error("compare", "at most %d configs can be compared",
+			return cli_usage_error(cmd, "at most %d configs can be compared",
 					       CT_REPORT_MAX_ROWS);
 		c.labels[c.nlabels++] = argv[i];
 	}
-	if (c.nlabels < 2)
-		return cli_usage_error("compare",
-				       "needs at least two labels (a baseline and another)");
+	if (!rep && c.nlabels < 2)
+		return cli_usage_error(cmd, "needs at least two labels (a baseline and another)");
+	if (rep && !c.nlabels && !a.nsessions)
+		return cli_usage_error(cmd, "needs a LABEL or --session ID");
 	ex = cli_open_store(a.db, 0, &st);
+	if (!ex && a.nsessions)
+		ex = add_sessions(st, &a, &c);
 	if (!ex)
 		ex = what_to_compare(st, &a, &c);
 	if (!ex)
 		ex = check_names(st, &c);
 	if (!ex)
-		ex = report(st, &a, &c);
+		ex = report(st, &a, &c, &o);
 	for (size_t i = 0; c.own_loads && i < c.nloads; i++)
 		free((char *)c.loads[i]);
 	ct_store_close(st);
 	return ex;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	return compare_main("compare", "contend compare [options] LABEL...",
+			    "compares the stored runs of each LABEL with the baseline (the first "
+			    "LABEL)",
+			    argc, argv);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	return compare_main("report", "contend report [options] [LABEL...] [--session ID...]",
+			    "renders stored results - one config or several, by label or by "
+			    "session - as\ntext, JSON, CSV, Markdown or a self-contained HTML page "
+			    "(-o report.html)",
+			    argc, argv);
 }

@@ -19,18 +19,24 @@
 #include <time.h>
 
 struct info_args {
-	const char *db, *dir;
+	const char *db, *dir, *format, *output;
 };
 
 static const struct cli_opt sysinfo_opts[] = {
 	CLI_STRING(0, "dir", struct info_args, dir, "DIR",
 		   "the work directory whose filesystem is described\n(default /var/tmp)", 0),
+	CLI_CHOICE("format", struct info_args, format, "F", CLI_FORMAT_HELP, cli_formats, 0),
+	CLI_STRING('o', "output", struct info_args, output, "FILE",
+		   "write the facts to FILE (whole or not at all)", 0),
 	CLI_END,
 };
 
 static const struct cli_opt list_opts[] = {
 	CLI_STRING(0, "db", struct info_args, db, "PATH",
 		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
+	CLI_CHOICE("format", struct info_args, format, "F", CLI_FORMAT_HELP, cli_formats, 0),
+	CLI_STRING('o', "output", struct info_args, output, "FILE",
+		   "write the list to FILE (whole or not at all)", 0),
 	CLI_END,
 };
 
@@ -52,9 +58,19 @@ static int parse_simple(const char *cmd, const char *synopsis, const struct cli_
 	return rc;
 }
 
+/* Closes the report (kept when printing succeeded): the exit code. */
+static int finish(struct cli_out *o, const char *cmd, int rc)
+{
+	int ex = cli_out_close(o, cmd, !rc);
+
+	if (!ex && rc)
+		ex = cli_fail(rc, "cannot print the report");
+	return ex;
+}
+
 /* The facts as "name: value" rows, the values in one column as wide as the
  * longest name needs. */
-static void print_sysinfo(const struct ct_sysinfo *si, const char *dir)
+static void print_sysinfo(FILE *f, const struct ct_sysinfo *si, const char *dir)
 {
 	char ram[32], swap[32], fs[320], cpus[16];
 	const char *const rows[][2] = {
@@ -82,30 +98,49 @@ static void print_sysinfo(const struct ct_sysinfo *si, const char *dir)
 		if ((int)strlen(si->sysctl[i].name) > w)
 			w = (int)strlen(si->sysctl[i].name);
 	for (size_t i = 0; i < CT_ARRAY_SIZE(rows); i++)
-		printf("%s:%*s %s\n", rows[i][0], w - (int)strlen(rows[i][0]), "", rows[i][1]);
+		fprintf(f, "%s:%*s %s\n", rows[i][0], w - (int)strlen(rows[i][0]), "", rows[i][1]);
 	for (unsigned i = 0; i < si->nsysctl; i++)
-		printf("%s:%*s %s\n", si->sysctl[i].name, w - (int)strlen(si->sysctl[i].name), "",
-		       si->sysctl[i].value);
-	printf("fingerprint:%*s %s\n", w - (int)strlen("fingerprint"), "", si->fingerprint);
+		fprintf(f, "%s:%*s %s\n", si->sysctl[i].name, w - (int)strlen(si->sysctl[i].name),
+			"", si->sysctl[i].value);
+	fprintf(f, "fingerprint:%*s %s\n", w - (int)strlen("fingerprint"), "", si->fingerprint);
 }
 
 int cmd_sysinfo(int argc, char **argv)
 {
 	struct info_args a = { .dir = "/var/tmp" };
 	struct ct_sysinfo si;
+	struct cli_out o;
 	char err[CT_ERRLEN];
 	const char *dir;
-	int rc = parse_simple("sysinfo", "contend sysinfo [--dir DIR]", sysinfo_opts, &a, argc,
-			      argv);
+	int rc = parse_simple("sysinfo", "contend sysinfo [--dir DIR] [--format F] [-o FILE]",
+			      sysinfo_opts, &a, argc, argv);
 
 	if (rc)
 		return rc == 1 ? 0 : rc;
+	rc = cli_out_setup(&o, "sysinfo", a.format, a.output, false);
+	if (rc)
+		return rc;
 	dir = a.dir;
 	rc = ct_sysinfo_capture(&si, "", dir, err, sizeof(err));
 	if (rc)
 		return cli_fail(rc, err);
-	print_sysinfo(&si, dir);
-	return 0;
+	rc = cli_out_open(&o, "sysinfo");
+	if (rc)
+		return rc;
+	switch (o.fmt) {
+	case CT_FORMAT_JSON:
+		rc = ct_report_sysinfo_json(o.f, &si, dir);
+		break;
+	case CT_FORMAT_CSV:
+		rc = ct_report_sysinfo_csv(o.f, &si, dir);
+		break;
+	case CT_FORMAT_MD:
+		rc = ct_report_sysinfo_md(o.f, &si, dir);
+		break;
+	default:
+		print_sysinfo(o.f, &si, dir);
+	}
+	return finish(&o, "sysinfo", rc);
 }
 
 /* "interleaved 1-4": the order a multi-config run used and the ids of its
@@ -124,6 +159,34 @@ static void list_order(const struct ct_session_rec *recs, size_t n, size_t i, ch
 	snprintf(buf, len, "%s %lld-%lld", recs[i].order, (long long)g, (long long)hi);
 }
 
+/* The sessions as a table, a row each. */
+static void print_list(FILE *f, const struct ct_session_rec *recs, size_t n)
+{
+	int lw = 5; /* the label column: as wide as the longest label */
+
+	if (!n) {
+		fprintf(f, "no sessions stored\n");
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(recs[i].label) > lw)
+			lw = (int)strlen(recs[i].label);
+	fprintf(f, "%-5s %-19s %-*s %-9s %-7s %-11s %5s %6s  %s\n", "id", "started", lw, "label",
+		"workload", "profile", "status", "runs", "failed", "configs");
+	for (size_t i = 0; i < n; i++) {
+		char when[32], order[64];
+		time_t t = (time_t)(recs[i].started_at / 1000000000);
+		struct tm tm;
+
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
+		list_order(recs, n, i, order, sizeof(order));
+		fprintf(f, "%-5lld %-19s %-*s %-9s %-7s %-11s %5u %6u  %s\n", (long long)recs[i].id,
+			when, lw, recs[i].label, recs[i].workload,
+			recs[i].profile[0] ? recs[i].profile : "-", recs[i].status, recs[i].nruns,
+			recs[i].nfailed, order);
+	}
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct info_args a = { 0 };
@@ -132,11 +195,15 @@ int cmd_list(int argc, char **argv)
 	size_t n = 0;
 	unsigned closed;
 	char err[CT_ERRLEN];
-	int lw = 5; /* the label column: as wide as the longest label */
-	int rc = parse_simple("list", "contend list [--db PATH]", list_opts, &a, argc, argv);
+	struct cli_out o;
+	int rc = parse_simple("list", "contend list [--db PATH] [--format F] [-o FILE]", list_opts,
+			      &a, argc, argv);
 
 	if (rc)
 		return rc == 1 ? 0 : rc;
+	rc = cli_out_setup(&o, "list", a.format, a.output, false);
+	if (rc)
+		return rc;
 	rc = cli_open_store(a.db, 0, &st);
 	if (rc)
 		return rc;
@@ -146,30 +213,26 @@ int cmd_list(int argc, char **argv)
 	ct_store_close(st);
 	if (rc)
 		return cli_fail(rc, err);
-	if (!n) {
-		printf("no sessions stored\n");
+	rc = cli_out_open(&o, "list");
+	if (rc) {
 		free(recs);
-		return 0;
+		return rc;
 	}
-	for (size_t i = 0; i < n; i++)
-		if ((int)strlen(recs[i].label) > lw)
-			lw = (int)strlen(recs[i].label);
-	printf("%-5s %-19s %-*s %-9s %-7s %-11s %5s %6s  %s\n", "id", "started", lw, "label",
-	       "workload", "profile", "status", "runs", "failed", "configs");
-	for (size_t i = 0; i < n; i++) {
-		char when[32], order[64];
-		time_t t = (time_t)(recs[i].started_at / 1000000000);
-		struct tm tm;
-
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-		list_order(recs, n, i, order, sizeof(order));
-		printf("%-5lld %-19s %-*s %-9s %-7s %-11s %5u %6u  %s\n", (long long)recs[i].id,
-		       when, lw, recs[i].label, recs[i].workload,
-		       recs[i].profile[0] ? recs[i].profile : "-", recs[i].status, recs[i].nruns,
-		       recs[i].nfailed, order);
+	switch (o.fmt) {
+	case CT_FORMAT_JSON:
+		rc = ct_report_sessions_json(o.f, recs, n);
+		break;
+	case CT_FORMAT_CSV:
+		rc = ct_report_sessions_csv(o.f, recs, n);
+		break;
+	case CT_FORMAT_MD:
+		rc = ct_report_sessions_md(o.f, recs, n);
+		break;
+	default:
+		print_list(o.f, recs, n);
 	}
 	free(recs);
-	return 0;
+	return finish(&o, "list", rc);
 }
 
 int cmd_loads(int argc, char **argv)

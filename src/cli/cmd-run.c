@@ -42,6 +42,7 @@ static int knob_opt(const struct cli_opt *o, void *base, const char *arg, char *
 }
 
 static const char *const profiles[] = { "quick", "full", NULL };
+static const char *const progress_modes[] = { "auto", "plain", "none", NULL };
 static const char *const orders[] = { "interleaved", "sequential", NULL };
 static const char *const modes[] = { "spin", "sleep", "fail", NULL };
 #ifdef CT_HAVE_URING
@@ -150,7 +151,25 @@ static const struct cli_opt run_opts[] = {
 		 "exit 0 although some runs failed (they are still shown\nand stored; a session "
 		 "in which every run failed exits 3)",
 		 0),
-	CLI_FLAG('q', "quiet", A, quiet, "no progress on stderr", 0),
+	CLI_FLAG('q', "quiet", A, quiet, "no progress on stderr (--progress none)", 0),
+	CLI_CHOICE("progress", A, progress, "MODE",
+		   "auto (default: a line rewritten in place on a terminal),\nplain (a line per "
+		   "run, for CI logs) or none",
+		   progress_modes, 0),
+	{ .type = CLI_OPT_CHOICE,
+	  .long_name = "format",
+	  .off = offsetof(A, format),
+	  .argh = "F",
+	  .help = CLI_FORMAT_HELP_HTML,
+	  .choices = cli_formats_html,
+	  .only = "run" },
+	{ .type = CLI_OPT_STRING,
+	  .short_name = 'o',
+	  .long_name = "output",
+	  .off = offsetof(A, output),
+	  .argh = "FILE",
+	  .help = "write the session's report to FILE (whole or not at all)",
+	  .only = "run" },
 	CLI_FLAG(0, "dry-run", A, dry_run,
 		 "check everything and print the plan; run, store and change\nnothing", 0),
 	CLI_GROUP("live knobs (root; restored at the end, or by 'contend restore' after a crash):"),
@@ -539,6 +558,8 @@ static int check_args(struct run_args *a, const struct cli_parsed *p, int argc, 
 		ex = cli_usage_error(a->cmd, "--label is longer than %zu bytes",
 				     sizeof(a->s.label) - 1);
 	if (!ex)
+		ex = cli_out_setup(&a->out, a->cmd, a->format, a->output, true);
+	if (!ex)
 		ex = choose_loads(a, w);
 	if (!ex)
 		ex = check_scopes(a, p, w);
@@ -563,22 +584,23 @@ static int check_args(struct run_args *a, const struct cli_parsed *p, int argc, 
 	return 0;
 }
 
-static void print_adaptive(const struct ct_session *s)
+static void print_adaptive(FILE *f, const struct ct_session *s)
 {
 	for (size_t i = 0; i < s->ncells; i++) {
 		const struct ct_cell_outcome *c = &s->cells[i];
 
-		printf("%sadaptive: %s %s after %u runs (95%% CI of the mean +-%.2f%%, target "
-		       "+-%g%%)\n",
-		       i ? "" : "\n", c->load, c->precise ? "precise" : "IMPRECISE", c->runs,
-		       c->halfwidth_pct, s->opts.precision_pct);
+		fprintf(f,
+			"%sadaptive: %s %s after %u runs (95%% CI of the mean +-%.2f%%, target "
+			"+-%g%%)\n",
+			i ? "" : "\n", c->load, c->precise ? "precise" : "IMPRECISE", c->runs,
+			c->halfwidth_pct, s->opts.precision_pct);
 	}
 }
 
 /* The report of what the session stored: one config's table (WimMark's
  * scores for a scored workload), or every config's with the verdicts of
  * each against the first. */
-static void print_session(const struct run_args *a, struct ct_store *st)
+static int print_session(struct run_args *a, struct ct_store *st)
 {
 	const struct ct_session *s = &a->s;
 	const struct ct_session_opts *o = &s->opts;
@@ -597,8 +619,16 @@ static void print_session(const struct run_args *a, struct ct_store *st)
 		.score = scored,
 	};
 	struct ct_report rep;
+	struct cli_out *out = &a->out;
 	char err[CT_ERRLEN];
+	bool text = out->fmt == CT_FORMAT_TEXT;
+	FILE *f;
+	int rc = 0, ex;
 
+	ex = cli_out_open(out, a->cmd);
+	if (ex)
+		return ex;
+	f = out->f;
 	for (size_t i = 0; i < o->nloads; i++)
 		units[i] = ct_load_find(o->loads[i])->work_unit;
 	if (s->ncfg > 1) {
@@ -608,14 +638,17 @@ static void print_session(const struct run_args *a, struct ct_store *st)
 		q.ref_label = a->baseline;
 		q.base_label = scored && a->baseline ? a->baseline : s->cfg[0].label;
 		q.score_label = q.base_label;
-		printf("contend: workload %s (%s), %zu configs [%s order, seed %llu], sessions "
-		       "%lld-%lld\n",
-		       o->workload, s->workload_params, s->ncfg,
-		       o->sequential ? "sequential" : "interleaved",
-		       (unsigned long long)o->order_seed, (long long)s->cfg[0].rec.id,
-		       (long long)s->cfg[s->ncfg - 1].rec.id);
-		if (s->env.quick)
-			printf("profile: quick - scaled-down sizes, for a first look\n");
+		if (text)
+			fprintf(f,
+				"contend: workload %s (%s), %zu configs [%s order, seed %llu], "
+				"sessions "
+				"%lld-%lld\n",
+				o->workload, s->workload_params, s->ncfg,
+				o->sequential ? "sequential" : "interleaved",
+				(unsigned long long)o->order_seed, (long long)s->cfg[0].rec.id,
+				(long long)s->cfg[s->ncfg - 1].rec.id);
+		if (s->env.quick && text)
+			fprintf(f, "profile: quick - scaled-down sizes, for a first look\n");
 	} else {
 		if (a->baseline && strcmp(a->baseline, s->cfg[0].label))
 			src[q.nsrc++] = (struct ct_report_source){ a->baseline, 0 };
@@ -625,34 +658,41 @@ static void print_session(const struct run_args *a, struct ct_store *st)
 		q.score_label = a->baseline;
 		/* one config's session: its config is cfg[0], which a --set knob
 		 * gives a label and machine facts of its own */
-		printf("contend: workload %s (%s), config '%s' [%s], session %lld\n", o->workload,
-		       s->workload_params, s->cfg[0].label, s->cfg[0].si.fingerprint,
-		       (long long)s->rec.id);
-		if (s->env.quick)
-			printf("profile: quick - scaled-down kbuild tree and load sizes, for a "
-			       "first "
-			       "look; use the full profile for comparisons\n");
+		if (text)
+			fprintf(f, "contend: workload %s (%s), config '%s' [%s], session %lld\n",
+				o->workload, s->workload_params, s->cfg[0].label,
+				s->cfg[0].si.fingerprint, (long long)s->rec.id);
+		if (s->env.quick && text)
+			fprintf(f, "profile: quick - scaled-down kbuild tree and load sizes, for a "
+				   "first "
+				   "look; use the full profile for comparisons\n");
 	}
-	printf("\n");
+	if (text)
+		fprintf(f, "\n");
 	if (ct_report_build(&rep, st, &q, err, sizeof(err))) {
-		fflush(stdout);
+		cli_out_close(out, a->cmd, false);
 		cli_error("%s", err);
-		return;
+		return CT_EXIT_ENV;
 	}
-	if (scored)
-		ct_report_print_oltp(stdout, &rep);
+	if (!text)
+		rc = cli_out_report(out, &rep, a->cmd);
+	else if (scored)
+		ct_report_print_oltp(f, &rep);
 	else
-		ct_report_print_table(stdout, &rep);
-	if (!scored && s->ncfg > 1)
+		ct_report_print_table(f, &rep);
+	if (text && !scored && s->ncfg > 1)
 		ct_report_print_verdicts(
-			stdout, &rep,
+			f, &rep,
 			o->sequential
 				? "sequential runs: unpaired tests"
 				: "interleaved blocks: the signed-rank test decides from 6 blocks");
-	if (!scored && s->ncfg == 1)
-		print_adaptive(s);
-	fflush(stdout);
+	if (text && !scored && s->ncfg == 1)
+		print_adaptive(f, s);
 	ct_report_release(&rep);
+	ex = cli_out_close(out, a->cmd, !rc);
+	if (!ex && rc)
+		ex = cli_fail(rc, "cannot print the report");
+	return ex;
 }
 
 /* A --baseline names a config with stored runs of the workload: a typo
@@ -812,7 +852,7 @@ static int run_pairs(struct run_args *a, struct ct_store *st, struct cli_progres
 		rc = ct_session_run(&a->s, st, err, len);
 		cli_progress_done(prog);
 		if (a->s.rec.id && (!rc || rc == -EINTR) && k == 1)
-			print_session(a, st);
+			*ex = print_session(a, st);
 		if (!rc)
 			*ex = aa_pair(a, st, &t);
 	}
@@ -866,7 +906,7 @@ static int run_main(struct run_args *a, int argc, char **argv)
 		free(a->kconfigs);
 		return ex == 1 ? 0 : ex;
 	}
-	cli_progress_init(&prog, a->quiet);
+	cli_progress_init(&prog, a->quiet ? "none" : a->progress);
 	a->s.on_event = cli_progress_event;
 	a->s.ctx = &prog;
 	if (a->aa) {
@@ -875,8 +915,8 @@ static int run_main(struct run_args *a, int argc, char **argv)
 		rc = ct_session_run(&a->s, st, err, sizeof(err));
 		cli_progress_done(&prog);
 		if (a->s.rec.id && (!rc || rc == -EINTR))
-			print_session(a, st);
-		if (!rc && a->calibrate)
+			ex = print_session(a, st);
+		if (!rc && !ex && a->calibrate)
 			ex = calibrate_session(a, st);
 	}
 	ct_store_close(st);

@@ -24,15 +24,15 @@ struct dataset {
 };
 
 struct stats_args {
-	const char *format;
+	const char *format, *output;
 	double confidence;
 	bool paired;
 };
 
-static const char *const formats[] = { "text", "json", NULL };
-
 static const struct cli_opt stats_opts[] = {
-	CLI_CHOICE("format", struct stats_args, format, "F", "text (default) or json", formats, 0),
+	CLI_CHOICE("format", struct stats_args, format, "F", CLI_FORMAT_HELP, cli_formats, 0),
+	CLI_STRING('o', "output", struct stats_args, output, "FILE",
+		   "write the report to FILE (whole or not at all)", 0),
 	CLI_NUM(CLI_OPT_DOUBLE, 0, "confidence", struct stats_args, confidence, "PCT",
 		"confidence level in percent (default 95; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN,
 		0),
@@ -108,7 +108,7 @@ static int read_dataset(struct dataset *d)
 }
 
 /* The model of the datasets, printed as asked. */
-static int report(const struct stats_args *a, struct dataset *d, size_t nd)
+static int report(const struct stats_args *a, struct cli_out *o, struct dataset *d, size_t nd)
 {
 	const char **names = calloc(nd, sizeof(*names));
 	const double **values = calloc(nd, sizeof(*values));
@@ -132,10 +132,16 @@ static int report(const struct stats_args *a, struct dataset *d, size_t nd)
 		ex = cli_fail(rc, err);
 		goto out;
 	}
-	if (a->format && !strcmp(a->format, "json"))
-		ct_report_print_numbers_json(stdout, &rep);
-	else
-		ct_report_print_numbers(stdout, &rep);
+	ex = cli_out_open(o, "stats");
+	if (!ex) {
+		if (o->fmt == CT_FORMAT_TEXT)
+			ct_report_print_numbers(o->f, &rep);
+		else
+			rc = cli_out_report(o, &rep, "stats");
+		ex = cli_out_close(o, "stats", !rc);
+		if (rc && !ex)
+			ex = cli_fail(rc, "cannot print the report");
+	}
 	ct_report_release(&rep);
 out:
 	free(names);
@@ -147,12 +153,13 @@ out:
 int cmd_stats(int argc, char **argv)
 {
 	static const char synopsis[] =
-		"contend stats [--format text|json] [--confidence PCT] [--paired] FILE...";
+		"contend stats [--format F] [-o FILE] [--confidence PCT] [--paired] FILE...";
 	static const char intro[] =
 		"  each FILE holds numbers, one per line (blank lines and # comments ignored;\n"
 		"  - is standard input); the first is the baseline every other one is\n"
 		"  compared with";
 	struct stats_args a = { .confidence = 95 };
+	struct cli_out o;
 	struct dataset *d = NULL;
 	struct cli_parsed p;
 	size_t nd;
@@ -161,6 +168,9 @@ int cmd_stats(int argc, char **argv)
 	ex = cli_parse("stats", synopsis, intro, stats_opts, &a, argc, argv, &p);
 	if (ex)
 		return ex == 1 ? 0 : ex;
+	ex = cli_out_setup(&o, "stats", a.format, a.output, false);
+	if (ex)
+		return ex;
 	nd = (size_t)(argc - p.rest);
 	if (!nd)
 		return cli_usage_error("stats", "needs at least one file");
@@ -183,7 +193,7 @@ int cmd_stats(int argc, char **argv)
 		}
 	}
 	if (!ex)
-		ex = report(&a, d, nd);
+		ex = report(&a, &o, d, nd);
 	for (size_t i = 0; i < nd; i++)
 		free(d[i].v);
 	free(d);

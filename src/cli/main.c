@@ -23,6 +23,8 @@ static const struct ct_cmd commands[] = {
 	{ "list", cmd_list, "list stored sessions" },
 	{ "loads", cmd_loads, "list the background loads and what their Loads column counts" },
 	{ "compare", cmd_compare, "compare stored configs per load, with verdicts" },
+	{ "report", cmd_report,
+	  "render stored results as text, JSON, CSV, Markdown or an HTML page" },
 	{ "stats", cmd_stats, "compare sets of numbers: summaries, tests, verdicts (ministat)" },
 	{ "restore", cmd_restore, "put back knobs a crashed contend left changed" },
 	{ "help", cmd_help, "show this help" },
@@ -87,7 +89,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: contend <command> [options]\n\ncommands:\n");
 	for (size_t i = 0; i < CT_ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-8s  %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-9s  %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n  --version  print contend's version\n"
 		   "\nrun 'contend help <command>' or 'contend <command> --help' for a "
 		   "command's options\n");
@@ -107,9 +109,12 @@ static int cmd_help(int argc, char **argv)
 	const struct ct_cmd *c;
 	char q[96];
 
-	if (argc < 2 || !strcmp(argv[1], "help")) {
+	if (argc > 2)
+		return cli_usage_error("help", "takes one command");
+	if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-h")) {
 		usage(stdout);
-		return argc > 2 ? cli_usage_error("help", "takes one command") : 0;
+		return 0;
 	}
 	if (argc > 2)
 		return cli_usage_error("help", "takes one command");
@@ -133,7 +138,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("contend 0.1.0\n");
+		printf("contend %s\n", CT_VERSION);
 		return 0;
 	}
 	const struct ct_cmd *c = find_cmd(argv[1]);

@@ -66,8 +66,9 @@ static void num_text(const struct cli_opt *o, double v, char *buf, size_t len)
 void cli_range_text(const struct cli_opt *o, char *buf, size_t len)
 {
 	bool hi = isfinite(o->max);
-	/* a number's lower bound of 0 is worth saying beside an upper one */
-	bool lo = o->min > 0 || (o->flags & CLI_MIN_OPEN) || (o->type == CLI_OPT_DOUBLE && hi);
+	/* a real number's lower bound is always worth saying (0 too: a
+	 * minus sign is refused); a count's only above 0 */
+	bool lo = o->min > 0 || (o->flags & CLI_MIN_OPEN) || o->type == CLI_OPT_DOUBLE;
 	char a[32], b[32];
 
 	buf[0] = '\0';
@@ -232,10 +233,10 @@ static int getopt_error(const char *cmd, const struct cli_opt *opts, int c, char
 		return cli_usage_error(cmd, "%s needs a value", arg);
 	}
 	if (optopt && optopt < 256) {
-		char s[2] = { (char)optopt, 0 };
+		char s[3] = { '-', (char)optopt, 0 };
 
 		ct_quote(s, q, sizeof(q));
-		return cli_usage_error(cmd, "unknown option -%s", q + 1);
+		return cli_usage_error(cmd, "unknown option %s", q);
 	}
 	ct_quote(arg, q, sizeof(q));
 	return cli_usage_error(cmd, "unknown option %s", q);

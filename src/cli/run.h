@@ -10,6 +10,7 @@
 #include "contend/oltp.h"
 #include "contend/session.h"
 #include "contend/store.h"
+#include "cli.h"
 
 /* The power calibrate reports the smallest effect for, and the runs a
  * side --target-effect picks for, and the simulation's size. */
@@ -24,6 +25,8 @@ struct run_args {
 	struct ct_session s;
 	struct ct_oltp_opts oltp;
 	const char *workload, *loads, *db, *baseline, *profile, *order, *engine;
+	const char *format, *output, *progress;
+	struct cli_out out; /* run: where the session's report goes */
 	bool quick, quiet, keep, no_warmup, no_cgroup, ignore_failures, dry_run;
 	struct ct_knob knobs[CT_KNOB_MAX];
 	size_t nknobs;

@@ -6,6 +6,7 @@
  * across the loads of each config.
  */
 #include "contend/report.h"
+#include "contend/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -151,6 +152,26 @@ static void metric_means(struct ct_report_cell *c)
 		c->metric_means[k].value /= cnt[k];
 }
 
+/* A scored workload's per-second series, for the plots. */
+static int load_series(struct ct_report_cell *c, struct ct_store *st, char *err, size_t len)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct ct_run *r = (struct ct_run *)c->ok[i];
+		double *s = NULL;
+		size_t n = 0;
+		int rc;
+
+		if (!ct_run_higher_better(r))
+			continue;
+		rc = ct_store_run_series(st, r->id, &s, &n, err, len);
+		if (rc)
+			return rc;
+		r->series = s;
+		r->nseries = (unsigned)n;
+	}
+	return 0;
+}
+
 /* The runs of one cell: session (0 = the latest with ok runs of load),
  * every run of it, the values of the ok ones. */
 static int fetch_cell(struct ct_report_cell *c, struct ct_store *st, const struct ct_report *rep,
@@ -190,11 +211,16 @@ static int fetch_cell(struct ct_report_cell *c, struct ct_store *st, const struc
 	}
 	ct_run_group(c->runs, c->nruns, &c->g);
 	metric_means(c);
+	rc = load_series(c, st, err, len);
+	if (rc)
+		return rc;
 	return describe_values(c, rep->confidence) ? ct_err(err, len, -ENOMEM, "out of memory") : 0;
 }
 
 static void release_cell(struct ct_report_cell *c)
 {
+	for (size_t i = 0; c->runs && i < c->nruns; i++)
+		free((double *)c->runs[i].series);
 	free(c->runs);
 	free(c->values);
 	free(c->ok);
@@ -425,6 +451,119 @@ static int build_blocks(struct ct_report *rep, struct ct_store *st, const struct
 	return rc;
 }
 
+/* The facts of each config shown, from its first run found. */
+static int load_configs(struct ct_report *rep, struct ct_store *st, const struct ct_report_query *q,
+			char *err, size_t len)
+{
+	char label[128];
+	int rc = 0;
+
+	rep->configs = calloc(q->nsrc, sizeof(*rep->configs));
+	if (!rep->configs)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	for (size_t k = 0; k < q->nsrc && !rc; k++) {
+		struct ct_report_config *c = &rep->configs[rep->nconfigs++];
+
+		snprintf(c->label, sizeof(c->label), "%s", q->src[k].label);
+		for (size_t i = 0; i < rep->nblocks && !c->config_id; i++)
+			for (size_t j = 0; j < rep->blocks[i].ncells && !c->config_id; j++) {
+				const struct ct_report_cell *cell = &rep->blocks[i].cells[j];
+
+				if (!strcmp(cell->label, c->label) && cell->nruns)
+					c->config_id = cell->runs[0].config_id;
+			}
+		if (c->config_id)
+			rc = ct_store_config_get(st, c->config_id, label, sizeof(label), &c->si,
+						 err, len);
+	}
+	return rc;
+}
+
+/* Adds fact name to the diffs when the configs' values differ. */
+static int diff_fact(struct ct_report *rep, const char *name, const char *const *vals)
+{
+	struct ct_report_diff *d;
+	bool differ = false;
+
+	for (size_t k = 1; k < rep->nconfigs; k++)
+		differ |= strcmp(vals[k], vals[0]) != 0;
+	if (!differ)
+		return 0;
+	d = realloc(rep->diffs, (rep->ndiffs + 1) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	rep->diffs = d;
+	d = &rep->diffs[rep->ndiffs++];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	for (size_t k = 0; k < rep->nconfigs; k++)
+		snprintf(d->values[k], sizeof(d->values[k]), "%s", vals[k]);
+	return 0;
+}
+
+static const char *sysctl_of(const struct ct_sysinfo *si, const char *name)
+{
+	for (unsigned i = 0; i < si->nsysctl; i++)
+		if (!strcmp(si->sysctl[i].name, name))
+			return si->sysctl[i].value;
+	return "";
+}
+
+/* The facts in which the configs shown differ, in sysinfo's order, then
+ * every sysctl any of them recorded. */
+static int config_diffs(struct ct_report *rep)
+{
+	static const char *const names[] = { "kernel release",
+					     "kernel version",
+					     "cmdline",
+					     "preemption",
+					     "cpu",
+					     "cpus",
+					     "ram",
+					     "swap",
+					     "filesystem",
+					     "block device",
+					     "io scheduler" };
+	char num[CT_REPORT_MAX_ROWS][3][32];
+	const char *vals[CT_REPORT_MAX_ROWS];
+	int rc = 0;
+
+	if (rep->nconfigs < 2)
+		return 0;
+	for (size_t f = 0; f < CT_ARRAY_SIZE(names) && !rc; f++) {
+		for (size_t k = 0; k < rep->nconfigs; k++) {
+			const struct ct_sysinfo *si = &rep->configs[k].si;
+			const char *const v[] = {
+				si->kernel_release, si->kernel_version, si->cmdline, si->preempt,
+				si->cpu_model,	    num[k][0],		num[k][1],   num[k][2],
+				si->fs_type,	    si->block_dev,	si->iosched
+			};
+
+			snprintf(num[k][0], sizeof(num[k][0]), "%u", si->ncpus);
+			ct_fmt_size(si->ram_bytes, num[k][1], sizeof(num[k][1]));
+			ct_fmt_size(si->swap_bytes, num[k][2], sizeof(num[k][2]));
+			vals[k] = rep->configs[k].config_id ? v[f] : "";
+		}
+		rc = diff_fact(rep, names[f], vals);
+	}
+	for (size_t k = 0; k < rep->nconfigs && !rc; k++)
+		for (unsigned i = 0; i < rep->configs[k].si.nsysctl && !rc; i++) {
+			const char *name = rep->configs[k].si.sysctl[i].name;
+			bool seen = false;
+
+			for (size_t d = 0; d < rep->ndiffs && !seen; d++)
+				seen = !strcmp(rep->diffs[d].name, name);
+			for (size_t m = 0; m < k && !seen; m++)
+				seen = *sysctl_of(&rep->configs[m].si, name) != '\0';
+			if (seen)
+				continue;
+			for (size_t m = 0; m < rep->nconfigs; m++)
+				vals[m] = sysctl_of(&rep->configs[m].si, name);
+			rc = diff_fact(rep, name, vals);
+		}
+	return rc;
+}
+
 int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_report_query *q,
 		    char *err, size_t len)
 {
@@ -457,6 +596,10 @@ int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_
 				rep->higher_better = true;
 	if (!rc)
 		rc = compare_all(rep, st, q->nsrc, err, len);
+	if (!rc)
+		rc = load_configs(rep, st, q, err, len);
+	if (!rc && config_diffs(rep))
+		rc = ct_err(err, len, -ENOMEM, "out of memory");
 	if (rc)
 		ct_report_release(rep);
 	return rc;
@@ -473,6 +616,12 @@ void ct_report_release(struct ct_report *rep)
 	free(rep->blocks);
 	rep->blocks = NULL;
 	rep->nblocks = 0;
+	free(rep->configs);
+	rep->configs = NULL;
+	rep->nconfigs = 0;
+	free(rep->diffs);
+	rep->diffs = NULL;
+	rep->ndiffs = 0;
 }
 
 int ct_report_from_numbers(struct ct_report *rep, const char *const *names,
@@ -553,4 +702,16 @@ const char *ct_report_verdict(const struct ct_report *rep, const struct ct_repor
 		return numbers ? "larger" : rep->higher_better ? "better" : "worse";
 	}
 	return "?";
+}
+
+const char *const ct_report_format_names[] = { "text", "json", "csv", "md", "html", NULL };
+
+int ct_report_format_parse(const char *name, enum ct_report_format *out)
+{
+	for (int i = 0; ct_report_format_names[i]; i++)
+		if (!strcmp(name, ct_report_format_names[i])) {
+			*out = (enum ct_report_format)i;
+			return 0;
+		}
+	return -EINVAL;
 }

@@ -4,14 +4,14 @@
  * runs listed under their block with the reason), the verdict lines, and
  * the flagged runs with their evidence. They format; the model computed.
  */
-#include "contend/report.h"
+#include "internal.h"
 #include "contend/util.h"
 
 #include <math.h>
 #include <string.h>
 
 /* contest printed seconds with two decimals; short runs need more */
-static const char *fmt_time(double s, char *buf, size_t len)
+const char *rp_fmt_time(double s, char *buf, size_t len)
 {
 	snprintf(buf, len, s >= 1 ? "%.2f" : s >= 0.01 ? "%.3f" : "%.5f", s);
 	return buf;
@@ -52,7 +52,7 @@ void ct_report_print_table(FILE *f, const struct ct_report *rep)
 				fprintf(f, "%-*s  %-6s %s\n", w, r->label, "0",
 					r->g.nfailed ? "(every run failed)" : "(no runs)");
 			} else {
-				fmt_time(r->g.time_s, time, sizeof(time));
+				rp_fmt_time(r->g.time_s, time, sizeof(time));
 				snprintf(cpu, sizeof(cpu), "%.0f%%", r->g.cpu_pct);
 				if (noload) {
 					snprintf(loads, sizeof(loads), "-");
@@ -79,7 +79,7 @@ void ct_report_print_table(FILE *f, const struct ct_report *rep)
 		fprintf(f, "\nRatio: no no-load runs of '%s' for this workload\n", rep->ref_label);
 	else
 		fprintf(f, "\nRatio = Time / %s s, the no-load mean of '%s' (session %lld)\n",
-			fmt_time(rep->ref_time_s, tbuf, sizeof(tbuf)), rep->ref_label,
+			rp_fmt_time(rep->ref_time_s, tbuf, sizeof(tbuf)), rep->ref_label,
 			(long long)rep->ref_session_id);
 	bool first = true;
 
@@ -95,7 +95,7 @@ void ct_report_print_table(FILE *f, const struct ct_report *rep)
 		fputc('\n', f);
 }
 
-static void pct(FILE *f, double r)
+void rp_pct(FILE *f, double r)
 {
 	if (isinf(r))
 		fprintf(f, "%s", r < 0 ? "-inf" : "+inf");
@@ -108,11 +108,11 @@ static void pct(FILE *f, double r)
 void ct_report_print_effect(FILE *f, const struct ct_stats_comparison *v)
 {
 	if (v->ratio_scale) {
-		pct(f, v->effect);
+		rp_pct(f, v->effect);
 		fprintf(f, " [");
-		pct(f, v->effect_low);
+		rp_pct(f, v->effect_low);
 		fprintf(f, ", ");
-		pct(f, v->effect_high);
+		rp_pct(f, v->effect_high);
 		fprintf(f, "]");
 	} else {
 		fprintf(f, "%+.4g [%+.4g, %+.4g]", v->effect, v->effect_low, v->effect_high);
@@ -185,7 +185,7 @@ static const char *fmt_value(const struct ct_report *rep, double v, char *buf, s
 	if (rep->higher_better)
 		snprintf(buf, len, "%.1f", v);
 	else
-		fmt_time(v, buf, len);
+		rp_fmt_time(v, buf, len);
 	return buf;
 }
 
@@ -241,4 +241,17 @@ void ct_report_print_flagged(FILE *f, const struct ct_report *rep)
 					c->n - c->nflags, c->n - c->nflags == 1 ? "" : "s");
 		}
 	}
+}
+
+void ct_report_print_diff(FILE *f, const struct ct_report *rep)
+{
+	for (size_t d = 0; d < rep->ndiffs; d++) {
+		fprintf(f, "%s%s (", d ? "; " : "\nconfigs differ in: ", rep->diffs[d].name);
+		for (size_t k = 0; k < rep->nconfigs; k++)
+			fprintf(f, "%s%s: %s", k ? ", " : "", rep->configs[k].label,
+				rep->diffs[d].values[k][0] ? rep->diffs[d].values[k] : "-");
+		fprintf(f, ")");
+	}
+	if (rep->ndiffs)
+		fputc('\n', f);
 }

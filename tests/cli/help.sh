@@ -23,7 +23,7 @@ ranges() {
 
 num() { echo "$1" | sed 's/[A-Za-z]*$//'; }
 unit() { echo "$1" | sed 's/^[0-9.]*//'; }
-calc() { awk "BEGIN { printf \"%.10g\", $1 }"; }
+calc() { awk "BEGIN { printf \"%.10g\", ($1) }"; }
 
 # probe CMD OPT VALUE WANT: WANT is take or refuse
 probe() {
@@ -87,7 +87,7 @@ for c in run calibrate compare stats; do
 			v=$(num "$3") u=$(unit "$3")
 			case $2 in
 			">") probe $c $o "$3" refuse && probe $c $o "$(calc "$v + 1")$u" take || bad=$((bad + 1)) ;;
-			">=") probe $c $o "$3" take && probe $c $o "$(calc "$v / 2")$u" refuse || bad=$((bad + 1)) ;;
+			">=") probe $c $o "$3" take && probe $c $o "$(calc "$v > 0 ? $v / 2 : $v - 1")$u" refuse || bad=$((bad + 1)) ;;
 			"<") probe $c $o "$3" refuse && probe $c $o "$(calc "$v / 2")$u" take || bad=$((bad + 1)) ;;
 			"<=") probe $c $o "$3" take && probe $c $o "$(calc "$v + 1")$u" refuse || bad=$((bad + 1)) ;;
 			esac

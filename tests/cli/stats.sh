@@ -28,7 +28,7 @@ near "Pre CI high" "$(jnum ci_high 2)" 240.45 2
 near "Pre sd" "$(jnum sd 2)" 27.410 3
 near "Pre median" "$(jnum median 2)" 199.79 2
 near "Pre AAD from the median" "$(jnum aad_median 2)" 16.698 3
-[ "$(grep -o '"outliers": \[[^]]*\]' "$T/out" | sed -n 2p)" = '"outliers": [{"index": 5, "value": 263.02999999999997}]' ] && ok "263.03 flagged as an outlier" || not_ok "263.03 flagged as an outlier" "$(cat "$T/out")"
+[ "$(python3 -c 'import json, sys; print(json.load(sys.stdin)["datasets"][1]["outliers"])' <"$T/out")" = "[{'index': 5, 'value': 263.03}]" ] && ok "263.03 flagged as an outlier" || not_ok "263.03 flagged as an outlier" "$(cat "$T/out")"
 near "Welch t" "$(jnum welch_t)" -1.678 3
 near "Welch df" "$(jnum welch_df)" 6.56 2
 near "Welch p (not the thread's 0.057)" "$(jnum welch_p)" 0.140 3

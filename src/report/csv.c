@@ -1,0 +1,213 @@
+/*
+ * The CSV printers (RFC 4180: a header row, fields quoted when they hold a
+ * comma, a quote or a line break, quotes doubled): one row per stored run
+ * with every column the store keeps plus the figures the model derived
+ * (its value, score, whether it was flagged), one row per session for
+ * `list`, name,value rows for `sysinfo`, and one row per value for
+ * `stats`. An unknown figure is an empty field.
+ */
+#include "contend/report.h"
+
+#include <math.h>
+#include <string.h>
+
+static void field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.17g", v);
+}
+
+static const char *const run_header =
+	"session_id,label,workload,load,seq,block,status,reason,started_at_ns,wall_ns,time_s,"
+	"user_us,sys_us,cpu_pct,exit_code,load_work,load_unit_scale,loads,load_user_us,"
+	"load_sys_us,lcpu_pct,workload_params,load_params,have_psi,psi_cpu_some_us,"
+	"psi_cpu_full_us,psi_io_some_us,psi_io_full_us,psi_memory_some_us,psi_memory_full_us,"
+	"steal_us,foreign_cpu_us,majflt,pswpin,sectors_read,sectors_written,start_dirty_bytes,"
+	"start_writeback_bytes,start_cpu_speed,value,score,outlier,likely_fluke,metrics\n";
+
+static void run_row(FILE *f, const struct ct_report_block *b, const struct ct_report_cell *c,
+		    const struct ct_run *r)
+{
+	const struct ct_monitors *m = &r->mon;
+	long v = -1;
+	bool fluke = false;
+
+	for (size_t i = 0; i < c->n && v < 0; i++)
+		if (c->ok && c->ok[i] == r)
+			v = (long)i;
+	for (size_t k = 0; v >= 0 && k < c->nflags; k++)
+		if (c->flags[k].value == (size_t)v)
+			fluke = c->flags[k].likely_fluke;
+	fprintf(f, "%lld,", (long long)r->session_id);
+	field(f, c->label);
+	fputc(',', f);
+	field(f, r->workload);
+	fputc(',', f);
+	field(f, b->load);
+	fprintf(f, ",%u,%u,%s,", r->seq, r->block, ct_run_status_name(r->status));
+	field(f, r->reason);
+	fprintf(f, ",%lld,%lld,", (long long)r->started_at, (long long)r->wall_ns);
+	num(f, ct_run_time_s(r));
+	fprintf(f, ",%lld,%lld,", (long long)r->user_us, (long long)r->sys_us);
+	num(f, ct_run_cpu_pct(r));
+	fprintf(f, ",%d,%llu,", r->exit_code, (unsigned long long)r->load_work);
+	num(f, r->load_unit_scale);
+	fputc(',', f);
+	num(f, ct_run_loads(r));
+	fprintf(f, ",%lld,%lld,", (long long)r->load_user_us, (long long)r->load_sys_us);
+	num(f, ct_run_lcpu_pct(r));
+	fputc(',', f);
+	field(f, r->workload_params);
+	fputc(',', f);
+	field(f, r->load_params);
+	fprintf(f, ",%d", m->have_psi);
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 2; j++) {
+			fputc(',', f);
+			if (m->have_psi)
+				fprintf(f, "%lld", (long long)m->psi_us[i][j]);
+		}
+	fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld,", (long long)m->steal_us,
+		(long long)m->foreign_cpu_us, (long long)m->majflt, (long long)m->pswpin,
+		(long long)m->sectors_read, (long long)m->sectors_written);
+	if (m->start_dirty_bytes >= 0)
+		fprintf(f, "%lld", (long long)m->start_dirty_bytes);
+	fputc(',', f);
+	if (m->start_writeback_bytes >= 0)
+		fprintf(f, "%lld", (long long)m->start_writeback_bytes);
+	fputc(',', f);
+	if (m->start_cpu_speed >= 0)
+		num(f, m->start_cpu_speed);
+	fputc(',', f);
+	if (v >= 0)
+		num(f, c->values[v]);
+	fputc(',', f);
+	if (v >= 0 && c->scores)
+		num(f, c->scores[v]);
+	fprintf(f, ",%d,%d,", v >= 0 && c->outlier && c->outlier[v], fluke);
+	/* the workload's own figures as name=value;name=value */
+	if (r->nmetrics) {
+		fputc('"', f);
+		for (unsigned i = 0; i < r->nmetrics; i++)
+			fprintf(f, "%s%s=%.17g", i ? ";" : "", r->metrics[i].name,
+				r->metrics[i].value);
+		fputc('"', f);
+	}
+	fputc('\n', f);
+}
+
+static void numbers_csv(FILE *f, const struct ct_report *rep)
+{
+	const struct ct_report_block *b = &rep->blocks[0];
+
+	fputs("dataset,index,value,outlier\n", f);
+	for (size_t i = 0; i < b->ncells; i++)
+		for (size_t k = 0; k < b->cells[i].n; k++) {
+			const struct ct_report_cell *c = &b->cells[i];
+
+			field(f, c->label);
+			fprintf(f, ",%zu,", k);
+			num(f, c->values[k]);
+			fprintf(f, ",%d\n", c->outlier && c->outlier[k]);
+		}
+}
+
+int ct_report_print_csv(FILE *f, const struct ct_report *rep)
+{
+	if (rep->kind == CT_REPORT_NUMBERS) {
+		numbers_csv(f, rep);
+		return 0;
+	}
+	fputs(run_header, f);
+	for (size_t i = 0; i < rep->nblocks; i++)
+		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
+			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
+
+			for (size_t k = 0; k < c->nruns; k++)
+				run_row(f, &rep->blocks[i], c, &c->runs[k]);
+		}
+	return 0;
+}
+
+int ct_report_sessions_csv(FILE *f, const struct ct_session_rec *recs, size_t n)
+{
+	fputs("id,label,workload,profile,status,started_at_ns,ended_at_ns,runs,failed,group_id,"
+	      "order,order_seed,argv\n",
+	      f);
+	for (size_t i = 0; i < n; i++) {
+		const struct ct_session_rec *r = &recs[i];
+
+		fprintf(f, "%lld,", (long long)r->id);
+		field(f, r->label);
+		fputc(',', f);
+		field(f, r->workload);
+		fputc(',', f);
+		field(f, r->profile);
+		fprintf(f, ",%s,%lld,", r->status, (long long)r->started_at);
+		if (r->ended_at)
+			fprintf(f, "%lld", (long long)r->ended_at);
+		fprintf(f, ",%u,%u,", r->nruns, r->nfailed);
+		if (r->group_id)
+			fprintf(f, "%lld", (long long)r->group_id);
+		fputc(',', f);
+		field(f, r->order);
+		fputc(',', f);
+		if (r->order[0])
+			fprintf(f, "%llu", (unsigned long long)r->order_seed);
+		fputc(',', f);
+		field(f, r->argv);
+		fputc('\n', f);
+	}
+	return 0;
+}
+
+int ct_report_sysinfo_csv(FILE *f, const struct ct_sysinfo *si, const char *dir)
+{
+	char num_buf[32];
+	const char *const rows[][2] = {
+		{ "kernel_release", si->kernel_release },
+		{ "kernel_version", si->kernel_version },
+		{ "cmdline", si->cmdline },
+		{ "preemption", si->preempt },
+		{ "cpu", si->cpu_model },
+		{ "work_dir", dir },
+		{ "filesystem", si->fs_type },
+		{ "filesystem_source", si->fs_source },
+		{ "block_device", si->block_dev },
+		{ "io_scheduler", si->iosched },
+	};
+
+	fputs("name,value\n", f);
+	for (size_t i = 0; i < CT_ARRAY_SIZE(rows); i++) {
+		fprintf(f, "%s,", rows[i][0]);
+		field(f, rows[i][1]);
+		fputc('\n', f);
+	}
+	snprintf(num_buf, sizeof(num_buf), "%u", si->ncpus);
+	fprintf(f, "cpus,%s\n", num_buf);
+	fprintf(f, "ram_bytes,%llu\n", (unsigned long long)si->ram_bytes);
+	fprintf(f, "swap_bytes,%llu\n", (unsigned long long)si->swap_bytes);
+	for (unsigned i = 0; i < si->nsysctl; i++) {
+		field(f, si->sysctl[i].name);
+		fputc(',', f);
+		field(f, si->sysctl[i].value);
+		fputc('\n', f);
+	}
+	fprintf(f, "fingerprint,%s\n", si->fingerprint);
+	return 0;
+}

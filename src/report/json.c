@@ -1,0 +1,418 @@
+/*
+ * The JSON printers, written with jansson: the report model whole (every
+ * run of every cell, its summary, flagged runs with their evidence, the
+ * comparison with the baseline), `stats`' datasets and comparisons (its
+ * keys of before "schema" came, kept), the stored sessions and the system
+ * facts. Every document says "schema": "contend/1"; docs/schema/
+ * contend-1.json describes them and the tests validate against it. A
+ * figure that does not exist (no ratio, no interval) is null, never 0.
+ */
+#include "contend/report.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCHEMA "contend/1"
+
+/* A string of the model as JSON: labels are the user's, so bytes that are
+ * not UTF-8 become '?' rather than making the document invalid. */
+static json_t *jstr(const char *s)
+{
+	json_t *j = json_string(s);
+	char *copy;
+
+	if (j)
+		return j;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	for (unsigned char *p = (unsigned char *)copy; *p; p++)
+		if (*p >= 0x80)
+			*p = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *jint(int64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+/* v, or null when it is negative (a start state not recorded) */
+static json_t *jknown(int64_t v)
+{
+	return v >= 0 ? jint(v) : json_null();
+}
+
+static json_t *summary_json(const struct ct_stats_summary *s)
+{
+	return json_pack(
+		"{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "n",
+		(json_int_t)s->n, "mean", jnum(s->mean), "sd", jnum(s->sd), "median",
+		jnum(s->median), "mad", jnum(s->mad), "min", jnum(s->min), "max", jnum(s->max),
+		"cov", jnum(s->cov), "ci_low", jnum(s->ci_low), "ci_high", jnum(s->ci_high),
+		"median_ci_low", jnum(s->median_ci_ok ? s->median_ci_low : NAN), "median_ci_high",
+		jnum(s->median_ci_ok ? s->median_ci_high : NAN), "aad_median", jnum(s->aad_median));
+}
+
+static const char *outcome_name(const struct ct_report *rep, const struct ct_report_cell *c)
+{
+	bool numbers = rep->kind == CT_REPORT_NUMBERS;
+
+	switch (c->cmp.outcome) {
+	case CT_OUTCOME_NOT_ENOUGH:
+		return "not_enough";
+	case CT_OUTCOME_NO_SPREAD:
+		return "no_spread";
+	case CT_OUTCOME_NO_DIFFERENCE:
+		return "no_difference";
+	case CT_OUTCOME_LOWER:
+		return numbers ? "smaller" : rep->higher_better ? "worse" : "better";
+	case CT_OUTCOME_HIGHER:
+		return numbers ? "larger" : rep->higher_better ? "better" : "worse";
+	}
+	return "no_difference";
+}
+
+static const char *decided_by(const struct ct_stats_comparison *c)
+{
+	return c->decided_by == CT_TEST_SIGNED_RANK ? "signed-rank"
+	       : c->decided_by == CT_TEST_RANK	    ? "mann-whitney"
+						    : NULL;
+}
+
+/* The keys `stats --format json` printed before the schema was versioned,
+ * plus the outcome, Holm's p and the pairs. */
+static json_t *comparison_json(const struct ct_report *rep, const char *base,
+			       const struct ct_report_cell *d)
+{
+	const struct ct_stats_comparison *c = &d->cmp;
+	bool ok = c->have_ratio && c->ratio.bounded;
+	bool p = d->paired;
+	const char *by = decided_by(c);
+	json_t *o = json_object();
+
+	json_object_set_new(o, "baseline", jstr(base));
+	json_object_set_new(o, "other", jstr(d->label));
+	json_object_set_new(o, "welch_t", jnum(c->have_t ? c->t.t : NAN));
+	json_object_set_new(o, "welch_df", jnum(c->have_t ? c->t.df : NAN));
+	json_object_set_new(o, "welch_p", jnum(c->have_t ? c->t.p : NAN));
+	json_object_set_new(o, "mann_whitney_u", jnum(c->have_u ? c->u.stat : NAN));
+	json_object_set_new(o, "mann_whitney_p", jnum(c->have_u ? c->u.p : NAN));
+	json_object_set_new(o, "paired_t", jnum(p && c->have_pt ? c->pt.t : NAN));
+	json_object_set_new(o, "paired_df", jnum(p && c->have_pt ? c->pt.df : NAN));
+	json_object_set_new(o, "paired_p", jnum(p && c->have_pt ? c->pt.p : NAN));
+	json_object_set_new(o, "wilcoxon_v", jnum(p && c->have_w ? c->w.stat : NAN));
+	json_object_set_new(o, "wilcoxon_p", jnum(p && c->have_w ? c->w.p : NAN));
+	json_object_set_new(o, "pairs", json_integer((json_int_t)c->npairs));
+	json_object_set_new(o, "ratio", jnum(c->have_ratio ? c->ratio.ratio : NAN));
+	json_object_set_new(o, "ratio_ci_low", jnum(ok ? c->ratio.low : NAN));
+	json_object_set_new(o, "ratio_ci_high", jnum(ok ? c->ratio.high : NAN));
+	json_object_set_new(o, "effect_scale",
+			    json_string(c->ratio_scale ? "ratio" : "difference"));
+	json_object_set_new(o, "effect", jnum(c->effect));
+	json_object_set_new(o, "effect_ci_low", jnum(c->effect_low));
+	json_object_set_new(o, "effect_ci_high", jnum(c->effect_high));
+	json_object_set_new(o, "decided_p", jnum(c->p));
+	json_object_set_new(o, "holm_p", jnum(by ? c->p_adj : NAN));
+	json_object_set_new(o, "decided_by", by ? json_string(by) : json_null());
+	json_object_set_new(o, "outcome", json_string(outcome_name(rep, d)));
+	json_object_set_new(o, "verdict", jstr(ct_report_verdict(rep, d)));
+	return o;
+}
+
+static json_t *metrics_json(const struct ct_metric *m, unsigned n)
+{
+	json_t *o = json_object();
+
+	for (unsigned i = 0; i < n; i++)
+		json_object_set_new(o, m[i].name, jnum(m[i].value));
+	return o;
+}
+
+static json_t *monitors_json(const struct ct_monitors *m)
+{
+	static const char *const res[] = { "cpu", "io", "memory" };
+	json_t *o = json_object(), *psi = json_null();
+
+	if (m->have_psi) {
+		psi = json_object();
+		for (int r = 0; r < 3; r++)
+			json_object_set_new(psi, res[r],
+					    json_pack("{s:I, s:I}", "some_us",
+						      (json_int_t)m->psi_us[r][0], "full_us",
+						      (json_int_t)m->psi_us[r][1]));
+	}
+	json_object_set_new(o, "psi", psi);
+	json_object_set_new(o, "steal_us", jint(m->steal_us));
+	json_object_set_new(o, "foreign_cpu_us", jint(m->foreign_cpu_us));
+	json_object_set_new(o, "majflt", jint(m->majflt));
+	json_object_set_new(o, "pswpin", jint(m->pswpin));
+	json_object_set_new(o, "sectors_read", jint(m->sectors_read));
+	json_object_set_new(o, "sectors_written", jint(m->sectors_written));
+	json_object_set_new(o, "start_dirty_bytes", jknown(m->start_dirty_bytes));
+	json_object_set_new(o, "start_writeback_bytes", jknown(m->start_writeback_bytes));
+	json_object_set_new(o, "start_cpu_speed",
+			    jnum(m->start_cpu_speed >= 0 ? m->start_cpu_speed : NAN));
+	return o;
+}
+
+static json_t *flag_json(const struct ct_report_flag *fl)
+{
+	return json_pack(
+		"{s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:b}", "foreign_cpu_pct",
+		jnum(fl->foreign_pct), "steal_pct", jnum(fl->steal_pct), "psi_pct",
+		jnum(fl->psi_pct), "psi_resource", fl->psi_resource ? fl->psi_resource : "cpu",
+		"start_dirty_bytes", jknown(fl->start_dirty_bytes), "start_writeback_bytes",
+		jknown(fl->start_writeback_bytes), "cpu_speed_rel", jnum(fl->cpu_speed_rel),
+		"load_rate", jnum(fl->load_rate), "load_rate_median", jnum(fl->load_rate_median),
+		"likely_fluke", fl->likely_fluke);
+}
+
+/* The value index of run r in cell c, or -1 when it has none (not ok). */
+static long value_of(const struct ct_report_cell *c, const struct ct_run *r)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->ok && c->ok[i] == r)
+			return (long)i;
+	return -1;
+}
+
+static json_t *run_json(const struct ct_report_cell *c, const struct ct_run *r)
+{
+	long v = value_of(c, r);
+	const struct ct_report_flag *fl = NULL;
+	json_t *o = json_object();
+
+	for (size_t k = 0; v >= 0 && k < c->nflags; k++)
+		if (c->flags[k].value == (size_t)v)
+			fl = &c->flags[k];
+	json_object_set_new(o, "id", jint(r->id));
+	json_object_set_new(o, "seq", json_integer(r->seq));
+	json_object_set_new(o, "block", json_integer(r->block));
+	json_object_set_new(o, "status", json_string(ct_run_status_name(r->status)));
+	json_object_set_new(o, "reason", jstr(r->reason));
+	json_object_set_new(o, "started_at_ns", jint(r->started_at));
+	json_object_set_new(o, "time_s", jnum(ct_run_time_s(r)));
+	json_object_set_new(o, "user_s", jnum((double)r->user_us / 1e6));
+	json_object_set_new(o, "sys_s", jnum((double)r->sys_us / 1e6));
+	json_object_set_new(o, "cpu_pct", jnum(ct_run_cpu_pct(r)));
+	json_object_set_new(o, "exit_code", json_integer(r->exit_code));
+	json_object_set_new(o, "loads", jnum(ct_run_loads(r)));
+	json_object_set_new(o, "lcpu_pct", jnum(ct_run_lcpu_pct(r)));
+	json_object_set_new(o, "value", v >= 0 ? jnum(c->values[v]) : json_null());
+	json_object_set_new(o, "score", v >= 0 && c->scores ? jnum(c->scores[v]) : json_null());
+	json_object_set_new(o, "outlier", json_boolean(v >= 0 && c->outlier && c->outlier[v]));
+	json_object_set_new(o, "flag", fl ? flag_json(fl) : json_null());
+	json_object_set_new(o, "workload_params", jstr(r->workload_params));
+	json_object_set_new(o, "load_params", jstr(r->load_params));
+	json_object_set_new(o, "monitors", monitors_json(&r->mon));
+	json_object_set_new(o, "metrics", metrics_json(r->metrics, r->nmetrics));
+	return o;
+}
+
+static json_t *cell_json(const struct ct_report *rep, const struct ct_report_block *b,
+			 const struct ct_report_cell *c)
+{
+	const char *base = b->base_cell >= 0 ? b->cells[b->base_cell].label : b->base.label;
+	json_t *o = json_object(), *runs = json_array();
+
+	json_object_set_new(o, "label", jstr(c->label));
+	json_object_set_new(o, "session_id", c->session_id ? jint(c->session_id) : json_null());
+	json_object_set_new(o, "runs_ok", json_integer(c->g.n));
+	json_object_set_new(o, "runs_failed", json_integer(c->g.nfailed));
+	json_object_set_new(o, "time_s", jnum(c->g.n ? c->g.time_s : NAN));
+	json_object_set_new(o, "cpu_pct", jnum(c->g.n ? c->g.cpu_pct : NAN));
+	json_object_set_new(o, "loads", jnum(c->g.n ? c->g.loads : NAN));
+	json_object_set_new(o, "lcpu_pct", jnum(c->g.n ? c->g.lcpu_pct : NAN));
+	json_object_set_new(o, "ratio", jnum(c->ratio));
+	json_object_set_new(o, "summary", c->have_summary ? summary_json(&c->sum) : json_null());
+	json_object_set_new(o, "mean_unflagged", jnum(c->mean_unflagged));
+	json_object_set_new(o, "metrics", metrics_json(c->metric_means, c->nmetric_means));
+	for (size_t i = 0; i < c->nruns; i++)
+		json_array_append_new(runs, run_json(c, &c->runs[i]));
+	json_object_set_new(o, "runs", runs);
+	json_object_set_new(o, "comparison",
+			    c->compared ? comparison_json(rep, base, c) : json_null());
+	return o;
+}
+
+/* The configs shown with their facts, and the facts that differ. */
+static json_t *configs_json(const struct ct_report *rep)
+{
+	json_t *arr = json_array();
+
+	for (size_t k = 0; k < rep->nconfigs; k++) {
+		const struct ct_report_config *c = &rep->configs[k];
+		json_t *diff = json_object();
+
+		for (size_t d = 0; d < rep->ndiffs; d++)
+			json_object_set_new(diff, rep->diffs[d].name,
+					    jstr(rep->diffs[d].values[k]));
+		json_array_append_new(
+			arr,
+			json_pack("{s:o, s:o, s:o, s:o}", "label", jstr(c->label), "config_id",
+				  c->config_id ? jint(c->config_id) : json_null(), "fingerprint",
+				  c->config_id ? jstr(c->si.fingerprint) : json_null(), "differs",
+				  diff));
+	}
+	return arr;
+}
+
+static json_t *runs_json(const struct ct_report *rep)
+{
+	json_t *o = json_object(), *loads = json_array(), *score = json_null();
+
+	json_object_set_new(o, "workload", jstr(rep->workload));
+	json_object_set_new(o, "params", jstr(rep->params));
+	json_object_set_new(o, "confidence", json_real(rep->confidence));
+	json_object_set_new(o, "higher_better", json_boolean(rep->higher_better));
+	json_object_set_new(o, "figure", json_string(rep->higher_better ? "tps" : "time_s"));
+	json_object_set_new(o, "baseline", jstr(rep->base_label));
+	json_object_set_new(o, "paired", json_boolean(rep->paired));
+	json_object_set_new(
+		o, "reference",
+		json_pack("{s:o, s:o, s:o}", "label", jstr(rep->ref_label), "time_s",
+			  jnum(rep->ref_time_s), "session_id",
+			  rep->ref_session_id ? jint(rep->ref_session_id) : json_null()));
+	if (rep->scored)
+		score = json_pack("{s:o, s:o, s:o, s:b}", "label", jstr(rep->score_label), "tps",
+				  jnum(rep->score_tps), "session_id",
+				  rep->score_session_id ? jint(rep->score_session_id) : json_null(),
+				  "default", rep->score_default);
+	json_object_set_new(o, "score", score);
+	for (size_t i = 0; i < rep->nblocks; i++) {
+		const struct ct_report_block *b = &rep->blocks[i];
+		json_t *cells = json_array();
+
+		for (size_t j = 0; j < b->ncells; j++)
+			json_array_append_new(cells, cell_json(rep, b, &b->cells[j]));
+		json_array_append_new(
+			loads, json_pack("{s:o, s:o, s:o}", "load", jstr(b->load), "work_unit",
+					 b->work_unit ? jstr(b->work_unit) : json_null(), "configs",
+					 cells));
+	}
+	json_object_set_new(o, "loads", loads);
+	json_object_set_new(o, "configs", configs_json(rep));
+	return o;
+}
+
+/* `stats`' document: the keys it always had. */
+static json_t *numbers_json(const struct ct_report *rep)
+{
+	const struct ct_report_block *b = &rep->blocks[0];
+	json_t *o = json_object(), *sets = json_array(), *cmps = json_array();
+
+	json_object_set_new(o, "confidence", json_real(rep->confidence));
+	for (size_t i = 0; i < b->ncells; i++) {
+		const struct ct_report_cell *d = &b->cells[i];
+		json_t *ds = json_object(), *out = json_array(), *sum = summary_json(&d->sum);
+
+		json_object_set_new(ds, "name", jstr(d->label));
+		json_object_update(ds, sum);
+		json_decref(sum);
+		for (size_t k = 0; k < d->nflags; k++)
+			json_array_append_new(out, json_pack("{s:I, s:o}", "index",
+							     (json_int_t)d->flags[k].value, "value",
+							     jnum(d->values[d->flags[k].value])));
+		json_object_set_new(ds, "outliers", out);
+		json_array_append_new(sets, ds);
+	}
+	for (size_t i = 1; i < b->ncells; i++)
+		json_array_append_new(cmps, comparison_json(rep, b->cells[0].label, &b->cells[i]));
+	json_object_set_new(o, "datasets", sets);
+	json_object_set_new(o, "comparisons", cmps);
+	return o;
+}
+
+/* Every document opens with the schema, the command and the version. */
+static json_t *document(const char *command)
+{
+	return json_pack("{s:s, s:s, s:s}", "schema", SCHEMA, "command", command, "version",
+			 CT_VERSION);
+}
+
+static int dump(FILE *f, json_t *doc, json_t *body)
+{
+	int rc;
+
+	if (!doc || !body || json_object_update(doc, body)) {
+		json_decref(doc);
+		json_decref(body);
+		return -ENOMEM;
+	}
+	json_decref(body);
+	rc = json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+	json_decref(doc);
+	if (rc)
+		return -EIO;
+	fputc('\n', f);
+	return 0;
+}
+
+int ct_report_print_json(FILE *f, const struct ct_report *rep, const char *command)
+{
+	return dump(f, document(command),
+		    rep->kind == CT_REPORT_NUMBERS ? numbers_json(rep) : runs_json(rep));
+}
+
+int ct_report_sessions_json(FILE *f, const struct ct_session_rec *recs, size_t n)
+{
+	json_t *body = json_object(), *arr = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ct_session_rec *r = &recs[i];
+
+		json_array_append_new(
+			arr, json_pack("{s:I, s:o, s:o, s:o, s:o, s:s, s:I, s:o, s:i, s:i, s:o, "
+				       "s:o, s:o, s:o}",
+				       "id", (json_int_t)r->id, "label", jstr(r->label), "workload",
+				       jstr(r->workload), "profile",
+				       r->profile[0] ? jstr(r->profile) : json_null(), "argv",
+				       jstr(r->argv), "status", r->status, "started_at_ns",
+				       (json_int_t)r->started_at, "ended_at_ns",
+				       r->ended_at ? jint(r->ended_at) : json_null(), "runs",
+				       (int)r->nruns, "failed", (int)r->nfailed, "group_id",
+				       r->group_id ? jint(r->group_id) : json_null(), "order",
+				       r->order[0] ? jstr(r->order) : json_null(), "order_seed",
+				       r->order[0] ? jint((int64_t)r->order_seed) : json_null(),
+				       "config_id", jint(r->config_id)));
+	}
+	json_object_set_new(body, "sessions", arr);
+	return dump(f, document("list"), body);
+}
+
+int ct_report_sysinfo_json(FILE *f, const struct ct_sysinfo *si, const char *dir)
+{
+	json_t *sys = json_object(), *body = json_object(), *ctl = json_object();
+
+	json_object_set_new(sys, "kernel_release", jstr(si->kernel_release));
+	json_object_set_new(sys, "kernel_version", jstr(si->kernel_version));
+	json_object_set_new(sys, "cmdline", jstr(si->cmdline));
+	json_object_set_new(sys, "preemption", jstr(si->preempt));
+	json_object_set_new(sys, "cpu", jstr(si->cpu_model));
+	json_object_set_new(sys, "cpus", json_integer(si->ncpus));
+	json_object_set_new(sys, "ram_bytes", json_integer((json_int_t)si->ram_bytes));
+	json_object_set_new(sys, "swap_bytes", json_integer((json_int_t)si->swap_bytes));
+	json_object_set_new(sys, "work_dir", jstr(dir));
+	json_object_set_new(sys, "filesystem", jstr(si->fs_type));
+	json_object_set_new(sys, "filesystem_source", jstr(si->fs_source));
+	json_object_set_new(sys, "block_device",
+			    si->block_dev[0] ? jstr(si->block_dev) : json_null());
+	json_object_set_new(sys, "io_scheduler", si->iosched[0] ? jstr(si->iosched) : json_null());
+	for (unsigned i = 0; i < si->nsysctl; i++)
+		json_object_set_new(ctl, si->sysctl[i].name, jstr(si->sysctl[i].value));
+	json_object_set_new(sys, "sysctls", ctl);
+	json_object_set_new(sys, "fingerprint", jstr(si->fingerprint));
+	json_object_set_new(body, "sysinfo", sys);
+	return dump(f, document("sysinfo"), body);
+}

@@ -1,0 +1,376 @@
+/*
+ * The Markdown printers: the tables as contest and mmtests lay them out,
+ * ready for a mailing list or a pull request - a table per load (a row per
+ * config), the verdicts in one table, the flagged runs as a list; WimMark's
+ * scores for oltp; ministat's summaries for `stats`; the sessions and the
+ * system facts. Text from the user (labels, reasons) is escaped so it
+ * cannot open a link, an emphasis or an HTML tag, nor split a cell.
+ */
+#include "internal.h"
+#include "contend/util.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+static void text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '\n':
+		case '\r':
+		case '\t':
+			fputc(' ', f);
+			break;
+		case '\\':
+		case '`':
+		case '*':
+		case '_':
+		case '{':
+		case '}':
+		case '[':
+		case ']':
+		case '(':
+		case ')':
+		case '#':
+		case '+':
+		case '-':
+		case '!':
+		case '|':
+		case '~':
+			fputc('\\', f);
+			/* fall through */
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+static void effect(FILE *f, const struct ct_stats_comparison *v)
+{
+	if (v->ratio_scale) {
+		rp_pct(f, v->effect);
+		fprintf(f, " | [");
+		rp_pct(f, v->effect_low);
+		fprintf(f, ", ");
+		rp_pct(f, v->effect_high);
+		fprintf(f, "]");
+	} else {
+		fprintf(f, "%+.4g | [%+.4g, %+.4g]", v->effect, v->effect_low, v->effect_high);
+	}
+}
+
+static void time_table(FILE *f, const struct ct_report_block *b)
+{
+	bool noload = !strcmp(b->load, "none");
+	char t[32];
+
+	fprintf(f, "| Kernel | [runs] | Time | CPU%% | Loads | LCPU%% | Ratio |\n");
+	fprintf(f, "|---|--:|--:|--:|--:|--:|--:|\n");
+	for (size_t j = 0; j < b->ncells; j++) {
+		const struct ct_report_cell *r = &b->cells[j];
+
+		fprintf(f, "| ");
+		text(f, r->label);
+		if (!r->g.n) {
+			fprintf(f, " | 0 | %s | | | | |\n",
+				r->g.nfailed ? "every run failed" : "no runs");
+			continue;
+		}
+		fprintf(f, " | %u | %s | %.0f%% | ", r->g.n, rp_fmt_time(r->g.time_s, t, sizeof(t)),
+			r->g.cpu_pct);
+		if (noload)
+			fprintf(f, "- | - | ");
+		else
+			fprintf(f, "%.0f | %.0f%% | ", r->g.loads, r->g.lcpu_pct);
+		if (isnan(r->ratio))
+			fprintf(f, "- |\n");
+		else
+			fprintf(f, "%.2f |\n", r->ratio);
+	}
+}
+
+static void score_table(FILE *f, const struct ct_report_block *b)
+{
+	fprintf(f, "| Config | [runs] | %s | tps | p99 latency ms |\n",
+		b->ncells && b->cells[0].scores ? "Scores" : "tps of each run");
+	fprintf(f, "|---|--:|---|--:|--:|\n");
+	for (size_t j = 0; j < b->ncells; j++) {
+		const struct ct_report_cell *r = &b->cells[j];
+		double tps = NAN, p99 = NAN;
+
+		for (unsigned i = 0; i < r->nmetric_means; i++) {
+			if (!strcmp(r->metric_means[i].name, CT_METRIC_TPS))
+				tps = r->metric_means[i].value;
+			if (!strcmp(r->metric_means[i].name, "lat_p99_us"))
+				p99 = r->metric_means[i].value / 1e3;
+		}
+		fprintf(f, "| ");
+		text(f, r->label);
+		fprintf(f, " | %zu |", r->n);
+		for (size_t i = 0; i < r->n; i++)
+			fprintf(f, " %.2f", r->scores ? r->scores[i] : r->values[i]);
+		fprintf(f, " | %.1f | %.2f |\n", tps, p99);
+	}
+}
+
+/* A failed or interrupted run, with its reason, under its table. */
+static void failures(FILE *f, const struct ct_report_block *b)
+{
+	bool any = false;
+
+	for (size_t j = 0; j < b->ncells; j++)
+		for (size_t k = 0; k < b->cells[j].nruns; k++) {
+			const struct ct_run *r = &b->cells[j].runs[k];
+
+			if (r->status == CT_RUN_OK)
+				continue;
+			fprintf(f, "%s- ", any ? "" : "\n");
+			text(f, b->cells[j].label);
+			fprintf(f, " run %u %s: ", r->seq, ct_run_status_name(r->status));
+			text(f, r->reason);
+			fputc('\n', f);
+			any = true;
+		}
+}
+
+static void verdicts(FILE *f, const struct ct_report *rep)
+{
+	size_t ncells = rep->nblocks ? rep->blocks[0].ncells : 0;
+	bool heading = false;
+
+	for (size_t j = 0; j < ncells; j++) {
+		if (!rep->blocks[0].cells[j].compared)
+			continue;
+		if (!heading) {
+			fprintf(f, "\n### %s against ", rep->higher_better ? "tps" : "Time");
+			text(f, rep->base_label);
+			fprintf(f,
+				"\n\nHolm-adjusted across %zu load%s, %g%% confidence.\n\n"
+				"| Load | Config | Effect | %g%% interval | Holm p | Test | "
+				"Verdict |\n|---|---|--:|---|--:|---|---|\n",
+				rep->nblocks, rep->nblocks == 1 ? "" : "s", rep->confidence,
+				rep->confidence);
+		}
+		heading = true;
+		for (size_t i = 0; i < rep->nblocks; i++) {
+			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
+
+			fprintf(f, "| ");
+			text(f, rep->blocks[i].load);
+			fprintf(f, " | ");
+			text(f, c->label);
+			fprintf(f, " | ");
+			if (c->cmp.decided_by == CT_TEST_NONE)
+				fprintf(f, "- | - | - | - | ");
+			else {
+				effect(f, &c->cmp);
+				fprintf(f, " | %.2g | %s | ", c->cmp.p_adj,
+					ct_report_test_name(&c->cmp));
+			}
+			text(f, ct_report_verdict(rep, c));
+			fprintf(f, " |\n");
+		}
+	}
+}
+
+static void flagged(FILE *f, const struct ct_report *rep)
+{
+	bool heading = false;
+
+	for (size_t i = 0; i < rep->nblocks; i++)
+		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
+			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
+
+			for (size_t k = 0; k < c->nflags; k++) {
+				const struct ct_report_flag *fl = &c->flags[k];
+
+				if (!heading)
+					fprintf(f, "\n### Flagged runs\n\n");
+				heading = true;
+				fprintf(f, "- ");
+				text(f, rep->blocks[i].load);
+				fprintf(f, " ");
+				text(f, c->label);
+				fprintf(f,
+					" run %u: %.4g %s; foreign CPU %.0f%%, steal %.1f%%, PSI "
+					"%s some %.0f%%: %s\n",
+					fl->run ? fl->run->seq : 0, c->values[fl->value],
+					rep->higher_better ? "tps" : "s", fl->foreign_pct,
+					fl->steal_pct, fl->psi_resource, fl->psi_pct,
+					fl->likely_fluke ? "likely fluke" : "no interference seen");
+			}
+		}
+}
+
+static void numbers_md(FILE *f, const struct ct_report *rep)
+{
+	const struct ct_report_block *b = &rep->blocks[0];
+
+	fprintf(f, "| Dataset | N | Mean | SD | Median | Min | Max | CoV | %g%% CI of the mean |\n",
+		rep->confidence);
+	fprintf(f, "|---|--:|--:|--:|--:|--:|--:|--:|---|\n");
+	for (size_t i = 0; i < b->ncells; i++) {
+		const struct ct_stats_summary *s = &b->cells[i].sum;
+
+		fprintf(f, "| ");
+		text(f, b->cells[i].label);
+		fprintf(f, " | %zu | %.6g | %.4g | %.6g | %.6g | %.6g | %.2f%% | [%.6g, %.6g] |\n",
+			s->n, s->mean, s->sd, s->median, s->min, s->max, s->cov * 100, s->ci_low,
+			s->ci_high);
+	}
+	if (b->ncells < 2)
+		return;
+	fprintf(f, "\n| Dataset | against | Effect | %g%% interval | p | Test | Verdict |\n",
+		rep->confidence);
+	fprintf(f, "|---|---|--:|---|--:|---|---|\n");
+	for (size_t i = 1; i < b->ncells; i++) {
+		const struct ct_report_cell *c = &b->cells[i];
+
+		fprintf(f, "| ");
+		text(f, c->label);
+		fprintf(f, " | ");
+		text(f, b->cells[0].label);
+		fprintf(f, " | ");
+		if (c->cmp.decided_by == CT_TEST_NONE)
+			fprintf(f, "- | - | - | - | ");
+		else {
+			effect(f, &c->cmp);
+			fprintf(f, " | %.3g | %s | ", c->cmp.p, ct_report_test_name(&c->cmp));
+		}
+		text(f, ct_report_verdict(rep, c));
+		fprintf(f, " |\n");
+	}
+}
+
+int ct_report_print_md(FILE *f, const struct ct_report *rep)
+{
+	char t[32];
+
+	if (rep->kind == CT_REPORT_NUMBERS) {
+		numbers_md(f, rep);
+		return 0;
+	}
+	fprintf(f, "## contend: workload ");
+	text(f, rep->workload);
+	fprintf(f, " (");
+	text(f, rep->params);
+	fprintf(f, ")\n");
+	for (size_t i = 0; i < rep->nblocks; i++) {
+		fprintf(f, "\n### ");
+		text(f, rep->blocks[i].load);
+		fprintf(f, "\n\n");
+		if (rep->higher_better)
+			score_table(f, &rep->blocks[i]);
+		else
+			time_table(f, &rep->blocks[i]);
+		failures(f, &rep->blocks[i]);
+	}
+	fputc('\n', f);
+	if (rep->higher_better && !isnan(rep->score_tps)) {
+		fprintf(f, "Score = 1000 x tps / %.2f, the no-load mean tps of ", rep->score_tps);
+		text(f, rep->score_label);
+		fprintf(f, " (session %lld).\n", (long long)rep->score_session_id);
+	} else if (!rep->higher_better && !isnan(rep->ref_time_s)) {
+		fprintf(f, "Ratio = Time / %s s, the no-load mean of ",
+			rp_fmt_time(rep->ref_time_s, t, sizeof(t)));
+		text(f, rep->ref_label);
+		fprintf(f, " (session %lld).", (long long)rep->ref_session_id);
+		for (size_t i = 0; i < rep->nblocks; i++)
+			if (rep->blocks[i].work_unit && strcmp(rep->blocks[i].load, "none"))
+				fprintf(f, " Loads: %s = %s.", rep->blocks[i].load,
+					rep->blocks[i].work_unit);
+		fputc('\n', f);
+	}
+	verdicts(f, rep);
+	flagged(f, rep);
+	if (rep->ndiffs) {
+		fprintf(f, "\n### Configs differ in\n\n| fact |");
+		for (size_t k = 0; k < rep->nconfigs; k++) {
+			fputc(' ', f);
+			text(f, rep->configs[k].label);
+			fprintf(f, " |");
+		}
+		fprintf(f, "\n|---|");
+		for (size_t k = 0; k < rep->nconfigs; k++)
+			fprintf(f, "---|");
+		fputc('\n', f);
+		for (size_t d = 0; d < rep->ndiffs; d++) {
+			fprintf(f, "| ");
+			text(f, rep->diffs[d].name);
+			fprintf(f, " |");
+			for (size_t k = 0; k < rep->nconfigs; k++) {
+				fputc(' ', f);
+				text(f, rep->diffs[d].values[k]);
+				fprintf(f, " |");
+			}
+			fputc('\n', f);
+		}
+	}
+	return 0;
+}
+
+int ct_report_sessions_md(FILE *f, const struct ct_session_rec *recs, size_t n)
+{
+	fprintf(f, "| id | started | label | workload | profile | status | runs | failed |\n");
+	fprintf(f, "|--:|---|---|---|---|---|--:|--:|\n");
+	for (size_t i = 0; i < n; i++) {
+		char when[32];
+		time_t t = (time_t)(recs[i].started_at / 1000000000);
+		struct tm tm;
+
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
+		fprintf(f, "| %lld | %s | ", (long long)recs[i].id, when);
+		text(f, recs[i].label);
+		fprintf(f, " | ");
+		text(f, recs[i].workload);
+		fprintf(f, " | %s | %s | %u | %u |\n", recs[i].profile[0] ? recs[i].profile : "-",
+			recs[i].status, recs[i].nruns, recs[i].nfailed);
+	}
+	return 0;
+}
+
+int ct_report_sysinfo_md(FILE *f, const struct ct_sysinfo *si, const char *dir)
+{
+	char ram[32], swap[32], cpus[16];
+	const char *const rows[][2] = {
+		{ "kernel release", si->kernel_release },
+		{ "kernel version", si->kernel_version },
+		{ "cmdline", si->cmdline },
+		{ "preemption", si->preempt },
+		{ "cpu", si->cpu_model },
+		{ "cpus", cpus },
+		{ "ram", ct_fmt_size(si->ram_bytes, ram, sizeof(ram)) },
+		{ "swap", ct_fmt_size(si->swap_bytes, swap, sizeof(swap)) },
+		{ "work dir", dir },
+		{ "filesystem", si->fs_type },
+		{ "block device", si->block_dev[0] ? si->block_dev : "-" },
+		{ "io scheduler", si->iosched[0] ? si->iosched : "-" },
+	};
+
+	snprintf(cpus, sizeof(cpus), "%u", si->ncpus);
+	fprintf(f, "| fact | value |\n|---|---|\n");
+	for (size_t i = 0; i < CT_ARRAY_SIZE(rows); i++) {
+		fprintf(f, "| %s | ", rows[i][0]);
+		text(f, rows[i][1]);
+		fprintf(f, " |\n");
+	}
+	for (unsigned i = 0; i < si->nsysctl; i++) {
+		fprintf(f, "| ");
+		text(f, si->sysctl[i].name);
+		fprintf(f, " | ");
+		text(f, si->sysctl[i].value);
+		fprintf(f, " |\n");
+	}
+	fprintf(f, "| fingerprint | %s |\n", si->fingerprint);
+	return 0;
+}
