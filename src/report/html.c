@@ -38,7 +38,7 @@ static const char *const colours[NCOLOURS] = { "#1f77b4", "#d62728", "#2ca02c", 
 /* Room for row labels of up to n characters, px. */
 static double label_room(size_t n)
 {
-	double px = 6.2 * (double)n + 16;
+	double px = 6.8 * (double)n + 20;
 
 	return px < 90 ? 90 : px > 330 ? 330 : px;
 }
@@ -200,7 +200,8 @@ static void head(FILE *f, const struct ct_report *rep, const char *command)
 	      "border-bottom:1px solid #e4e4e4;text-align:right}th{background:#f4f4f4}\n"
 	      "td.l,th.l{text-align:left}tr.better td{background:#e3f4e1}"
 	      "tr.worse td{background:#fbe3e1}\n"
-	      "svg{display:block;margin:.5em 0;font-size:11px}.grid{stroke:#e6e6e6}"
+	      "figure{margin:1em 0}svg{display:block;margin:.5em "
+	      "0;font-size:11px}.grid{stroke:#e6e6e6}"
 	      ".tick,.unit{fill:#666}.name{fill:#222}\n"
 	      ".run{fill-opacity:.75}.flagged{stroke:#000;stroke-width:1.5}"
 	      ".mean{stroke:#000;stroke-width:2}.ci{fill:#000;fill-opacity:.08}\n"

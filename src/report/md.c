@@ -31,20 +31,15 @@ static void text(FILE *f, const char *s)
 		case '\t':
 			fputc(' ', f);
 			break;
+		/* what opens code, emphasis, a link or a strike, or splits a
+		 * cell; text from the user never starts a line here, so a
+		 * heading's # or a list's - or + needs no escape */
 		case '\\':
 		case '`':
 		case '*':
 		case '_':
-		case '{':
-		case '}':
 		case '[':
 		case ']':
-		case '(':
-		case ')':
-		case '#':
-		case '+':
-		case '-':
-		case '!':
 		case '|':
 		case '~':
 			fputc('\\', f);
@@ -285,11 +280,12 @@ int ct_report_print_md(FILE *f, const struct ct_report *rep)
 			rp_fmt_time(rep->ref_time_s, t, sizeof(t)));
 		text(f, rep->ref_label);
 		fprintf(f, " (session %lld).", (long long)rep->ref_session_id);
-		for (size_t i = 0; i < rep->nblocks; i++)
+		for (size_t i = 0, n = 0; i < rep->nblocks; i++)
 			if (rep->blocks[i].work_unit && strcmp(rep->blocks[i].load, "none"))
-				fprintf(f, " Loads: %s = %s.", rep->blocks[i].load,
+				fprintf(f, "%s%s = %s",
+					n++ ? ", " : " Loads: ", rep->blocks[i].load,
 					rep->blocks[i].work_unit);
-		fputc('\n', f);
+		fprintf(f, ".\n");
 	}
 	verdicts(f, rep);
 	flagged(f, rep);
