@@ -424,8 +424,16 @@ static void forest(FILE *f, const struct ct_report *rep)
 			if (isfinite(u))
 				hi = fmax(hi, u);
 		}
-	if (!rows)
+	if (!rows) {
+		for (size_t j = 0; rep->nblocks && j < rep->blocks[0].ncells; j++)
+			rows += rep->blocks[0].cells[j].compared;
+		if (rows)
+			fputs("<h2 id=\"effects\">Effects against the baseline</h2>\n<p "
+			      "class=\"note\">No comparison could decide (see the verdicts above): "
+			      "nothing to plot.</p>\n",
+			      f);
 		return;
+	}
 	h = (double)rows * ROW + AXIS;
 	left = label_room(wide);
 	axis_range(&a, lo, hi, left, W - RIGHT);

@@ -8,7 +8,7 @@
 # a line per run. A label with a pipe, a tag, quotes and a comma comes out
 # escaped in each format.
 . "$CT_TESTLIB"
-plan 52
+plan 58
 
 SCHEMA=$(dirname "$CT_TESTLIB")/../../docs/schema/contend-1.json
 
@@ -80,6 +80,21 @@ expect_eq "compare's CSV: a row per stored run of a and b" "$(csv_rows "$T/c.csv
 check "compare's Markdown tables are regular" md_ok "$T/c.md"
 check "compare's Markdown has contest's table" grep -q '^| Kernel | \[runs\] | Time |' "$T/c.md"
 check "compare's HTML is one page" grep -q '</html>' "$T/c.html"
+
+# run and report in the other formats: the same printers, each checked
+for fmt in csv md html; do
+	run run -w selftest -l none -n 2 -L "r$fmt" --format $fmt
+	cp "$T/out" "$T/run.$fmt"
+	run report a b --format $fmt
+	cp "$T/out" "$T/rep.$fmt"
+done
+expect_eq "run --format csv: a row per run" "$(csv_rows "$T/run.csv")" 2
+check "run --format md: regular tables" md_ok "$T/run.md"
+check "run --format html: one page" grep -q '<svg class="dotplot" data-load="none"' "$T/run.html"
+expect_eq "report --format csv: a row per stored run of a and b" "$(csv_rows "$T/rep.csv")" \
+	"$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label in ('a', 'b')")"
+check "report --format md: regular tables" md_ok "$T/rep.md"
+check "report --format html: the timeline" grep -q '<svg class="timeline"' "$T/rep.html"
 
 # report: one label, a session by id, a bad id
 run report a
