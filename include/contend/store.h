@@ -124,6 +124,9 @@ struct ct_store_ops {
 
 struct ct_store {
 	const struct ct_store_ops *ops;
+	/* opened for reading only: a reader's store it cannot write (a file
+	 * it may not write, a read-only mount); every write fails -EROFS */
+	bool readonly;
 };
 
 /* Default path: $CONTEND_DB, else $XDG_DATA_HOME/contend/results.db, else

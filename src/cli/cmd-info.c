@@ -207,7 +207,8 @@ int cmd_list(int argc, char **argv)
 	rc = cli_open_store(a.db, 0, &st);
 	if (rc)
 		return rc;
-	rc = ct_session_close_orphans(st, &closed, err, sizeof(err));
+	/* a store that cannot be written is shown as it is */
+	rc = st->readonly ? 0 : ct_session_close_orphans(st, &closed, err, sizeof(err));
 	if (!rc)
 		rc = ct_store_sessions(st, 0, &recs, &n, err, sizeof(err));
 	ct_store_close(st);

@@ -324,6 +324,11 @@ static int map_rc(sqlite3 *db, int rc)
 /* "cannot <what> in results store '<path>': <sqlite's message>" */
 static int db_err(struct sq *s, int rc, const char *what, char *err, size_t len)
 {
+	if (s->base.readonly && (rc & 0xff) == SQLITE_READONLY)
+		return ct_err(err, len, -EROFS,
+			      "cannot %s in results store '%s': it was opened read-only (the file "
+			      "or its filesystem cannot be written)",
+			      what, s->path);
 	return ct_err(err, len, map_rc(s->db, rc), "cannot %s in results store '%s': %s", what,
 		      s->path, sqlite3_errmsg(s->db));
 }
@@ -847,6 +852,59 @@ fail:
 
 static void sq_close(struct ct_store *base);
 
+/* A SQLite URI naming path, read-only: immutable when nothing can be
+ * written beside it (a read-only mount: no -shm file can exist, so no
+ * lock can be taken, and none is needed). */
+static int ro_uri(const char *path, bool immutable, char *buf, size_t len)
+{
+	size_t o = (size_t)snprintf(buf, len, "file:");
+
+	for (const unsigned char *p = (const unsigned char *)path; *p && o + 4 < len; p++)
+		if (*p == '?' || *p == '#' || *p == '%' || *p < 0x21 || *p >= 0x7f)
+			o += (size_t)snprintf(buf + o, len - o, "%%%02X", *p);
+		else
+			buf[o++] = (char)*p;
+	buf[o < len ? o : len - 1] = '\0';
+	o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "?%s",
+			      immutable ? "immutable=1" : "mode=ro");
+	return o < len ? 0 : -ENAMETOOLONG;
+}
+
+/* A reader's store that cannot be written: opened read-only (immutable
+ * when even a lock file cannot be made beside it), checked, never
+ * migrated - an older schema is said to need a writable copy. */
+static int open_readonly(struct sq *s, int64_t *version, char *err, size_t len)
+{
+	char uri[8192];
+	int rc = -EIO;
+
+	for (int immutable = 0; immutable < 2; immutable++) {
+		sqlite3_close(s->db);
+		s->db = NULL;
+		if (ro_uri(s->path, immutable, uri, sizeof(uri)))
+			return ct_err(err, len, -ENAMETOOLONG, "results store path is too long");
+		rc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+		if (rc != SQLITE_OK) {
+			rc = open_err(s, rc, err, len);
+			continue;
+		}
+		sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+		rc = check_store(s, version, err, len);
+		if (!rc)
+			break;
+	}
+	if (rc)
+		return rc;
+	s->base.readonly = true;
+	if (*version < SCHEMA_VERSION)
+		return ct_err(err, len, -EROFS,
+			      "results store '%s' is read-only and at schema %" PRId64
+			      ", older than this contend's %d: copy it somewhere writable to "
+			      "read it",
+			      s->path, *version, SCHEMA_VERSION);
+	return exec(s, "PRAGMA foreign_keys = ON", "configure the connection", err, len);
+}
+
 static int sq_open(struct ct_store **out, const char *path, unsigned flags, char *err, size_t len)
 {
 	bool memory = path && !strcmp(path, ":memory:");
@@ -892,10 +950,18 @@ static int sq_open(struct ct_store **out, const char *path, unsigned flags, char
 		goto fail;
 	}
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	if (sqlite3_db_readonly(s->db, "main") == 1 && !(flags & CT_STORE_CREATE) && !memory) {
+		/* a reader: what it cannot write it can still read */
+		rc = open_readonly(s, &version, err, len);
+		if (rc)
+			goto fail;
+		*out = &s->base;
+		return 0;
+	}
 	if (sqlite3_db_readonly(s->db, "main") == 1) {
 		/* SQLite fell back to read-only; access() says why. */
 		rc = access(path, W_OK) ? -errno : -EACCES;
-		ct_err(err, len, rc, "cannot open results store '%s': %s", path, strerror(-rc));
+		ct_err(err, len, rc, "cannot write results store '%s': %s", path, strerror(-rc));
 		goto fail;
 	}
 	rc = check_store(s, &version, err, len);
