@@ -40,6 +40,7 @@ struct ct_owner {
 	uint64_t start;
 	char boot[40];	  /* /proc/sys/kernel/random/boot_id, "" unknown */
 	char machine[40]; /* /etc/machine-id, "" unknown */
+	char host[65];	  /* the host name (uname), "" unknown */
 };
 
 enum ct_owner_state {

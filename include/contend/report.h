@@ -90,6 +90,8 @@ struct ct_report_config {
 	char label[128];
 	int64_t config_id; /* 0: no runs found, facts unknown */
 	struct ct_sysinfo si;
+	/* the machine its session ran on: "host (machine-id)", "" unknown */
+	char machine[128];
 };
 
 /* A system fact that differs between the configs shown: its name and its
@@ -172,6 +174,10 @@ int ct_report_from_numbers(struct ct_report *rep, const char *const *names,
 			   double confidence, bool paired, char *err, size_t len) CT_WUR;
 
 void ct_report_release(struct ct_report *rep);
+
+/* The machine a session ran on, as reports show it: "host (8 digits of
+ * its machine id)", either alone when the other is unknown, or "". */
+void ct_report_machine(const struct ct_owner *o, char *buf, size_t len);
 
 /* The word of a comparison's outcome: "better"/"worse" when the report
  * knows which way is better (stored runs), "larger"/"smaller" for plain

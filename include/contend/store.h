@@ -38,6 +38,9 @@ struct ct_session_rec {
 	int64_t group_id;
 	char order[16];
 	uint64_t order_seed;
+	/* a random id of its own, unique across machines (a fleet's store
+	 * gathers sessions from many); made by session_begin when empty */
+	char uuid[37];
 };
 
 struct ct_run_filter {

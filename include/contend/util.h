@@ -58,6 +58,9 @@ bool ct_fs_is_tmpfs(const char *path);
 /* Fills buf with deterministic pseudo-random bytes (xorshift64*), so written
  * data is incompressible; *state carries the generator between calls. */
 void ct_fill_random(void *buf, size_t len, uint64_t *state);
+/* A random (version 4) UUID in its 36-character text form, from the
+ * kernel's random source: ids that never collide across machines. */
+int ct_uuid4(char out[37]) CT_WUR;
 uint64_t ct_rand64(uint64_t *state);
 
 /* 64-bit FNV-1a over a string, continuing from h (start with CT_FNV_INIT). */

@@ -168,11 +168,20 @@ static void print_list(FILE *f, const struct ct_session_rec *recs, size_t n)
 		fprintf(f, "no sessions stored\n");
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
+	char first[128] = "", m[128];
+	bool machines = false; /* sessions of more than one machine: say whose */
+
+	for (size_t i = 0; i < n; i++) {
 		if ((int)strlen(recs[i].label) > lw)
 			lw = (int)strlen(recs[i].label);
-	fprintf(f, "%-5s %-19s %-*s %-9s %-7s %-11s %5s %6s  %s\n", "id", "started", lw, "label",
-		"workload", "profile", "status", "runs", "failed", "configs");
+		ct_report_machine(&recs[i].owner, m, sizeof(m));
+		if (!i)
+			snprintf(first, sizeof(first), "%s", m);
+		machines |= strcmp(first, m) != 0;
+	}
+	fprintf(f, "%-5s %-19s %-*s %-9s %-7s %-11s %5s %6s  %-*s%s\n", "id", "started", lw,
+		"label", "workload", "profile", "status", "runs", "failed", machines ? 15 : 0,
+		"configs", machines ? "  machine" : "");
 	for (size_t i = 0; i < n; i++) {
 		char when[32], order[64];
 		time_t t = (time_t)(recs[i].started_at / 1000000000);
@@ -180,10 +189,12 @@ static void print_list(FILE *f, const struct ct_session_rec *recs, size_t n)
 
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
 		list_order(recs, n, i, order, sizeof(order));
-		fprintf(f, "%-5lld %-19s %-*s %-9s %-7s %-11s %5u %6u  %s\n", (long long)recs[i].id,
-			when, lw, recs[i].label, recs[i].workload,
+		ct_report_machine(&recs[i].owner, m, sizeof(m));
+		fprintf(f, "%-5lld %-19s %-*s %-9s %-7s %-11s %5u %6u  %-*s%s%s\n",
+			(long long)recs[i].id, when, lw, recs[i].label, recs[i].workload,
 			recs[i].profile[0] ? recs[i].profile : "-", recs[i].status, recs[i].nruns,
-			recs[i].nfailed, order);
+			recs[i].nfailed, machines ? 15 : 0, order, machines ? "  " : "",
+			machines ? m : "");
 	}
 }
 

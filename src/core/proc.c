@@ -18,6 +18,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -110,11 +111,15 @@ static void read_id(const char *path, char *buf, size_t len)
 
 void ct_owner_self(struct ct_owner *o)
 {
+	struct utsname u;
+
 	memset(o, 0, sizeof(*o));
 	o->pid = (int)getpid();
 	o->start = ct_proc_start_time(o->pid);
 	read_id("/proc/sys/kernel/random/boot_id", o->boot, sizeof(o->boot));
 	read_id("/etc/machine-id", o->machine, sizeof(o->machine));
+	if (!uname(&u))
+		snprintf(o->host, sizeof(o->host), "%s", u.nodename);
 }
 
 enum ct_owner_state ct_owner_state(const struct ct_owner *o)

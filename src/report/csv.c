@@ -147,7 +147,7 @@ int ct_report_print_csv(FILE *f, const struct ct_report *rep)
 int ct_report_sessions_csv(FILE *f, const struct ct_session_rec *recs, size_t n)
 {
 	fputs("id,label,workload,profile,status,started_at_ns,ended_at_ns,runs,failed,group_id,"
-	      "order,order_seed,argv\n",
+	      "order,order_seed,uuid,hostname,machine_id,argv\n",
 	      f);
 	for (size_t i = 0; i < n; i++) {
 		const struct ct_session_rec *r = &recs[i];
@@ -169,7 +169,9 @@ int ct_report_sessions_csv(FILE *f, const struct ct_session_rec *recs, size_t n)
 		fputc(',', f);
 		if (r->order[0])
 			fprintf(f, "%llu", (unsigned long long)r->order_seed);
-		fputc(',', f);
+		fprintf(f, ",%s,", r->uuid);
+		field(f, r->owner.host);
+		fprintf(f, ",%s,", r->owner.machine);
 		field(f, r->argv);
 		fputc('\n', f);
 	}

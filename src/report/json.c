@@ -386,6 +386,12 @@ int ct_report_sessions_json(FILE *f, const struct ct_session_rec *recs, size_t n
 				       r->order[0] ? jstr(r->order) : json_null(), "order_seed",
 				       r->order[0] ? jint((int64_t)r->order_seed) : json_null(),
 				       "config_id", jint(r->config_id)));
+		json_object_set_new(json_array_get(arr, i), "uuid",
+				    r->uuid[0] ? jstr(r->uuid) : json_null());
+		json_object_set_new(json_array_get(arr, i), "hostname",
+				    r->owner.host[0] ? jstr(r->owner.host) : json_null());
+		json_object_set_new(json_array_get(arr, i), "machine_id",
+				    r->owner.machine[0] ? jstr(r->owner.machine) : json_null());
 	}
 	json_object_set_new(body, "sessions", arr);
 	return dump(f, document("list"), body);

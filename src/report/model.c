@@ -458,24 +458,35 @@ static int load_configs(struct ct_report *rep, struct ct_store *st, const struct
 	char label[128];
 	int rc = 0;
 
+	struct ct_session_rec *recs = NULL;
+	size_t nrecs = 0;
+
 	rep->configs = calloc(q->nsrc, sizeof(*rep->configs));
 	if (!rep->configs)
 		return ct_err(err, len, -ENOMEM, "out of memory");
+	rc = ct_store_sessions(st, 0, &recs, &nrecs, err, len);
 	for (size_t k = 0; k < q->nsrc && !rc; k++) {
 		struct ct_report_config *c = &rep->configs[rep->nconfigs++];
+		int64_t session = 0;
 
 		snprintf(c->label, sizeof(c->label), "%s", q->src[k].label);
 		for (size_t i = 0; i < rep->nblocks && !c->config_id; i++)
 			for (size_t j = 0; j < rep->blocks[i].ncells && !c->config_id; j++) {
 				const struct ct_report_cell *cell = &rep->blocks[i].cells[j];
 
-				if (!strcmp(cell->label, c->label) && cell->nruns)
+				if (!strcmp(cell->label, c->label) && cell->nruns) {
 					c->config_id = cell->runs[0].config_id;
+					session = cell->session_id;
+				}
 			}
+		for (size_t i = 0; i < nrecs; i++)
+			if (recs[i].id == session)
+				ct_report_machine(&recs[i].owner, c->machine, sizeof(c->machine));
 		if (c->config_id)
 			rc = ct_store_config_get(st, c->config_id, label, sizeof(label), &c->si,
 						 err, len);
 	}
+	free(recs);
 	return rc;
 }
 
@@ -530,6 +541,10 @@ static int config_diffs(struct ct_report *rep)
 
 	if (rep->nconfigs < 2)
 		return 0;
+	/* the machine first: configs of a fleet's store may come from many */
+	for (size_t k = 0; k < rep->nconfigs; k++)
+		vals[k] = rep->configs[k].machine;
+	rc = diff_fact(rep, "machine", vals);
 	for (size_t f = 0; f < CT_ARRAY_SIZE(names) && !rc; f++) {
 		for (size_t k = 0; k < rep->nconfigs; k++) {
 			const struct ct_sysinfo *si = &rep->configs[k].si;
@@ -702,6 +717,16 @@ const char *ct_report_verdict(const struct ct_report *rep, const struct ct_repor
 		return numbers ? "larger" : rep->higher_better ? "better" : "worse";
 	}
 	return "?";
+}
+
+void ct_report_machine(const struct ct_owner *o, char *buf, size_t len)
+{
+	if (o->host[0] && o->machine[0])
+		snprintf(buf, len, "%s (%.8s)", o->host, o->machine);
+	else if (o->machine[0])
+		snprintf(buf, len, "%.8s", o->machine);
+	else
+		snprintf(buf, len, "%s", o->host);
 }
 
 const char *const ct_report_format_names[] = { "text", "json", "csv", "md", "html", NULL };

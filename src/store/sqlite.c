@@ -149,6 +149,15 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs ADD COLUMN start_dirty_bytes INTEGER NOT NULL DEFAULT -1;"
 	"ALTER TABLE runs ADD COLUMN start_writeback_bytes INTEGER NOT NULL DEFAULT -1;"
 	"ALTER TABLE runs ADD COLUMN start_cpu_speed REAL NOT NULL DEFAULT -1;",
+	/* 9: sessions a fleet can gather: a UUID of each (sessions stored
+	 * before get one now) and the host that ran it, beside machine_id */
+	"ALTER TABLE sessions ADD COLUMN uuid TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE sessions ADD COLUMN hostname TEXT NOT NULL DEFAULT '';"
+	"UPDATE sessions SET uuid = lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' "
+	"||"
+	" substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + abs(random()) % 4, 1) ||"
+	" substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)));"
+	"CREATE UNIQUE INDEX sessions_by_uuid ON sessions (uuid);",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))
@@ -368,8 +377,9 @@ static const char *const stmt_sql[ST__COUNT] = {
 	[ST_CONFIG_FIND] = "SELECT id FROM configs WHERE label = ?1 AND fingerprint = ?2",
 	[ST_SESSION_BEGIN] = "INSERT INTO sessions (config_id, argv, workload, profile, status,"
 			     " started_at, pid, pid_start, boot_id, machine_id, group_id,"
-			     " run_order, order_seed)"
-			     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+			     " run_order, order_seed, uuid, hostname)"
+			     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+			     " ?15)",
 	[ST_SESSION_END] = "UPDATE sessions SET status = ?1, ended_at = ?2 WHERE id = ?3",
 	[ST_SESSIONS] = "SELECT s.id, coalesce(s.config_id, 0), coalesce(c.label, ''), s.argv,"
 			" s.workload, s.profile, s.status, s.started_at, coalesce(s.ended_at, 0),"
@@ -377,7 +387,7 @@ static const char *const stmt_sql[ST__COUNT] = {
 			" (SELECT count(*) FROM runs r WHERE r.session_id = s.id"
 			"  AND r.status <> 'ok')"
 			" , s.pid, s.pid_start, s.boot_id, s.machine_id, s.group_id, s.run_order,"
-			" s.order_seed"
+			" s.order_seed, s.uuid, s.hostname"
 			" FROM sessions s LEFT JOIN configs c ON c.id = s.config_id"
 			" ORDER BY s.id DESC LIMIT ?1",
 	[ST_LATEST] = "SELECT max(r.session_id) FROM runs r JOIN configs c ON c.id = r.config_id"
@@ -1213,6 +1223,10 @@ static int bind_session(sqlite3_stmt *st, const struct ct_session_rec *rec)
 	if (rc == SQLITE_OK)
 		/* seeds past INT64_MAX wrap and wrap back on read */
 		rc = sqlite3_bind_int64(st, 13, (sqlite3_int64)rec->order_seed);
+	if (rc == SQLITE_OK)
+		rc = bind_text(st, 14, rec->uuid, sizeof(rec->uuid));
+	if (rc == SQLITE_OK)
+		rc = bind_text(st, 15, rec->owner.host, sizeof(rec->owner.host));
 	return rc;
 }
 
@@ -1230,6 +1244,11 @@ static int sq_session_begin(struct ct_store *base, struct ct_session_rec *rec, c
 		rec->started_at = ct_wall_ns();
 	snprintf(rec->status, sizeof(rec->status), "running");
 	rec->ended_at = 0;
+	if (!rec->uuid[0]) {
+		rc = ct_uuid4(rec->uuid);
+		if (rc)
+			return ct_err(err, len, rc, "cannot make a session id: %s", strerror(-rc));
+	}
 	rec->nruns = rec->nfailed = 0;
 	rc = write_begin(s, "begin session", err, len);
 	if (rc)
@@ -1543,6 +1562,8 @@ static int sq_sessions(struct ct_store *base, size_t limit, struct ct_session_re
 		rec->group_id = sqlite3_column_int64(st, 15);
 		col_text(st, 16, rec->order, sizeof(rec->order));
 		rec->order_seed = (uint64_t)sqlite3_column_int64(st, 17);
+		col_text(st, 18, rec->uuid, sizeof(rec->uuid));
+		col_text(st, 19, rec->owner.host, sizeof(rec->owner.host));
 	}
 	if (rc != SQLITE_DONE) {
 		rc = db_err(s, rc, "list sessions", err, len);

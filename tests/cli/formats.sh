@@ -8,7 +8,7 @@
 # a line per run. A label with a pipe, a tag, quotes and a comma comes out
 # escaped in each format.
 . "$CT_TESTLIB"
-plan 58
+plan 62
 
 SCHEMA=$(dirname "$CT_TESTLIB")/../../docs/schema/contend-1.json
 
@@ -187,3 +187,18 @@ cp "$T/out" "$T/oltp.json"
 check_valid "an oltp report's JSON validates" "$T/oltp.json"
 expect_eq "it holds each run's tps and score" \
 	"$(py 'all(r["metrics"]["tps"] > 0 and r["score"] > 0 for c in d["loads"][0]["configs"] for r in c["runs"] if r["status"] == "ok")' "$T/oltp.json")" True
+
+# sessions from two machines (as a fleet's store gathers them): list says
+# whose each is, compare says the configs differ in their machine
+run list --format json
+cp "$T/out" "$T/l2.json"
+expect_eq "every session has a UUID of its own" \
+	"$(py 'len({s["uuid"] for s in d["sessions"] if s["uuid"]}) == len(d["sessions"])' "$T/l2.json")" True
+run list
+expect_eq "sessions of one machine: no machine column" "$(grep -c 'machine' "$T/out")" 0
+b=$(sql "select s.id from sessions s join configs c on c.id = s.config_id where c.label = 'b'")
+sql "update sessions set hostname = 'build2', machine_id = 'aabbccddeeff00112233445566778899' where id = $b"
+run list
+expect_out "sessions of two machines: list says whose" "^$b .* b .*  build2 \\(aabbccdd\\)\$"
+run compare a b
+expect_out "compare says the configs differ in their machine" '^configs differ in: machine \(a: [^,]*, b: build2 \(aabbccdd\)\)'

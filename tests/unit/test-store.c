@@ -24,9 +24,10 @@
 #include <unistd.h>
 
 #include <sqlite3.h>
+#include <sys/utsname.h>
 
 /* What this contend writes; a new migration must update it. */
-#define SCHEMA_VERSION 8
+#define SCHEMA_VERSION 9
 #define APP_ID	       0x63746e64 /* "ctnd" */
 
 static char tmpdir[] = "/tmp/contend-test-store.XXXXXX";
@@ -496,6 +497,50 @@ static void test_round_trip(void **state)
 	}
 }
 
+/* 8-4-4-4-12 lower-case hex digits, version 4, RFC 4122's variant */
+static bool is_uuid4(const char *u)
+{
+	if (strlen(u) != 36 || u[14] != '4' || !strchr("89ab", u[19]))
+		return false;
+	for (int i = 0; i < 36; i++)
+		if (i == 8 || i == 13 || i == 18 || i == 23 ? u[i] != '-'
+							    : !strchr("0123456789abcdef", u[i]))
+			return false;
+	return true;
+}
+
+/* Each session gets a UUID of its own and the host that ran it. */
+static void test_session_uuid(void **state)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_store *s = open_ok(path_of("uuid.db"));
+	struct ct_session_rec *list = NULL;
+	struct utsname u;
+	size_t n = 0;
+
+	(void)state;
+	for (int i = 0; i < 50; i++) {
+		struct ct_session_rec rec;
+
+		memset(&rec, 0, sizeof(rec));
+		ct_owner_self(&rec.owner);
+		snprintf(rec.workload, sizeof(rec.workload), "kbuild");
+		assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), 0);
+		assert_true(is_uuid4(rec.uuid));
+	}
+	assert_int_equal(ct_store_sessions(s, 0, &list, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 50);
+	assert_int_equal(uname(&u), 0);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(is_uuid4(list[i].uuid));
+		assert_string_equal(list[i].owner.host, u.nodename);
+		for (size_t k = 0; k < i; k++)
+			assert_string_not_equal(list[k].uuid, list[i].uuid);
+	}
+	free(list);
+	ct_store_close(s);
+}
+
 static void test_sessions(void **state)
 {
 	char err[CT_ERRLEN] = "";
@@ -849,6 +894,9 @@ static void test_metrics_series(void **state)
 /* What migrations 6 and 7 added, dropped again: a store of schema 5 as far
  * as later migrations are concerned (the fixture test covers a real one). */
 #define UNDO_6                                                \
+	"DROP INDEX sessions_by_uuid;"                        \
+	"ALTER TABLE sessions DROP COLUMN uuid;"              \
+	"ALTER TABLE sessions DROP COLUMN hostname;"          \
 	"ALTER TABLE runs DROP COLUMN start_dirty_bytes;"     \
 	"ALTER TABLE runs DROP COLUMN start_writeback_bytes;" \
 	"ALTER TABLE runs DROP COLUMN start_cpu_speed;"       \
@@ -1056,6 +1104,10 @@ static void test_migrate_fixture(void **state)
 	for (size_t i = 0; i < n; i++) {
 		bool vary = recs[i].id == 3 || recs[i].id == 4;
 
+		/* schema 9 gave every stored session a version-4 UUID of its own */
+		assert_true(is_uuid4(recs[i].uuid));
+		for (size_t k = 0; k < i; k++)
+			assert_string_not_equal(recs[k].uuid, recs[i].uuid);
 		assert_int_equal(recs[i].group_id, vary ? 3 : 0);
 		assert_string_equal(recs[i].order, vary ? "interleaved" : "");
 		assert_int_equal(recs[i].order_seed, vary ? 7 : 0);
@@ -1160,7 +1212,7 @@ static void test_newer_version(void **state)
 	ct_store_close(open_ok(path));
 	db = raw_open(path);
 	/* a rollback journal too, so a refused store that was written to shows */
-	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 9",
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 10",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
@@ -1168,12 +1220,12 @@ static void test_newer_version(void **state)
 	assert_int_equal(ct_store_open(&s, path, CT_STORE_CREATE, err, sizeof(err)), -EINVAL);
 	assert_null(s);
 	snprintf(want, sizeof(want),
-		 "results store '%s' has schema version 9, this contend knows up to %d", path,
+		 "results store '%s' has schema version 10, this contend knows up to %d", path,
 		 SCHEMA_VERSION);
 	assert_string_equal(err, want);
 
 	db = raw_open(path);
-	assert_int_equal(raw_int(db, "PRAGMA user_version"), 9);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 10);
 	raw_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
 	assert_string_equal(mode, "delete");
 	sqlite3_close(db);
@@ -1375,16 +1427,17 @@ static void test_default_path(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_sessions),
-		cmocka_unit_test(test_latest_session), cmocka_unit_test(test_calibration),
-		cmocka_unit_test(test_reopen),	       cmocka_unit_test(test_unknown_status),
-		cmocka_unit_test(test_newer_version),  cmocka_unit_test(test_foreign_db),
-		cmocka_unit_test(test_not_a_database), cmocka_unit_test(test_unwritable),
-		cmocka_unit_test(test_memory),	       cmocka_unit_test(test_knob_rows),
-		cmocka_unit_test(test_migrate_v2),     cmocka_unit_test(test_migrate_fixture),
-		cmocka_unit_test(test_missing),	       cmocka_unit_test(test_migrate_v1),
-		cmocka_unit_test(test_metrics_series), cmocka_unit_test(test_integrity),
-		cmocka_unit_test(test_default_path),   cmocka_unit_test(test_codec),
+		cmocka_unit_test(test_round_trip),	cmocka_unit_test(test_sessions),
+		cmocka_unit_test(test_session_uuid),	cmocka_unit_test(test_latest_session),
+		cmocka_unit_test(test_calibration),	cmocka_unit_test(test_reopen),
+		cmocka_unit_test(test_unknown_status),	cmocka_unit_test(test_newer_version),
+		cmocka_unit_test(test_foreign_db),	cmocka_unit_test(test_not_a_database),
+		cmocka_unit_test(test_unwritable),	cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_knob_rows),	cmocka_unit_test(test_migrate_v2),
+		cmocka_unit_test(test_migrate_fixture), cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_migrate_v1),	cmocka_unit_test(test_metrics_series),
+		cmocka_unit_test(test_integrity),	cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_codec),
 	};
 
 	return cmocka_run_group_tests_name("store", tests, setup, teardown);
