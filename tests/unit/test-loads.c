@@ -238,7 +238,15 @@ static void run_load(const char *name, const char *cg)
 		print_error("%s: %s\n", name, res.reason);
 	assert_false(res.failed);
 	assert_true(res.wall_ns >= 300 * MS);
-	assert_true(res.user_us >= 0 && res.sys_us >= 0);
+	/* the load's CPU: none for no load, some for any load, never more than
+	 * every CPU for the whole run */
+	if (!strcmp(name, "none"))
+		assert_true(res.user_us == 0 && res.sys_us == 0);
+	else if (strcmp(name, "null")) /* null sleeps between ticks: maybe 0 */
+		assert_true(res.user_us + res.sys_us > 0);
+	assert_true((double)(res.user_us + res.sys_us) <=
+		    (double)res.wall_ns / 1e3 * (double)sysconf(_SC_NPROCESSORS_ONLN) * 1.05 +
+			    20000);
 	if (!strcmp(name, "none")) {
 		assert_int_equal(res.work, 0);
 	} else {

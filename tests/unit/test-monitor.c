@@ -167,18 +167,30 @@ static void test_live(void **state)
 	assert_int_equal(a.have_psi, access("/proc/pressure/cpu", R_OK) == 0);
 	assert_true(a.cpu_total_ticks > 0);
 	assert_true(a.cpu_busy_ticks <= a.cpu_total_ticks);
-	assert_true(a.self_cpu_us >= 0);
 	for (i = 0; i < 20000000; i++)
 		spin += (uint64_t)i;
 	assert_true(spin > 0);
 	assert_int_equal(ct_monitor_snap(&b, "", "vda"), 0);
 	assert_true(b.cpu_total_ticks >= a.cpu_total_ticks);
 	assert_true(b.cpu_busy_ticks >= a.cpu_busy_ticks);
-	assert_true(b.self_cpu_us >= a.self_cpu_us);
+	/* the spin ran here: contend's own CPU grew */
+	assert_true(b.self_cpu_us > a.self_cpu_us);
 	assert_true(b.sectors_read >= a.sectors_read);
 	ct_monitor_delta(&a, &b, 0, &m);
-	assert_true(m.foreign_cpu_us >= 0);
-	assert_true(m.steal_us >= 0);
+	/* steal is the counter's delta in us; foreign CPU is busy CPU less
+	 * ours, so never more than the busy CPU itself */
+	{
+		double tick_us = 1e6 / (double)sysconf(_SC_CLK_TCK);
+
+		assert_true(m.steal_us ==
+			    (int64_t)((double)(b.steal_ticks - a.steal_ticks) * tick_us));
+		assert_true((double)m.foreign_cpu_us <=
+			    (double)(b.cpu_busy_ticks - a.cpu_busy_ticks) * tick_us);
+	}
+	/* more CPU claimed by contend than was busy: foreign CPU is 0, not
+	 * negative */
+	ct_monitor_delta(&a, &b, INT64_C(1) << 50, &m);
+	assert_true(m.foreign_cpu_us == 0);
 }
 
 static void test_foreign(void **state)
