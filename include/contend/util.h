@@ -30,9 +30,10 @@ double ct_strtod(const char *s, char **end);
 
 /* True when s holds a control character (a byte below 0x20, or 0x7f). */
 bool ct_has_control(const char *s);
-/* s quoted for a message: 'text', with control characters and the
- * backslash escaped (\n, \t, \xHH, \\) and the end cut to "..." when it
- * does not fit. Returns buf. */
+/* s quoted for a message: 'text', with control characters, bytes that are
+ * not valid UTF-8 (a binary file's) and the backslash escaped (\n, \t,
+ * \xHH, \\) and the end cut to "..." when it does not fit; valid UTF-8
+ * characters stay whole. Returns buf. */
 const char *ct_quote(const char *s, char *buf, size_t len);
 
 /* Formats bytes as "1.5 GiB" into buf. Returns buf. */

@@ -58,10 +58,16 @@ static int read_dataset(struct dataset *d)
 		return CT_EXIT_USAGE;
 	}
 	while (getline(&line, &cap, f) > 0) {
+		char q[96], qn[160];
+		bool hex;
 		double v;
 
 		lineno++;
-		for (p = line; *p == ' ' || *p == '\t'; p++)
+		p = line;
+		/* a UTF-8 byte order mark, as some editors write one */
+		if (lineno == 1 && !strncmp(p, "\xef\xbb\xbf", 3))
+			p += 3;
+		for (; *p == ' ' || *p == '\t'; p++)
 			;
 		end = p + strcspn(p, "#\r\n");
 		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
@@ -70,9 +76,14 @@ static int read_dataset(struct dataset *d)
 			continue;
 		*end = '\0';
 		errno = 0;
-		v = ct_strtod(p, &end);
-		if (*end || end == p || errno == ERANGE || !isfinite(v)) {
-			cli_error("'%s' line %u: '%s' is not a number", d->name, lineno, p);
+		/* decimal numbers only: C's 0x10 (16) in a results file is far
+		 * likelier a mistake than a measurement */
+		hex = strpbrk(p, "xX") != NULL;
+		v = hex ? NAN : ct_strtod(p, &end);
+		if (hex || *end || end == p || errno == ERANGE || !isfinite(v)) {
+			cli_error("%s line %u: %s is not a decimal number",
+				  ct_quote(d->name, qn, sizeof(qn)), lineno,
+				  ct_quote(p, q, sizeof(q)));
 			ex = CT_EXIT_USAGE;
 			break;
 		}

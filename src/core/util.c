@@ -232,6 +232,27 @@ bool ct_has_control(const char *s)
 	return false;
 }
 
+/* The length of the valid UTF-8 sequence at s (2 to 4 bytes, no overlong
+ * form, no surrogate, nothing past U+10FFFF), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	uint32_t cp;
+
+	if (!n || s[0] > 0xf4)
+		return 0;
+	cp = s[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
 const char *ct_quote(const char *s, char *buf, size_t len)
 {
 	size_t off = 0;
@@ -254,8 +275,19 @@ const char *ct_quote(const char *s, char *buf, size_t len)
 			snprintf(e, sizeof(e), "\\\\");
 		else if (c < 0x20 || c == 0x7f)
 			snprintf(e, sizeof(e), "\\x%02x", c);
-		else
+		else if (c < 0x80)
 			snprintf(e, sizeof(e), "%c", c);
+		else if (utf8_len((const unsigned char *)s)) {
+			/* a whole character, as the terminal shows it */
+			size_t n = utf8_len((const unsigned char *)s);
+
+			memcpy(e, s, n);
+			e[n] = '\0';
+			s += n - 1;
+		} else {
+			/* a byte no text holds: a binary file's, a broken encoding */
+			snprintf(e, sizeof(e), "\\x%02x", c);
+		}
 		if (off + strlen(e) + 2 >= len) {
 			/* room for "...'" */
 			while (off > 1 && off + 5 > len)

@@ -150,14 +150,15 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs ADD COLUMN start_writeback_bytes INTEGER NOT NULL DEFAULT -1;"
 	"ALTER TABLE runs ADD COLUMN start_cpu_speed REAL NOT NULL DEFAULT -1;",
 	/* 9: sessions a fleet can gather: a UUID of each (sessions stored
-	 * before get one now) and the host that ran it, beside machine_id */
+	 * before get one now) and the host that ran it, beside machine_id;
+	 * unique where given (a row written by other means may have none) */
 	"ALTER TABLE sessions ADD COLUMN uuid TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE sessions ADD COLUMN hostname TEXT NOT NULL DEFAULT '';"
 	"UPDATE sessions SET uuid = lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' "
 	"||"
 	" substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + abs(random()) % 4, 1) ||"
 	" substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)));"
-	"CREATE UNIQUE INDEX sessions_by_uuid ON sessions (uuid);",
+	"CREATE UNIQUE INDEX sessions_by_uuid ON sessions (uuid) WHERE uuid <> '';",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))

@@ -2,7 +2,7 @@
 # `contend stats` on the seed's io_load times: the figures the thread
 # computed by hand (and R), not this code's own output; then bad input.
 . "$CT_TESTLIB"
-plan 30
+plan 38
 
 printf '176.52\n181.21\n189.31\n198.59\n198.96\n204.19\n' >"$T/nopre"
 printf '# 2.5.38-mm2, sorted\n190.04\n195.49\n\n199.44\n200.14  # a comment\n221.99\n263.03\n' >"$T/pre"
@@ -49,7 +49,7 @@ expect_out "a real difference is called larger" " larger\$"
 
 printf '1\nabc\n3\n' >"$T/bad"
 run stats "$T/nopre" "$T/bad"; expect_rc "a non-number: exit 2" 2
-expect_err "names the file and line" "'$T/bad' line 2: 'abc' is not a number"
+expect_err "names the file and line" "'$T/bad' line 2: 'abc' is not a decimal number"
 : >"$T/empty"
 run stats "$T/empty"; expect_rc "an empty file: exit 2" 2
 printf '5\n' >"$T/one"
@@ -58,3 +58,24 @@ expect_err "one value explained" "holds one number"
 run stats "$T/missing"; expect_rc "a missing file: exit 2" 2
 run stats --confidence 0 "$T/nopre"; expect_rc "--confidence 0: exit 2" 2
 run stats --paired "$T/nopre" "$T/a"; expect_rc "--paired with unequal lengths: exit 2" 2
+
+# input hygiene: a byte order mark and CRLF line ends are read; hex is not
+# a measurement; a binary file's bytes are escaped in the message
+printf '\357\273\2771\r\n2\r\n3\r\n4\r\n' >"$T/bom"
+printf '1\n2\n3\n4\n' >"$T/plain"
+run stats --format json "$T/bom" "$T/plain"
+expect_rc "a BOM and CRLF ends: exit 0" 0
+[ "$(python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["datasets"][0]["n"], d["datasets"][0]["mean"])' <"$T/out")" = "4 2.5" ] && ok "read as the same four numbers" || not_ok "read as the same four numbers" "$(cat "$T/out")"
+printf '1\n0x10\n3\n' >"$T/hex"
+run stats "$T/hex" "$T/plain"
+expect_rc "hex: exit 2" 2
+expect_err "hex is not a decimal number" "line 2: '0x10' is not a decimal number"
+printf '1\n\001\377\376x\n' >"$T/bin"
+run stats "$T/bin" "$T/plain"
+expect_rc "a binary file: exit 2" 2
+expect_err "its bytes come out escaped" "line 2: '\\\\x01\\\\xff\\\\xfex' is not a decimal number"
+if LC_ALL=C grep -q "$(printf '\377')" "$T/err"; then not_ok "no raw byte reaches the terminal"; else ok "no raw byte reaches the terminal"; fi
+printf '5\n5\n5\n5\n' >"$T/c1"
+cp "$T/c1" "$T/c2"
+run stats --format json "$T/c1" "$T/c2"
+[ "$(python3 -c 'import json, sys; print(json.load(sys.stdin)["comparisons"][0]["mann_whitney_p"])' <"$T/out")" = "1.0" ] && ok "two identical constant samples: Mann-Whitney p = 1" || not_ok "two identical constant samples: Mann-Whitney p = 1" "$(cat "$T/out")"

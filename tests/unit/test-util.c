@@ -227,6 +227,29 @@ static void test_random(void **state)
 	assert_true(same < 64); /* about 16 expected by chance */
 }
 
+/* Quoting for messages: text stays, control bytes and bytes that are not
+ * UTF-8 are escaped, whole characters are kept, long input is cut. */
+static void test_quote(void **state)
+{
+	char b[64];
+
+	(void)state;
+	assert_string_equal(ct_quote("abc", b, sizeof(b)), "'abc'");
+	assert_string_equal(ct_quote("a\tb\n\\", b, sizeof(b)), "'a\\tb\\n\\\\'");
+	assert_string_equal(ct_quote("\x01\x7f", b, sizeof(b)), "'\\x01\\x7f'");
+	/* é (2 bytes), € (3), 😀 (4): whole characters */
+	assert_string_equal(ct_quote("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", b, sizeof(b)),
+			    "'\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80'");
+	/* a lone continuation byte, a cut sequence, an overlong '/', a
+	 * surrogate, past U+10FFFF: bytes no text holds */
+	assert_string_equal(ct_quote("\x80", b, sizeof(b)), "'\\x80'");
+	assert_string_equal(ct_quote("\xe2\x82", b, sizeof(b)), "'\\xe2\\x82'");
+	assert_string_equal(ct_quote("\xc0\xaf", b, sizeof(b)), "'\\xc0\\xaf'");
+	assert_string_equal(ct_quote("\xed\xa0\x80", b, sizeof(b)), "'\\xed\\xa0\\x80'");
+	assert_string_equal(ct_quote("\xf4\x90\x80\x80", b, sizeof(b)), "'\\xf4\\x90\\x80\\x80'");
+	assert_string_equal(ct_quote("abcdefghijklmnop", b, 12), "'abcdef...'");
+}
+
 static void test_exit_codes(void **state)
 {
 	char err[32];
@@ -253,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_strtod),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_exit_codes),
+		cmocka_unit_test(test_quote),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
