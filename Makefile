@@ -1,14 +1,18 @@
 # Thin wrapper so a fresh Debian machine needs only two commands:
 #   make run    - install build dependencies, build, run the quick default suite
-#   make check  - install dependencies, build, run every test (also under ASan+UBSan)
+#   make check  - install dependencies, build, run every test (also under ASan+UBSan), and
+#                 each libFuzzer target for FUZZ_TIME seconds
 # The real build is Meson; build/ is the normal tree, build-san/ the sanitized one.
 
 BUILD ?= build
 SAN_BUILD ?= build-san
+FUZZ_BUILD ?= build-fuzz
+# seconds each fuzz target runs in make check (bench/fuzz.sh runs them longer)
+FUZZ_TIME ?= 20
 MESON_FLAGS ?=
 RUN_ARGS ?=
 
-.PHONY: all bootstrap build run check test test-san format format-check bench clean
+.PHONY: all bootstrap build run check test test-san test-fuzz format format-check bench clean
 
 all: build
 
@@ -36,16 +40,25 @@ test-san: bootstrap $(SAN_BUILD)/build.ninja
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		meson test -C $(SAN_BUILD) --print-errorlogs
 
+$(FUZZ_BUILD)/build.ninja:
+	CC=clang meson setup $(FUZZ_BUILD) -Dtests=false -Dfuzz=true \
+		-Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link \
+		$(MESON_FLAGS)
+
+test-fuzz: bootstrap $(FUZZ_BUILD)/build.ninja
+	ninja -C $(FUZZ_BUILD)
+	tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TIME)
+
 format-check:
 	@scripts/format-check
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
-check: bootstrap format-check test test-san
+check: bootstrap format-check test test-san test-fuzz
 
 bench: build
 	bench/overhead.sh && bench/loads.sh && bench/stats.sh && bench/oltp.sh
 
 clean:
-	rm -rf $(BUILD) $(SAN_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD)

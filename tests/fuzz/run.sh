@@ -1,0 +1,29 @@
+#!/bin/sh
+# Runs each libFuzzer target of BUILD for SECONDS from a copy of its
+# committed corpus (tests/fuzz/corpus/NAME): exit 1 at the first crash,
+# leak or failed check, with the input that did it kept in a crash-* file.
+# usage: tests/fuzz/run.sh BUILD [SECONDS]
+set -eu
+build=${1:?usage: tests/fuzz/run.sh BUILD [SECONDS]}
+secs=${2:-20}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d /var/tmp/contend-fuzz.XXXXXX)
+trap 'rm -rf "${work:?}"' EXIT
+status=0
+for t in numbers knob store; do
+	mkdir -p "$work/$t"
+	cp "$here/corpus/$t"/* "$work/$t/"
+	if "$build/tests/fuzz/fuzz-$t" -max_total_time="$secs" -print_final_stats=1 \
+		-artifact_prefix="$work/crash-$t-" "$work/$t" >"$work/$t.log" 2>&1; then
+		runs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$work/$t.log")
+		echo "fuzz-$t: ${runs:-?} executions in ${secs} s, no crash"
+	else
+		echo "fuzz-$t: FAILED"
+		tail -40 "$work/$t.log"
+		for c in "$work/crash-$t-"*; do
+			[ -e "$c" ] && cp "$c" . && echo "input kept in ./$(basename "$c")"
+		done
+		status=1
+	fi
+done
+exit $status
