@@ -2,11 +2,13 @@
  * Knobs against the real /sys and /proc/sys of this machine and real store
  * files: specs parsed and refused, names resolved to the files the kernel
  * has (checked against what sysfs says by other means), refusals before
- * anything is written, the config cross product, and - as root on a machine
- * with vda - vda's scheduler changed and put back, restored in the teardown
- * whatever happens. The journal's tests are in test-journal.c.
+ * anything is written, the config cross product, and - on the disk under
+ * /var/tmp, whichever it is, when its scheduler can be set - the scheduler
+ * file resolved, checked and put back in the teardown whatever happens;
+ * without such a disk those parts skip, saying why. The journal's tests are in test-journal.c.
  */
 #include "contend/knob.h"
+#include "contend/sysinfo.h"
 #include "contend/util.h"
 
 #include <errno.h>
@@ -26,9 +28,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#define VDA_SCHED "/sys/block/vda/queue/scheduler"
-
 static char tmpdir[] = "/tmp/contend-test-knob.XXXXXX";
+/* the disk under /var/tmp (found in group_setup, "" when there is none
+ * with a scheduler to set) and its scheduler file */
+static char disk[64];
+static char disk_sched[PATH_MAX];
 static char saved_sched[64];
 
 static const char *tmp_path(const char *name)
@@ -39,9 +43,45 @@ static const char *tmp_path(const char *name)
 	return buf;
 }
 
+/* Whether path offers at least two schedulers: a choice to make. */
+static bool offers_choice(const char *path)
+{
+	char buf[256];
+	FILE *f = fopen(path, "r");
+	int words = 0;
+
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f))
+		for (char *t = strtok(buf, " \n"); t; t = strtok(NULL, " \n"))
+			words++;
+	fclose(f);
+	return words >= 2;
+}
+
 static int group_setup(void **state)
 {
-	return mkdtemp(tmpdir) ? 0 : -1;
+	char dev[64];
+
+	if (!mkdtemp(tmpdir))
+		return -1;
+	if (!ct_sysinfo_blockdev("", "/var/tmp", dev, sizeof(dev)) && dev[0] &&
+	    !ct_sysinfo_disk("", dev, disk, sizeof(disk))) {
+		snprintf(disk_sched, sizeof(disk_sched), "/sys/block/%s/queue/scheduler", disk);
+		if (!offers_choice(disk_sched))
+			disk[0] = '\0';
+	}
+	return 0;
+}
+
+/* The disk's part of a test needs one: skip it, saying why, without. */
+static void need_disk(void)
+{
+	if (!disk[0]) {
+		print_message("skipped the disk part: /var/tmp is on no disk whose I/O "
+			      "scheduler can be set\n");
+		skip();
+	}
 }
 
 static int group_teardown(void **state)
@@ -73,19 +113,20 @@ static void sched_set(const char *path, const char *v)
 	assert_int_equal(fclose(f), 0);
 }
 
-/* Whatever the test did, vda goes back to what it had, and euid to root. */
-static int vda_teardown(void **state)
+/* Whatever the test did, the disk goes back to what it had, and euid to
+ * root. */
+static int disk_teardown(void **state)
 {
 	char now[64];
 
 	if (geteuid() != getuid() && seteuid(getuid()))
 		return -1;
-	if (!saved_sched[0])
+	if (!saved_sched[0] || !disk[0])
 		return 0;
-	sched_of(VDA_SCHED, now, sizeof(now));
+	sched_of(disk_sched, now, sizeof(now));
 	if (strcmp(now, saved_sched))
-		sched_set(VDA_SCHED, saved_sched);
-	sched_of(VDA_SCHED, now, sizeof(now));
+		sched_set(disk_sched, saved_sched);
+	sched_of(disk_sched, now, sizeof(now));
 	return strcmp(now, saved_sched) ? -1 : 0;
 }
 
@@ -216,28 +257,10 @@ static void expect_check_err(const char *spec, bool vary, int want_rc, const cha
 		fail_msg("'%s': rc %d, err '%s', want %d and '%s'", spec, rc, err, want_rc, want);
 }
 
-/* /var/tmp's disk as sysfs names it through /sys/dev/block/MAJ:MIN. */
-static bool var_tmp_on_vda(void)
-{
-	char link[64], target[PATH_MAX];
-	struct stat st;
-	ssize_t n;
-
-	if (stat("/var/tmp", &st))
-		return false;
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0)
-		return false;
-	target[n] = '\0';
-	/* vda itself, or a partition inside vda's directory */
-	return strstr(target, "/block/vda") != NULL;
-}
-
 static void test_resolve(void **state)
 {
+	char spec[128];
 	struct ct_knob k;
-	struct stat st;
 
 	parse_ok("sysctl.vm.swappiness=10,60", true, &k);
 	resolve_ok(&k, NULL);
@@ -254,24 +277,22 @@ static void test_resolve(void **state)
 	assert_int_equal(ct_knob_resolve(&k, NULL, NULL, 0), -ENOENT);
 	assert_string_equal(k.paths[0], "/proc/sys/net/ipv4/conf/eth0.100/rp_filter");
 
-	if (!var_tmp_on_vda() || stat(VDA_SCHED, &st)) {
-		print_message("skipped the vda part: /var/tmp is not on vda\n");
-		skip();
-	}
+	need_disk();
 	parse_ok("iosched=none,bfq", true, &k);
 	resolve_ok(&k, "/var/tmp");
 	assert_int_equal(k.npaths, 1);
-	assert_string_equal(k.paths[0], VDA_SCHED);
+	assert_string_equal(k.paths[0], disk_sched);
 	/* no dir is /var/tmp, as for a session */
 	parse_ok("iosched=bfq", false, &k);
 	resolve_ok(&k, NULL);
 	assert_int_equal(k.npaths, 1);
-	assert_string_equal(k.paths[0], VDA_SCHED);
+	assert_string_equal(k.paths[0], disk_sched);
 
-	parse_ok("iosched@vda=bfq", false, &k);
+	snprintf(spec, sizeof(spec), "iosched@%s=bfq", disk);
+	parse_ok(spec, false, &k);
 	resolve_ok(&k, "/dev/shm"); /* the dir does not matter for a named device */
 	assert_int_equal(k.npaths, 1);
-	assert_string_equal(k.paths[0], VDA_SCHED);
+	assert_string_equal(k.paths[0], disk_sched);
 }
 
 static void test_refusals(void **state)
@@ -309,15 +330,30 @@ static void test_refusals(void **state)
 	expect_check_err("/proc/sys/kernel/osrelease=1.0", false, -EINVAL,
 			 "knob '/proc/sys/kernel/osrelease': '/proc/sys/kernel/osrelease' is "
 			 "read-only");
-	if (!stat(VDA_SCHED, &st)) {
-		expect_check_err("iosched@vda=nosuch", false, -EINVAL,
-				 "knob 'iosched@vda': 'nosuch' is not offered by " VDA_SCHED
-				 " (none mq-deadline kyber bfq)");
-		expect_check_err("iosched@vda=bfq,nosuch", true, -EINVAL,
-				 "'nosuch' is not offered");
+	if (disk[0]) {
+		char spec[PATH_MAX + 32], want[PATH_MAX + 512], offered[256] = "", *b;
+		FILE *f = fopen(disk_sched, "r");
+
+		/* what the file offers, read here: "none [mq-deadline] kyber" */
+		assert_non_null(f);
+		assert_non_null(fgets(offered, sizeof(offered), f));
+		fclose(f);
+		offered[strcspn(offered, "\n")] = '\0';
+		while ((b = strpbrk(offered, "[]")))
+			memmove(b, b + 1, strlen(b));
+		for (size_t n = strlen(offered); n && offered[n - 1] == ' ';)
+			offered[--n] = '\0';
+		snprintf(spec, sizeof(spec), "iosched@%s=nosuch", disk);
+		snprintf(want, sizeof(want),
+			 "knob 'iosched@%s': 'nosuch' is not offered by %s (%s)", disk, disk_sched,
+			 offered);
+		expect_check_err(spec, false, -EINVAL, want);
+		snprintf(spec, sizeof(spec), "iosched@%s=none,nosuch", disk);
+		expect_check_err(spec, true, -EINVAL, "'nosuch' is not offered");
 		/* a choice list named by path is checked the same way */
-		expect_check_err(VDA_SCHED "=bfq,nosuch", true, -EINVAL,
-				 "'nosuch' is not offered by " VDA_SCHED);
+		snprintf(spec, sizeof(spec), "%s=none,nosuch", disk_sched);
+		snprintf(want, sizeof(want), "'nosuch' is not offered by %s", disk_sched);
+		expect_check_err(spec, true, -EINVAL, want);
 	}
 	if (!stat("/sys/kernel/mm/transparent_hugepage/enabled", &st))
 		expect_check_err("/sys/kernel/mm/transparent_hugepage/enabled=sometimes", false,
@@ -347,7 +383,6 @@ static void test_prepare(void **state)
 {
 	char err[CT_ERRLEN] = "";
 	struct ct_knob k[2];
-	struct stat st;
 
 	if (geteuid() != 0) {
 		print_message("skipped: prepare checks need root\n");
@@ -373,15 +408,18 @@ static void test_prepare(void **state)
 	assert_string_equal(err, "--vary 'sysctl.vm.swappiness': needs at least two values (for "
 				 "one: --set)");
 
-	if (stat(VDA_SCHED, &st) || !var_tmp_on_vda()) {
-		print_message("skipped the vda part: /var/tmp is not on vda\n");
-		skip();
-	}
+	need_disk();
 	/* the same file by another name, through sysfs' own symlinks */
-	parse_ok("iosched=bfq,none", true, &k[0]);
-	parse_ok("iosched@vda=kyber", false, &k[1]);
-	assert_int_equal(ct_knobs_prepare(k, 2, "/var/tmp", err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "both write '" VDA_SCHED "'"));
+	{
+		char spec[128], want[PATH_MAX + 32];
+
+		parse_ok("iosched=bfq,none", true, &k[0]);
+		snprintf(spec, sizeof(spec), "iosched@%s=none", disk);
+		parse_ok(spec, false, &k[1]);
+		assert_int_equal(ct_knobs_prepare(k, 2, "/var/tmp", err, sizeof(err)), -EINVAL);
+		snprintf(want, sizeof(want), "both write '%s'", disk_sched);
+		assert_non_null(strstr(err, want));
+	}
 }
 
 static void test_configs(void **state)
@@ -659,7 +697,7 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_refusals),
-		cmocka_unit_test_teardown(test_not_root, vda_teardown),
+		cmocka_unit_test_teardown(test_not_root, disk_teardown),
 		cmocka_unit_test(test_prepare),
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_sched_disks),
