@@ -675,11 +675,18 @@ static int check_store(struct sq *s, int64_t *version, char *err, size_t len)
 	int64_t appid, ntables;
 	int rc;
 
-	rc = query_int(s, "PRAGMA application_id", &appid);
+	/* one read transaction, so the three come from one state of the file:
+	 * read apart, another contend making the store at the same moment could
+	 * commit in between, and its tables would show without its id */
+	rc = sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = query_int(s, "PRAGMA application_id", &appid);
 	if (rc == SQLITE_OK)
 		rc = query_int(s, "PRAGMA user_version", version);
 	if (rc == SQLITE_OK)
 		rc = query_int(s, "SELECT count(*) FROM sqlite_master", &ntables);
+	if (sqlite3_get_autocommit(s->db) == 0)
+		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 	if ((rc & 0xff) == SQLITE_NOTADB)
 		return ct_err(err, len, -EINVAL, "'%s' is not a contend results store: %s", s->path,
 			      sqlite3_errmsg(s->db));
