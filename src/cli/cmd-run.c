@@ -374,13 +374,36 @@ static bool runnable(const char *prog)
 	return false;
 }
 
+/* The command line as a shell would take it back: an argument with
+ * anything but [A-Za-z0-9_./:=,@%+-] in it (a space, a quote, nothing at
+ * all) in single quotes, a quote inside as '\''. */
 static void join_argv(char *buf, size_t len, int argc, char **argv)
 {
+	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				    "0123456789_./:=,@%+-";
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < argc && off < len; i++)
-		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
+	for (int i = 0; i < argc && off + 1 < len; i++) {
+		const char *a = argv[i];
+		bool quote = !*a || strspn(a, plain) != strlen(a);
+
+		if (i)
+			buf[off++] = ' ';
+		if (quote && off + 1 < len)
+			buf[off++] = '\'';
+		for (; *a && off + 5 < len; a++) {
+			if (*a == '\'' && quote) {
+				memcpy(buf + off, "'\\''", 4);
+				off += 4;
+			} else {
+				buf[off++] = *a;
+			}
+		}
+		if (quote && off + 1 < len)
+			buf[off++] = '\'';
+		buf[off] = '\0';
+	}
 }
 
 /* The workload, its command and the options that only make sense together. */

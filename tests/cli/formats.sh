@@ -8,7 +8,7 @@
 # a line per run. A label with a pipe, a tag, quotes and a comma comes out
 # escaped in each format.
 . "$CT_TESTLIB"
-plan 62
+plan 63
 
 SCHEMA=$(dirname "$CT_TESTLIB")/../../docs/schema/contend-1.json
 
@@ -167,6 +167,12 @@ expect_err "it says where html goes" 'html is for run, compare and report'
 bad='x|y<b>"q",z'
 run run -w selftest -l none -n 2 -L "$bad"
 expect_rc "a run labelled with | < > \" ,: exit 0" 0
+# the stored command line reads back, through a shell, as it was given
+# (in a subshell in $T: a broken quoting must not redirect into the cwd)
+argv=$(sql "select argv from sessions order by id desc limit 1")
+got=$(cd "$T" && eval "set -- $argv" 2>/dev/null &&
+	while [ $# -gt 1 ]; do [ "$1" = -L ] && echo "$2"; shift; done)
+expect_eq "the stored command line keeps the label's quoting" "$got" "$bad"
 run compare a "$bad" -l none --format csv
 cp "$T/out" "$T/h.csv"
 expect_eq "CSV quotes it: the label comes back whole" \
