@@ -233,6 +233,7 @@ int ct_report_print_html(FILE *f, const struct ct_report *rep, const char *comma
 int ct_report_sessions_json(FILE *f, const struct ct_session_rec *recs, size_t n);
 int ct_report_sessions_csv(FILE *f, const struct ct_session_rec *recs, size_t n);
 int ct_report_sessions_md(FILE *f, const struct ct_session_rec *recs, size_t n);
+void ct_report_sysinfo_text(FILE *f, const struct ct_sysinfo *si, const char *dir);
 int ct_report_sysinfo_json(FILE *f, const struct ct_sysinfo *si, const char *dir);
 int ct_report_sysinfo_csv(FILE *f, const struct ct_sysinfo *si, const char *dir);
 int ct_report_sysinfo_md(FILE *f, const struct ct_sysinfo *si, const char *dir);

@@ -68,43 +68,6 @@ static int finish(struct cli_out *o, const char *cmd, int rc)
 	return ex;
 }
 
-/* The facts as "name: value" rows, the values in one column as wide as the
- * longest name needs. */
-static void print_sysinfo(FILE *f, const struct ct_sysinfo *si, const char *dir)
-{
-	char ram[32], swap[32], fs[320], cpus[16];
-	const char *const rows[][2] = {
-		{ "kernel release", si->kernel_release },
-		{ "kernel version", si->kernel_version },
-		{ "cmdline", si->cmdline },
-		{ "preemption", si->preempt },
-		{ "cpu", si->cpu_model },
-		{ "cpus", cpus },
-		{ "ram", ct_fmt_size(si->ram_bytes, ram, sizeof(ram)) },
-		{ "swap", ct_fmt_size(si->swap_bytes, swap, sizeof(swap)) },
-		{ "work dir", dir },
-		{ "filesystem", fs },
-		{ "block device", si->block_dev[0] ? si->block_dev : "-" },
-		{ "io scheduler", si->iosched[0] ? si->iosched : "-" },
-	};
-	int w = (int)strlen("fingerprint");
-
-	snprintf(cpus, sizeof(cpus), "%u", si->ncpus);
-	snprintf(fs, sizeof(fs), "%s on %s", si->fs_type, si->fs_source);
-	for (size_t i = 0; i < CT_ARRAY_SIZE(rows); i++)
-		if ((int)strlen(rows[i][0]) > w)
-			w = (int)strlen(rows[i][0]);
-	for (unsigned i = 0; i < si->nsysctl; i++)
-		if ((int)strlen(si->sysctl[i].name) > w)
-			w = (int)strlen(si->sysctl[i].name);
-	for (size_t i = 0; i < CT_ARRAY_SIZE(rows); i++)
-		fprintf(f, "%s:%*s %s\n", rows[i][0], w - (int)strlen(rows[i][0]), "", rows[i][1]);
-	for (unsigned i = 0; i < si->nsysctl; i++)
-		fprintf(f, "%s:%*s %s\n", si->sysctl[i].name, w - (int)strlen(si->sysctl[i].name),
-			"", si->sysctl[i].value);
-	fprintf(f, "fingerprint:%*s %s\n", w - (int)strlen("fingerprint"), "", si->fingerprint);
-}
-
 int cmd_sysinfo(int argc, char **argv)
 {
 	struct info_args a = { .dir = "/var/tmp" };
@@ -138,7 +101,7 @@ int cmd_sysinfo(int argc, char **argv)
 		rc = ct_report_sysinfo_md(o.f, &si, dir);
 		break;
 	default:
-		print_sysinfo(o.f, &si, dir);
+		ct_report_sysinfo_text(o.f, &si, dir);
 	}
 	return finish(&o, "sysinfo", rc);
 }

@@ -6,7 +6,7 @@
  * `list`, name,value rows for `sysinfo`, and one row per value for
  * `stats`. An unknown figure is an empty field.
  */
-#include "contend/report.h"
+#include "internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -44,15 +44,9 @@ static void run_row(FILE *f, const struct ct_report_block *b, const struct ct_re
 		    const struct ct_run *r)
 {
 	const struct ct_monitors *m = &r->mon;
-	long v = -1;
-	bool fluke = false;
-
-	for (size_t i = 0; i < c->n && v < 0; i++)
-		if (c->ok && c->ok[i] == r)
-			v = (long)i;
-	for (size_t k = 0; v >= 0 && k < c->nflags; k++)
-		if (c->flags[k].value == (size_t)v)
-			fluke = c->flags[k].likely_fluke;
+	long v = rp_value_of(c, r);
+	const struct ct_report_flag *fl = rp_flag_of(c, v);
+	bool fluke = fl && fl->likely_fluke;
 	fprintf(f, "%lld,", (long long)r->session_id);
 	field(f, c->label);
 	fputc(',', f);
@@ -180,7 +174,6 @@ int ct_report_sessions_csv(FILE *f, const struct ct_session_rec *recs, size_t n)
 
 int ct_report_sysinfo_csv(FILE *f, const struct ct_sysinfo *si, const char *dir)
 {
-	char num_buf[32];
 	const char *const rows[][2] = {
 		{ "kernel_release", si->kernel_release },
 		{ "kernel_version", si->kernel_version },
@@ -200,8 +193,7 @@ int ct_report_sysinfo_csv(FILE *f, const struct ct_sysinfo *si, const char *dir)
 		field(f, rows[i][1]);
 		fputc('\n', f);
 	}
-	snprintf(num_buf, sizeof(num_buf), "%u", si->ncpus);
-	fprintf(f, "cpus,%s\n", num_buf);
+	fprintf(f, "cpus,%u\n", si->ncpus);
 	fprintf(f, "ram_bytes,%llu\n", (unsigned long long)si->ram_bytes);
 	fprintf(f, "swap_bytes,%llu\n", (unsigned long long)si->swap_bytes);
 	for (unsigned i = 0; i < si->nsysctl; i++) {

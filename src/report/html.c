@@ -303,15 +303,12 @@ static void run_title(FILE *f, const struct ct_report *rep, const struct ct_repo
 		      size_t v)
 {
 	const struct ct_run *r = c->ok ? c->ok[v] : NULL;
+	const struct ct_report_flag *fl = rp_flag_of(c, (long)v);
 
 	fprintf(f, "<title>");
 	esc(f, c->label);
 	fprintf(f, " run %u: %.4g %s", r ? r->seq : (unsigned)v + 1, c->values[v], unit_of(rep));
-	for (size_t k = 0; k < c->nflags; k++) {
-		const struct ct_report_flag *fl = &c->flags[k];
-
-		if (fl->value != v)
-			continue;
+	if (fl) {
 		fprintf(f, " - flagged: foreign CPU %.0f%%, steal %.1f%%, PSI %s some %.0f%%",
 			fl->foreign_pct, fl->steal_pct, fl->psi_resource, fl->psi_pct);
 		if (!isnan(fl->load_rate))
@@ -322,14 +319,6 @@ static void run_title(FILE *f, const struct ct_report *rep, const struct ct_repo
 		fprintf(f, "; %s", fl->likely_fluke ? "likely fluke" : "no interference seen");
 	}
 	fprintf(f, "</title>");
-}
-
-static bool flagged(const struct ct_report_cell *c, size_t v)
-{
-	for (size_t k = 0; k < c->nflags; k++)
-		if (c->flags[k].value == v)
-			return true;
-	return false;
 }
 
 /* Every run of one load, a row per config. */
@@ -382,8 +371,8 @@ static void dotplot(FILE *f, const struct ct_report *rep, const struct ct_report
 			fprintf(f,
 				"<circle class=\"run%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
 				"fill=\"%s\">",
-				flagged(c, v) ? " flagged" : "", to_px(&a, c->values[v]), y + dy,
-				colours[j % NCOLOURS]);
+				rp_flag_of(c, (long)v) ? " flagged" : "", to_px(&a, c->values[v]),
+				y + dy, colours[j % NCOLOURS]);
 			run_title(f, rep, c, v);
 			fputs("</circle>\n", f);
 		}

@@ -12,5 +12,16 @@
 const char *rp_fmt_time(double s, char *buf, size_t len);
 /* A ratio as a signed percentage change: 1.106 -> "+10.6%". */
 void rp_pct(FILE *f, double r);
+/* The effect with its interval, the interval opened by open: " [" for
+ * text ("+10.6% [-4.4%, +26.3%]"), " | [" for a Markdown cell. */
+void rp_effect(FILE *f, const struct ct_stats_comparison *v, const char *open);
+/* The index of run r among cell c's values, -1 when it has none (not ok),
+ * and the flag of value v, NULL when it was not flagged. */
+long rp_value_of(const struct ct_report_cell *c, const struct ct_run *r);
+const struct ct_report_flag *rp_flag_of(const struct ct_report_cell *c, long v);
+/* The system facts as sysinfo prints them, fs the filesystem's cell;
+ * bufs hold the numbers. Returns the number of rows (at most 12). */
+size_t rp_sysinfo_rows(const struct ct_sysinfo *si, const char *dir, const char *fs,
+		       const char *rows[12][2], char bufs[3][32]);
 
 #endif

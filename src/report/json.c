@@ -7,7 +7,7 @@
  * contend-1.json describes them and the tests validate against it. A
  * figure that does not exist (no ratio, no interval) is null, never 0.
  */
-#include "contend/report.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -64,10 +64,10 @@ static json_t *summary_json(const struct ct_stats_summary *s)
 		jnum(s->median_ci_ok ? s->median_ci_high : NAN), "aad_median", jnum(s->aad_median));
 }
 
+/* The outcome as a word a program can match; a significant one is the
+ * verdict's own word ("better", "larger"...). */
 static const char *outcome_name(const struct ct_report *rep, const struct ct_report_cell *c)
 {
-	bool numbers = rep->kind == CT_REPORT_NUMBERS;
-
 	switch (c->cmp.outcome) {
 	case CT_OUTCOME_NOT_ENOUGH:
 		return "not_enough";
@@ -75,12 +75,9 @@ static const char *outcome_name(const struct ct_report *rep, const struct ct_rep
 		return "no_spread";
 	case CT_OUTCOME_NO_DIFFERENCE:
 		return "no_difference";
-	case CT_OUTCOME_LOWER:
-		return numbers ? "smaller" : rep->higher_better ? "worse" : "better";
-	case CT_OUTCOME_HIGHER:
-		return numbers ? "larger" : rep->higher_better ? "better" : "worse";
+	default:
+		return ct_report_verdict(rep, c);
 	}
-	return "no_difference";
 }
 
 static const char *decided_by(const struct ct_stats_comparison *c)
@@ -178,24 +175,11 @@ static json_t *flag_json(const struct ct_report_flag *fl)
 		"likely_fluke", fl->likely_fluke);
 }
 
-/* The value index of run r in cell c, or -1 when it has none (not ok). */
-static long value_of(const struct ct_report_cell *c, const struct ct_run *r)
-{
-	for (size_t i = 0; i < c->n; i++)
-		if (c->ok && c->ok[i] == r)
-			return (long)i;
-	return -1;
-}
-
 static json_t *run_json(const struct ct_report_cell *c, const struct ct_run *r)
 {
-	long v = value_of(c, r);
-	const struct ct_report_flag *fl = NULL;
+	long v = rp_value_of(c, r);
+	const struct ct_report_flag *fl = rp_flag_of(c, v);
 	json_t *o = json_object();
-
-	for (size_t k = 0; v >= 0 && k < c->nflags; k++)
-		if (c->flags[k].value == (size_t)v)
-			fl = &c->flags[k];
 	json_object_set_new(o, "id", jint(r->id));
 	json_object_set_new(o, "seq", json_integer(r->seq));
 	json_object_set_new(o, "block", json_integer(r->block));

@@ -50,20 +50,6 @@ static void text(FILE *f, const char *s)
 	}
 }
 
-static void effect(FILE *f, const struct ct_stats_comparison *v)
-{
-	if (v->ratio_scale) {
-		rp_pct(f, v->effect);
-		fprintf(f, " | [");
-		rp_pct(f, v->effect_low);
-		fprintf(f, ", ");
-		rp_pct(f, v->effect_high);
-		fprintf(f, "]");
-	} else {
-		fprintf(f, "%+.4g | [%+.4g, %+.4g]", v->effect, v->effect_low, v->effect_high);
-	}
-}
-
 static void time_table(FILE *f, const struct ct_report_block *b)
 {
 	bool noload = !strcmp(b->load, "none");
@@ -168,7 +154,7 @@ static void verdicts(FILE *f, const struct ct_report *rep)
 			if (c->cmp.decided_by == CT_TEST_NONE)
 				fprintf(f, "- | - | - | - | ");
 			else {
-				effect(f, &c->cmp);
+				rp_effect(f, &c->cmp, " | [");
 				fprintf(f, " | %.2g | %s | ", c->cmp.p_adj,
 					ct_report_test_name(&c->cmp));
 			}
@@ -239,7 +225,7 @@ static void numbers_md(FILE *f, const struct ct_report *rep)
 		if (c->cmp.decided_by == CT_TEST_NONE)
 			fprintf(f, "- | - | - | - | ");
 		else {
-			effect(f, &c->cmp);
+			rp_effect(f, &c->cmp, " | [");
 			fprintf(f, " | %.3g | %s | ", c->cmp.p, ct_report_test_name(&c->cmp));
 		}
 		text(f, ct_report_verdict(rep, c));
@@ -337,25 +323,12 @@ int ct_report_sessions_md(FILE *f, const struct ct_session_rec *recs, size_t n)
 
 int ct_report_sysinfo_md(FILE *f, const struct ct_sysinfo *si, const char *dir)
 {
-	char ram[32], swap[32], cpus[16];
-	const char *const rows[][2] = {
-		{ "kernel release", si->kernel_release },
-		{ "kernel version", si->kernel_version },
-		{ "cmdline", si->cmdline },
-		{ "preemption", si->preempt },
-		{ "cpu", si->cpu_model },
-		{ "cpus", cpus },
-		{ "ram", ct_fmt_size(si->ram_bytes, ram, sizeof(ram)) },
-		{ "swap", ct_fmt_size(si->swap_bytes, swap, sizeof(swap)) },
-		{ "work dir", dir },
-		{ "filesystem", si->fs_type },
-		{ "block device", si->block_dev[0] ? si->block_dev : "-" },
-		{ "io scheduler", si->iosched[0] ? si->iosched : "-" },
-	};
+	const char *rows[12][2];
+	char bufs[3][32];
+	size_t n = rp_sysinfo_rows(si, dir, si->fs_type, rows, bufs);
 
-	snprintf(cpus, sizeof(cpus), "%u", si->ncpus);
 	fprintf(f, "| fact | value |\n|---|---|\n");
-	for (size_t i = 0; i < CT_ARRAY_SIZE(rows); i++) {
+	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "| %s | ", rows[i][0]);
 		text(f, rows[i][1]);
 		fprintf(f, " |\n");

@@ -105,18 +105,85 @@ void rp_pct(FILE *f, double r)
 
 /* The effect the deciding test estimated, with its interval: "+10.6%
  * [-4.4%, +26.3%]" for a ratio, "+1.2 [-0.4, +2.8]" for a difference. */
-void ct_report_print_effect(FILE *f, const struct ct_stats_comparison *v)
+void rp_effect(FILE *f, const struct ct_stats_comparison *v, const char *open)
 {
 	if (v->ratio_scale) {
 		rp_pct(f, v->effect);
-		fprintf(f, " [");
+		fputs(open, f);
 		rp_pct(f, v->effect_low);
-		fprintf(f, ", ");
+		fputs(", ", f);
 		rp_pct(f, v->effect_high);
-		fprintf(f, "]");
+		fputc(']', f);
 	} else {
-		fprintf(f, "%+.4g [%+.4g, %+.4g]", v->effect, v->effect_low, v->effect_high);
+		fprintf(f, "%+.4g%s%+.4g, %+.4g]", v->effect, open, v->effect_low, v->effect_high);
 	}
+}
+
+void ct_report_print_effect(FILE *f, const struct ct_stats_comparison *v)
+{
+	rp_effect(f, v, " [");
+}
+
+long rp_value_of(const struct ct_report_cell *c, const struct ct_run *r)
+{
+	for (size_t i = 0; c->ok && i < c->n; i++)
+		if (c->ok[i] == r)
+			return (long)i;
+	return -1;
+}
+
+const struct ct_report_flag *rp_flag_of(const struct ct_report_cell *c, long v)
+{
+	for (size_t k = 0; v >= 0 && k < c->nflags; k++)
+		if (c->flags[k].value == (size_t)v)
+			return &c->flags[k];
+	return NULL;
+}
+
+size_t rp_sysinfo_rows(const struct ct_sysinfo *si, const char *dir, const char *fs,
+		       const char *rows[12][2], char bufs[3][32])
+{
+	const char *const r[][2] = {
+		{ "kernel release", si->kernel_release },
+		{ "kernel version", si->kernel_version },
+		{ "cmdline", si->cmdline },
+		{ "preemption", si->preempt },
+		{ "cpu", si->cpu_model },
+		{ "cpus", bufs[0] },
+		{ "ram", ct_fmt_size(si->ram_bytes, bufs[1], sizeof(bufs[1])) },
+		{ "swap", ct_fmt_size(si->swap_bytes, bufs[2], sizeof(bufs[2])) },
+		{ "work dir", dir },
+		{ "filesystem", fs },
+		{ "block device", si->block_dev[0] ? si->block_dev : "-" },
+		{ "io scheduler", si->iosched[0] ? si->iosched : "-" },
+	};
+
+	snprintf(bufs[0], sizeof(bufs[0]), "%u", si->ncpus);
+	memcpy(rows, r, sizeof(r));
+	return CT_ARRAY_SIZE(r);
+}
+
+void ct_report_sysinfo_text(FILE *f, const struct ct_sysinfo *si, const char *dir)
+{
+	const char *rows[12][2];
+	char bufs[3][32], fs[320];
+	size_t n;
+	int w = (int)strlen("fingerprint");
+
+	snprintf(fs, sizeof(fs), "%s on %s", si->fs_type, si->fs_source);
+	n = rp_sysinfo_rows(si, dir, fs, rows, bufs);
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(rows[i][0]) > w)
+			w = (int)strlen(rows[i][0]);
+	for (unsigned i = 0; i < si->nsysctl; i++)
+		if ((int)strlen(si->sysctl[i].name) > w)
+			w = (int)strlen(si->sysctl[i].name);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s:%*s %s\n", rows[i][0], w - (int)strlen(rows[i][0]), "", rows[i][1]);
+	for (unsigned i = 0; i < si->nsysctl; i++)
+		fprintf(f, "%s:%*s %s\n", si->sysctl[i].name, w - (int)strlen(si->sysctl[i].name),
+			"", si->sysctl[i].value);
+	fprintf(f, "fingerprint:%*s %s\n", w - (int)strlen("fingerprint"), "", si->fingerprint);
 }
 
 const char *ct_report_test_name(const struct ct_stats_comparison *v)
