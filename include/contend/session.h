@@ -137,6 +137,11 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
  * or lost with a reboot) as interrupted; *closed says how many. */
 int ct_session_close_orphans(struct ct_store *st, unsigned *closed, char *err, size_t len) CT_WUR;
 
+/* The same judgement on records read from a store that cannot be written
+ * (read-only, or its disk full): their status says "interrupted" in memory
+ * only. Returns how many. */
+unsigned ct_session_show_orphans(struct ct_session_rec *recs, size_t n);
+
 /* Fills env from the live machine (CPUs, memory). */
 int ct_env_from_machine(struct ct_env *env, char *err, size_t len) CT_WUR;
 

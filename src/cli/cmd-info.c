@@ -181,13 +181,17 @@ int cmd_list(int argc, char **argv)
 	rc = cli_open_store(a.db, 0, &st);
 	if (rc)
 		return rc;
-	/* a store that cannot be written is shown as it is */
+	/* a store that cannot be written (read-only, or its disk full) shows
+	 * its orphans as interrupted without recording it */
 	rc = st->readonly ? 0 : ct_session_close_orphans(st, &closed, err, sizeof(err));
+	if (rc == -ENOSPC)
+		rc = 0;
 	if (!rc)
 		rc = ct_store_sessions(st, 0, &recs, &n, err, sizeof(err));
 	ct_store_close(st);
 	if (rc)
 		return cli_fail(rc, err);
+	(void)ct_session_show_orphans(recs, n);
 	rc = cli_out_open(&o, "list");
 	if (rc) {
 		free(recs);

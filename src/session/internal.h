@@ -22,6 +22,7 @@ struct session_rt {
 	char cg_session[PATH_MAX]; /* "" when no cgroup v2 */
 	char cg_fg[PATH_MAX];
 	char fg_log[PATH_MAX + 16]; /* the foreground's stdout and stderr */
+	char fg_tmp[PATH_MAX + 16]; /* its TMPDIR, in the work directory */
 	pid_t guard;
 	struct guard_shm *guard_shm;
 	unsigned done, total;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -371,6 +372,10 @@ static pid_t fork_foreground(struct session_rt *rt, struct ct_workload *w, pid_t
 		if (rt->cg_fg[0])
 			(void)!ct_cgroup_attach(rt->cg_fg, getpid());
 		redirect_output(rt->fg_log);
+		/* its temporary files (a compiler's) go where the guard removes
+		 * them even when contend is SIGKILLed */
+		if (rt->fg_tmp[0])
+			setenv("TMPDIR", rt->fg_tmp, 1);
 		if (write(ready[1], "r", 1) != 1 || read(gop[0], &c, 1) != 1)
 			_exit(127); /* the parent is gone */
 		w->ops->exec(w);
@@ -392,8 +397,51 @@ static pid_t fork_foreground(struct session_rt *rt, struct ct_workload *w, pid_t
 	return rc ? rc : pid;
 }
 
+/* Below this much space the work directory's file system counts as full
+ * (a failed compile deletes its partial outputs and temporary files, so a
+ * disk that was full when it failed has a few MiB again). */
+#define FULL_BYTES (16ull << 20)
+
+/*
+ * A run that failed while the work directory's file system was (nearly)
+ * full says so first: the compiler's or the load's own last line rarely does (an
+ * assembler that could not write an object goes on to complain the object
+ * is missing). Root writes into the blocks reserved for it, so for root
+ * full means no block free at all.
+ */
+static void note_full_disk(const char *dir, struct ct_run *r)
+{
+	char why[sizeof(r->reason)], left_s[32];
+	struct statvfs sv;
+	uint64_t left;
+
+	if (r->status != CT_RUN_FAILED || statvfs(dir, &sv))
+		return;
+	left = (uint64_t)(geteuid() ? sv.f_bavail : sv.f_bfree) * sv.f_frsize;
+	if (left >= FULL_BYTES)
+		return;
+	/* a long reason loses its end, not the cause */
+	if (snprintf(why, sizeof(why), "only %s left in '%s': %s",
+		     ct_fmt_size(left, left_s, sizeof(left_s)), dir, r->reason) < 0)
+		return;
+	memcpy(r->reason, why, sizeof(r->reason));
+}
+
+static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l,
+		   struct ct_run *r, char *err, size_t len);
+
 int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l, struct ct_run *r,
 		 char *err, size_t len)
+{
+	int rc = run_one(rt, w, l, r, err, len);
+
+	if (!rc)
+		note_full_disk(rt->s->env.dir, r);
+	return rc;
+}
+
+static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l,
+		   struct ct_run *r, char *err, size_t len)
 {
 	struct ct_session *s = rt->s;
 	struct ct_load_result lres;

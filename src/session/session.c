@@ -202,6 +202,24 @@ static void quietness_check(struct session_rt *rt)
 			  cpus);
 }
 
+static bool orphan(const struct ct_session_rec *rec)
+{
+	/* a session of another machine (a shared store) is never judged */
+	return !strcmp(rec->status, "running") && ct_owner_state(&rec->owner) == CT_OWNER_GONE;
+}
+
+unsigned ct_session_show_orphans(struct ct_session_rec *recs, size_t n)
+{
+	unsigned shown = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (orphan(&recs[i])) {
+			snprintf(recs[i].status, sizeof(recs[i].status), "interrupted");
+			shown++;
+		}
+	return shown;
+}
+
 int ct_session_close_orphans(struct ct_store *st, unsigned *closed, char *err, size_t len)
 {
 	struct ct_session_rec *recs = NULL;
@@ -213,9 +231,7 @@ int ct_session_close_orphans(struct ct_store *st, unsigned *closed, char *err, s
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < n && !rc; i++) {
-		/* a session of another machine (a shared store) is never judged */
-		if (strcmp(recs[i].status, "running") ||
-		    ct_owner_state(&recs[i].owner) != CT_OWNER_GONE)
+		if (!orphan(&recs[i]))
 			continue;
 		rc = ct_store_session_end(st, recs[i].id, "interrupted", err, len);
 		if (!rc)
@@ -435,6 +451,9 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 	if (rc)
 		return rc;
 	snprintf(rt.fg_log, sizeof(rt.fg_log), "%s/foreground.log", s->env.dir);
+	snprintf(rt.fg_tmp, sizeof(rt.fg_tmp), "%s/tmp", s->env.dir);
+	if (mkdir(rt.fg_tmp, 0700))
+		rt.fg_tmp[0] = '\0'; /* the foreground keeps the TMPDIR it had */
 	rc = ct_sysinfo_capture(&s->si, "", s->env.dir, err, len);
 	if (rc)
 		goto out;

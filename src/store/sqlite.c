@@ -1022,6 +1022,17 @@ static int sq_open(struct ct_store **out, const char *path, unsigned flags, char
 	*out = &s->base;
 	return 0;
 fail:
+	if (rc == -ENOSPC && s && s->db && !(flags & CT_STORE_CREATE) && !memory) {
+		/* a reader on a full disk (no room for the WAL's files): it can
+		 * still read what is there */
+		sqlite3_finalize(st);
+		st = NULL;
+		rc = open_readonly(s, &version, err, len);
+		if (!rc) {
+			*out = &s->base;
+			return 0;
+		}
+	}
 	sqlite3_finalize(st);
 	if (s)
 		sq_close(&s->base);

@@ -2,7 +2,7 @@
 # Whole sessions of the real binary at tiny sizes: the table, the store's
 # contents, failed runs reported as failed, the baseline, the kbuild tree.
 . "$CT_TESTLIB"
-plan 35
+plan 38
 
 run run -w selftest --scale 0.05 -l none,null -n 2 --delay 0.2s --dir "$T" -L st
 expect_rc "selftest session: exit 0" 0
@@ -66,3 +66,13 @@ expect_rc "start state session: exit 0" 0
 [ "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'start' and r.load = 'io' and r.start_dirty_bytes + r.start_writeback_bytes > 0")" = 1 ] && ok "io starts the foreground with unwritten data" || not_ok "io starts the foreground with unwritten data" "$(sql "select load, start_dirty_bytes, start_writeback_bytes from runs")"
 [ "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'start' and r.start_cpu_speed > 0")" = 2 ] && ok "the CPU's speed recorded for every run" || not_ok "the CPU's speed recorded for every run" "$(sql "select load, start_cpu_speed from runs")"
 [ "$(sql "select count(*) from runs where start_dirty_bytes < 0 and session_id = (select max(id) from sessions)")" = 0 ] && ok "no unknown start state in a new session" || not_ok "no unknown start state in a new session"
+
+# the foreground's TMPDIR is in the work directory, which goes with it: a
+# killed compiler's temporary files are never left in /tmp
+run run -w cmd -l none -n 1 --no-warmup --dir "$T" -L tmpdir -- sh -c 'echo "$TMPDIR" >"$0/tmpdir"; [ -d "$TMPDIR" ] && [ -w "$TMPDIR" ]' "$T"
+expect_rc "the foreground's TMPDIR: exit 0" 0
+case $(cat "$T/tmpdir") in
+"$T"/contend.*/tmp) ok "the foreground's TMPDIR is in the work directory" ;;
+*) not_ok "the foreground's TMPDIR is in the work directory" "$(cat "$T/tmpdir")" ;;
+esac
+[ ! -e "$(cat "$T/tmpdir")" ] && ok "the foreground's TMPDIR goes with the work directory" || not_ok "the foreground's TMPDIR goes with the work directory"

@@ -1,28 +1,47 @@
 #!/bin/sh
 # The fault campaign: SIGINT, SIGTERM and SIGKILL at random points of real
 # sessions - a kbuild compile under a load, the oltp engine, a --vary of
-# the disk's I/O scheduler - then two and eight sessions writing one store
-# at once. After each injection it checks that:
+# the disk's I/O scheduler -, a disk that fills up at a random point (a
+# small loop-mounted ext4 as the work directory, then as the store's),
+# memory pressure from the mem load in a memory-limited cgroup, then two
+# and eight sessions writing one store at once. After each injection it
+# checks that:
 #   - no process of contend, its loads or its foreground is left;
 #   - the scheduler is back (or `contend restore` puts it back);
 #   - the store passes PRAGMA integrity_check;
 #   - the session is marked interrupted: by contend itself after SIGINT or
-#     SIGTERM, by the next `contend list` after SIGKILL (a session that
-#     finished before the signal arrived is counted apart, not as a fault).
+#     SIGTERM, by the next `contend list` after SIGKILL or a full store (a
+#     session that finished before its fault is counted apart);
+#   - a full disk ends contend with exit 3 and a line that says so;
+#   - the OOM killer, when memory runs out, kills only what the mem load
+#     offered it (oom_score_adj 1000), and contend and its foreground never
+#     run with a raised oom_score_adj.
 # Prints the counts and exits 1 when any check failed.
 #
 # usage: tests/faults/campaign.sh CONTEND [N]
-#   N injections per signal and kind of session (default 1; bench/faults.sh
-#   runs 17, 51 per signal). Root, for cgroups and the scheduler knob.
+#   N injections per signal and kind of session, and per disk and memory
+#   fault (default 1; bench/faults.sh runs 17, 51 per signal). Root, for
+#   cgroups, the scheduler knob and the loop mount. FAULTS="signals disk
+#   memory stores" (the default) picks the parts to run.
 set -u
 contend=${1:?usage: tests/faults/campaign.sh CONTEND [N]}
 n=${2:-1}
 W=$(mktemp -d /var/tmp/contend-faults.XXXXXX)
 export CONTEND_JOURNAL_DIR="$W/journal"
-trap 'rm -rf "${W:?}"' EXIT
+small="$W/small" # the small file system's mount point
+memcg=""         # the memory cgroup of the pressure sessions
+cleanup() {
+	mountpoint -q "$small" 2>/dev/null && umount "$small"
+	[ -n "$memcg" ] && [ -d "$memcg" ] && rmdir "$memcg" 2>/dev/null
+	rm -rf "${W:?}"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 db="$W/results.db"
 seed=${FAULT_SEED:-$$}
-fails=0
+# FAULTS picks the parts to run (all by default)
+only=${FAULTS:-signals disk memory stores}
+want() { case " $only " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # the scheduler file of the disk under $W, and what it holds now
 dev=$(stat -c '%Hd:%Ld' "$W")
@@ -68,9 +87,35 @@ start() { # start KIND: a session of that kind in the background, pid in $pid
 	pid=$!
 }
 
+# processes of this campaign left behind (killed, and counted)
+check_left() {
+	if [ -n "$(leftovers)" ]; then
+		left=$((left + 1))
+		echo "# $what: left $(leftovers | tr '\n' ' ')"
+		leftovers | xargs -r kill -KILL 2>/dev/null
+	fi
+}
+
+# what a killed contend left in the knob journal, `contend restore` puts
+# back, as a user would run it
+check_knob() {
+	if [ -n "$vary" ] && { [ "$(current)" != "$orig" ] ||
+		grep -qv '^#' "$CONTEND_JOURNAL_DIR/knobs" 2>/dev/null; }; then
+		changed=$([ "$(current)" != "$orig" ] && echo yes)
+		if ! "$contend" restore >"$W/restore" 2>&1 || [ "$(current)" != "$orig" ]; then
+			knobs=$((knobs + 1))
+			echo "# $what: scheduler left at $(current): $(cat "$W/restore")"
+			echo "$orig" >"$sched"
+		elif [ -n "$changed" ]; then
+			restored=$((restored + 1))
+		fi
+	fi
+}
+
 total=0 left=0 knobs=0 restored=0 damaged=0 unmarked=0 finished=0
 kinds="kbuild oltp"
 [ -n "$vary" ] && kinds="$kinds vary"
+want signals || kinds=""
 for sig in INT TERM KILL; do
 	for kind in $kinds; do
 		i=0
@@ -84,24 +129,8 @@ for sig in INT TERM KILL; do
 			wait $pid || rc=$?
 			sleep 0.5
 			what="$sig $kind #$i (exit $rc)"
-			if [ -n "$(leftovers)" ]; then
-				left=$((left + 1))
-				echo "# $what: left $(leftovers | tr '\n' ' ')"
-				leftovers | xargs -r kill -KILL 2>/dev/null
-			fi
-			# what a killed contend left in the knob journal, `contend
-			# restore` puts back, as a user would run it
-			if [ -n "$vary" ] && { [ "$(current)" != "$orig" ] ||
-				grep -qv '^#' "$CONTEND_JOURNAL_DIR/knobs" 2>/dev/null; }; then
-				changed=$([ "$(current)" != "$orig" ] && echo yes)
-				if ! "$contend" restore >"$W/restore" 2>&1 || [ "$(current)" != "$orig" ]; then
-					knobs=$((knobs + 1))
-					echo "# $what: scheduler left at $(current): $(cat "$W/restore")"
-					echo "$orig" >"$sched"
-				elif [ -n "$changed" ]; then
-					restored=$((restored + 1))
-				fi
-			fi
+			check_left
+			check_knob
 			[ -f "$db" ] || continue # killed before the store was made
 			if [ "$(sqlite3 "$db" 'pragma integrity_check')" != ok ]; then
 				damaged=$((damaged + 1))
@@ -125,9 +154,171 @@ for sig in INT TERM KILL; do
 	done
 done
 
+# A disk that fills up at a random point: a 300 MiB ext4 on a loop device,
+# as the work directory of a compile under io (with the scheduler varied),
+# then as the directory of the store. contend must end with exit 3 and a
+# line that says the disk is full, leave nothing running, and the store
+# must read - `contend list` even while the disk is still full.
+fill() { fallocate -l $(($(stat -f -c '%f * %S' "$small"))) "$small/fill" 2>/dev/null || :; }
+disk=0 dfull=0 dfinished=0
+if ! want disk; then
+	:
+elif ! { mkdir "$small" && truncate -s 300M "$W/small.img" &&
+	mkfs.ext4 -q -F "$W/small.img" && mount -o loop "$W/small.img" "$small"; } 2>"$W/mount"; then
+	echo "# skip disk full: cannot loop-mount a small ext4: $(head -n 1 "$W/mount")"
+else
+	for where in dir store; do
+		i=0
+		while [ $i -lt "$n" ]; do
+			i=$((i + 1))
+			dfull=$((dfull + 1))
+			what="disk full ($where) #$i"
+			if [ $where = dir ]; then
+				sdb="$W/full-dir.db"
+				# shellcheck disable=SC2086
+				"$contend" run --quick -l none,io -n 3 $vary --dir "$small" --db "$sdb" \
+					-q >"$W/out" 2>"$W/err" &
+			else
+				sdb="$small/results.db"
+				"$contend" run --quick -l none,process -n 4 --dir "$W" --db "$sdb" -q \
+					>"$W/out" 2>"$W/err" &
+			fi
+			pid=$!
+			sleep "$(delay)"
+			fill
+			rc=0
+			wait $pid || rc=$?
+			what="$what (exit $rc)"
+			sleep 0.5
+			check_left
+			check_knob
+			case $rc in
+			0) dfinished=$((dfinished + 1)) ;;
+			3) grep -q 'full\|space\|free in' "$W/err" || {
+				disk=$((disk + 1))
+				echo "# $what: does not say the disk is full: $(head -n 2 "$W/err")"
+			} ;;
+			*)
+				disk=$((disk + 1))
+				echo "# $what: $(head -n 2 "$W/err")"
+				;;
+			esac
+			# the store reads while the disk is still full, and shows
+			# no session running
+			if [ -f "$sdb" ]; then
+				if ! "$contend" list --db "$sdb" --format csv >"$W/list" 2>&1; then
+					disk=$((disk + 1))
+					echo "# $what: list on the full disk: $(head -n 1 "$W/list")"
+				elif grep -q ',running,' "$W/list"; then
+					unmarked=$((unmarked + 1))
+					echo "# $what: list shows a session running"
+				fi
+			fi
+			rm -f "${small:?}/fill"
+			if [ -f "$sdb" ]; then
+				if [ "$(sqlite3 "$sdb" 'pragma integrity_check')" != ok ]; then
+					damaged=$((damaged + 1))
+					echo "# $what: integrity_check failed"
+				fi
+				"$contend" list --db "$sdb" >"$W/list" 2>&1
+				if [ "$(sqlite3 "$sdb" "select count(*) from sessions where status = 'running'")" != 0 ]; then
+					unmarked=$((unmarked + 1))
+					echo "# $what: a session left running once the disk has room again"
+				fi
+				# a store closed cleanly (no WAL beside it) on a full
+				# disk: its readers open it read-only
+				if [ $where = store ]; then
+					fill
+					if ! "$contend" list --db "$sdb" >"$W/list2" 2>&1 ||
+						! cmp -s "$W/list" "$W/list2"; then
+						disk=$((disk + 1))
+						echo "# $what: list of a closed store on a full disk: $(head -n 1 "$W/list2")"
+					fi
+					rm -f "${small:?}/fill"
+				fi
+			fi
+			rm -rf "${small:?}"/contend.* "${small:?}"/results.db*
+		done
+	done
+	umount "$small"
+fi
+
+# Memory pressure: kbuild under the mem load in a memory cgroup that cannot
+# hold both, so the OOM killer has to choose. It must choose only what the
+# mem load offered it (oom_score_adj 1000); contend and the foreground keep
+# theirs (sampled while the session runs). The kernel log names every kill.
+oom=0 ooms=0 msess=0
+if [ -d /sys/fs/cgroup/memory ] && [ -w /sys/fs/cgroup/memory ]; then
+	memcg=/sys/fs/cgroup/memory/contend-faults-$$
+	limit=memory.limit_in_bytes
+elif grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null &&
+	grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+	memcg=/sys/fs/cgroup/contend-faults-$$
+	limit=memory.max
+fi
+if ! want memory; then
+	memcg=""
+elif [ -z "$memcg" ]; then
+	echo "# skip memory pressure: no memory cgroup controller to confine it"
+elif ! mkdir "$memcg" || ! echo 280M >"$memcg/$limit"; then
+	echo "# skip memory pressure: cannot make a memory cgroup at $memcg"
+	memcg=""
+else
+	i=0
+	while [ $i -lt "$n" ]; do
+		i=$((i + 1))
+		msess=$((msess + 1))
+		what="memory pressure #$i"
+		from=$(dmesg | wc -l)
+		# shellcheck disable=SC2016
+		sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$memcg" \
+			"$contend" run --quick -l mem --mem-size 256M -n 3 --dir "$W" --db "$db" -q \
+			>"$W/out" 2>"$W/err" &
+		pid=$!
+		# every process of the session but the mem load's workers (the
+		# foreground's are make, cc1, as...) keeps an oom_score_adj of 0 or less
+		while kill -0 $pid 2>/dev/null; do
+			for p in $(cat "$memcg/cgroup.procs" 2>/dev/null); do
+				adj=$(cat "/proc/$p/oom_score_adj" 2>/dev/null) || continue
+				[ "${adj:-0}" -le 0 ] && continue
+				# a worker of the load: a process of contend, not contend
+				[ "$adj" = 1000 ] && [ "$p" != $pid ] &&
+					[ "$(cat "/proc/$p/comm" 2>/dev/null)" = contend ] && continue
+				oom=$((oom + 1))
+				echo "# $what: $(cat "/proc/$p/comm" 2>/dev/null) ($p) runs with oom_score_adj $adj"
+			done
+			sleep 0.2
+		done
+		rc=0
+		wait $pid || rc=$?
+		what="$what (exit $rc)"
+		check_left
+		# the kills in this cgroup: the victim's oom_score_adj is on its line
+		dmesg | tail -n +$((from + 1)) | awk -v cg="/${memcg##*/}" '
+			/oom_memcg=/ { ours = index($0, "oom_memcg=" cg ",") > 0 }
+			/Killed process/ && ours { print }' >"$W/kills"
+		ooms=$((ooms + $(wc -l <"$W/kills")))
+		if grep -v 'oom_score_adj:1000$' "$W/kills" | grep -q .; then
+			oom=$((oom + 1))
+			echo "# $what: the OOM killer took $(grep -v 'oom_score_adj:1000$' "$W/kills" | head -n 1)"
+		fi
+		case $rc in 0 | 3) ;; *)
+			oom=$((oom + 1))
+			echo "# $what: $(head -n 2 "$W/err")"
+			;;
+		esac
+	done
+	rmdir "$memcg" 2>/dev/null
+fi
+echo "$dfull disk-full sessions ($dfinished finished before the disk filled): $disk did not" \
+	"end with exit 3 and a line saying so or could not be listed; $msess sessions under" \
+	"memory pressure, $ooms OOM kills: $oom killed or exposed something else than the mem load"
+
 # two and eight sessions writing one store at once: every run stored
 conc=0
-for k in 2 8; do
+sizes="2 8"
+want stores || sizes=""
+for k in $sizes; do
 	cdb="$W/conc$k.db"
 	pids=""
 	j=0
@@ -150,4 +341,4 @@ echo "$total injections (SIGINT, SIGTERM, SIGKILL x $kinds x $n): $left left pro
 	"$knobs left a knob changed ($restored put back by contend restore), $damaged damaged the" \
 	"store, $unmarked left a session marked running; $finished sessions had finished before" \
 	"their signal"
-[ $((left + knobs + damaged + unmarked + conc)) = 0 ]
+[ $((left + knobs + damaged + unmarked + conc + disk + oom)) = 0 ]
