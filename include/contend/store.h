@@ -103,11 +103,15 @@ struct ct_store_ops {
 			  int64_t *id, char *err, size_t len);
 	int (*config_get)(struct ct_store *s, int64_t id, char *label, size_t label_len,
 			  struct ct_sysinfo *si, char *err, size_t len);
-	int (*session_begin)(struct ct_store *s, struct ct_session_rec *rec, char *err, size_t len);
+	/* inserts rec as it is; the first of a group (order set, group_id 0)
+	 * becomes its group */
+	int (*session_put)(struct ct_store *s, struct ct_session_rec *rec, char *err, size_t len);
 	int (*session_end)(struct ct_store *s, int64_t id, const char *status, char *err,
 			   size_t len);
 	int (*sessions)(struct ct_store *s, size_t limit, struct ct_session_rec **out, size_t *n,
 			char *err, size_t len);
+	int (*session_find)(struct ct_store *s, const char *uuid, int64_t *id, char *err,
+			    size_t len);
 	int (*run_put)(struct ct_store *s, struct ct_run *r, char *err, size_t len);
 	int (*runs)(struct ct_store *s, const struct ct_run_filter *f, struct ct_run **out,
 		    size_t *n, char *err, size_t len);
@@ -136,6 +140,10 @@ struct ct_store {
  * $HOME/.local/share/contend/results.db. Writes into buf; on error (-ENOENT
  * when none is set, -ENAMETOOLONG) buf holds the message instead. */
 int ct_store_default_path(char *buf, size_t len) CT_WUR;
+/* The same without $CONTEND_DB: this machine's own file. */
+int ct_store_local_path(char *buf, size_t len) CT_WUR;
+/* The name of the backend that takes target ("sqlite", "postgresql"). */
+const char *ct_store_backend(const char *target);
 
 /* Opens the store target names with the backend that accepts it (SQLite
  * takes any path; ":memory:" is a private in-memory store), migrating an
@@ -168,6 +176,14 @@ int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char 
 /* status: "complete", "interrupted" or "failed". -ENOENT: no such session. */
 int ct_store_session_end(struct ct_store *s, int64_t id, const char *status, char *err,
 			 size_t len) CT_WUR;
+/* Stores rec as it is - status, times, owner, UUID, group (0 for the first
+ * of a group: its own id) - a session copied from another store; sets
+ * rec->id. */
+int ct_store_session_copy(struct ct_store *s, struct ct_session_rec *rec, char *err,
+			  size_t len) CT_WUR;
+/* The id of the session with this UUID, 0 when there is none. */
+int ct_store_session_find(struct ct_store *s, const char *uuid, int64_t *id, char *err,
+			  size_t len) CT_WUR;
 /* Sessions, newest first; limit 0 = all. */
 int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **out, size_t *n,
 		      char *err, size_t len) CT_WUR;
@@ -203,6 +219,18 @@ int ct_store_calibration_put(struct ct_store *s, struct ct_calibration *c, char 
 int ct_store_calibration_get(struct ct_store *s, const char *label, const char *workload,
 			     const char *workload_params, const char *load,
 			     struct ct_calibration *c, char *err, size_t len) CT_WUR;
+
+/*
+ * Copies session rec of store from into store to, in one transaction of
+ * to: the session as it was (its UUID, status, times, owner; group_id is
+ * the target's id of its group's first session, 0 for that first one), its
+ * configs (found or added by label and fingerprint) and every run with its
+ * metrics and series. 0 with *to_id and *nruns; 1 when to already holds a
+ * session of that UUID (*to_id is it; nothing copied); -errno.
+ */
+int ct_store_copy_session(struct ct_store *from, struct ct_store *to,
+			  const struct ct_session_rec *rec, int64_t group_id, int64_t *to_id,
+			  unsigned *nruns, char *err, size_t len) CT_WUR;
 
 /*
  * How metrics and series are kept: JSON text a database can query

@@ -163,92 +163,6 @@ static const char *const migrations[] = {
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))
 
-/*
- * Columns as data (fio's options are the model): one table per struct says
- * which member lands in which column, and the INSERT and SELECT texts are
- * built from it, so a field cannot be written but not read back.
- */
-enum col_type { COL_I64, COL_U64, COL_INT, COL_UINT, COL_BOOL, COL_DOUBLE, COL_TEXT, COL_STATUS };
-
-struct col {
-	const char *name;
-	enum col_type type;
-	size_t off;
-	size_t size; /* COL_TEXT: the array's size */
-};
-
-#define MEMBER_SIZE(st, m) sizeof(((st *)0)->m)
-#define COL(n, t, st, m)                                     \
-	{                                                    \
-		.name = n, .type = t, .off = offsetof(st, m) \
-	}
-#define TEXT(n, st, m)                                                                          \
-	{                                                                                       \
-		.name = n, .type = COL_TEXT, .off = offsetof(st, m), .size = MEMBER_SIZE(st, m) \
-	}
-
-#define RUN(name, type, m) COL(name, type, struct ct_run, m)
-#define RUN_TEXT(name, m)  TEXT(name, struct ct_run, m)
-
-static const struct col run_cols[] = {
-	RUN("session_id", COL_I64, session_id),
-	RUN("config_id", COL_I64, config_id),
-	RUN_TEXT("workload", workload),
-	RUN_TEXT("load", load),
-	RUN("seq", COL_UINT, seq),
-	RUN("status", COL_STATUS, status),
-	RUN_TEXT("reason", reason),
-	RUN("started_at", COL_I64, started_at),
-	RUN("wall_ns", COL_I64, wall_ns),
-	RUN("user_us", COL_I64, user_us),
-	RUN("sys_us", COL_I64, sys_us),
-	RUN("exit_code", COL_INT, exit_code),
-	RUN("load_work", COL_U64, load_work),
-	RUN("load_unit_scale", COL_DOUBLE, load_unit_scale),
-	RUN("load_user_us", COL_I64, load_user_us),
-	RUN("load_sys_us", COL_I64, load_sys_us),
-	RUN_TEXT("workload_params", workload_params),
-	RUN_TEXT("load_params", load_params),
-	RUN("have_psi", COL_BOOL, mon.have_psi),
-	RUN("psi_cpu_some_us", COL_I64, mon.psi_us[0][0]),
-	RUN("psi_cpu_full_us", COL_I64, mon.psi_us[0][1]),
-	RUN("psi_io_some_us", COL_I64, mon.psi_us[1][0]),
-	RUN("psi_io_full_us", COL_I64, mon.psi_us[1][1]),
-	RUN("psi_mem_some_us", COL_I64, mon.psi_us[2][0]),
-	RUN("psi_mem_full_us", COL_I64, mon.psi_us[2][1]),
-	RUN("steal_us", COL_I64, mon.steal_us),
-	RUN("foreign_cpu_us", COL_I64, mon.foreign_cpu_us),
-	RUN("majflt", COL_I64, mon.majflt),
-	RUN("pswpin", COL_I64, mon.pswpin),
-	RUN("sectors_read", COL_I64, mon.sectors_read),
-	RUN("sectors_written", COL_I64, mon.sectors_written),
-	RUN("block", COL_UINT, block),
-	RUN("start_dirty_bytes", COL_I64, mon.start_dirty_bytes),
-	RUN("start_writeback_bytes", COL_I64, mon.start_writeback_bytes),
-	RUN("start_cpu_speed", COL_DOUBLE, mon.start_cpu_speed),
-};
-
-#define SI(name, type, m) COL(name, type, struct ct_sysinfo, m)
-#define SI_TEXT(name, m)  TEXT(name, struct ct_sysinfo, m)
-
-/* sysctl[] is stored as text lines, label and created_at separately. */
-static const struct col config_cols[] = {
-	SI_TEXT("fingerprint", fingerprint),
-	SI_TEXT("kernel_release", kernel_release),
-	SI_TEXT("kernel_version", kernel_version),
-	SI_TEXT("cmdline", cmdline),
-	SI_TEXT("preempt", preempt),
-	SI_TEXT("cpu_model", cpu_model),
-	SI("ncpus", COL_UINT, ncpus),
-	SI("ram_bytes", COL_U64, ram_bytes),
-	SI("swap_bytes", COL_U64, swap_bytes),
-	SI("mem_available", COL_U64, mem_available),
-	SI_TEXT("fs_type", fs_type),
-	SI_TEXT("fs_source", fs_source),
-	SI_TEXT("block_dev", block_dev),
-	SI_TEXT("iosched", iosched),
-};
-
 enum stmt_id {
 	ST_CONFIG_FIND,
 	ST_CONFIG_INSERT,
@@ -343,23 +257,6 @@ static int db_err(struct sq *s, int rc, const char *what, char *err, size_t len)
 		      s->path, sqlite3_errmsg(s->db));
 }
 
-static char *join_cols(const struct col *cols, size_t n, const char *prefix, const char *sep)
-{
-	size_t size = 1;
-	char *buf, *p;
-
-	for (size_t i = 0; i < n; i++)
-		size += strlen(prefix) + strlen(cols[i].name) + strlen(sep);
-	buf = malloc(size);
-	if (!buf)
-		return NULL;
-	p = buf;
-	*p = '\0';
-	for (size_t i = 0; i < n; i++)
-		p += sprintf(p, "%s%s%s", i ? sep : "", prefix, cols[i].name);
-	return buf;
-}
-
 static char *placeholders(size_t n, size_t first)
 {
 	char *buf = malloc(n * 8 + 1), *p = buf;
@@ -378,9 +275,9 @@ static const char *const stmt_sql[ST__COUNT] = {
 	[ST_CONFIG_FIND] = "SELECT id FROM configs WHERE label = ?1 AND fingerprint = ?2",
 	[ST_SESSION_BEGIN] = "INSERT INTO sessions (config_id, argv, workload, profile, status,"
 			     " started_at, pid, pid_start, boot_id, machine_id, group_id,"
-			     " run_order, order_seed, uuid, hostname)"
+			     " run_order, order_seed, uuid, hostname, ended_at)"
 			     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-			     " ?15)",
+			     " ?15, ?16)",
 	[ST_SESSION_END] = "UPDATE sessions SET status = ?1, ended_at = ?2 WHERE id = ?3",
 	[ST_SESSIONS] = "SELECT s.id, coalesce(s.config_id, 0), coalesce(c.label, ''), s.argv,"
 			" s.workload, s.profile, s.status, s.started_at, coalesce(s.ended_at, 0),"
@@ -413,8 +310,8 @@ static char *build_sql(enum stmt_id id)
 
 	switch (id) {
 	case ST_CONFIG_INSERT:
-		n = CT_ARRAY_SIZE(config_cols);
-		cols = join_cols(config_cols, n, "", ", ");
+		n = ct_store_nconfig_cols;
+		cols = ct_store_join_cols(ct_store_config_cols, n, "", ", ");
 		vals = placeholders(n, 4);
 		if (cols && vals &&
 		    asprintf(&sql,
@@ -424,14 +321,14 @@ static char *build_sql(enum stmt_id id)
 			sql = NULL;
 		break;
 	case ST_CONFIG_GET:
-		cols = join_cols(config_cols, CT_ARRAY_SIZE(config_cols), "", ", ");
+		cols = ct_store_join_cols(ct_store_config_cols, ct_store_nconfig_cols, "", ", ");
 		if (cols && asprintf(&sql, "SELECT label, sysctls, %s FROM configs WHERE id = ?1",
 				     cols) < 0)
 			sql = NULL;
 		break;
 	case ST_RUN_INSERT:
-		n = CT_ARRAY_SIZE(run_cols);
-		cols = join_cols(run_cols, n, "", ", ");
+		n = ct_store_nrun_cols;
+		cols = ct_store_join_cols(ct_store_run_cols, n, "", ", ");
 		vals = placeholders(n, 1);
 		/* the metrics and series as JSON, bound after the columns */
 		if (cols && vals &&
@@ -1055,43 +952,6 @@ static void sq_close(struct ct_store *base)
 	free(s);
 }
 
-static char *sysctl_text(const struct ct_sysinfo *si)
-{
-	size_t size = 1;
-	unsigned n = si->nsysctl < CT_SYSINFO_MAX_SYSCTL ? si->nsysctl : CT_SYSINFO_MAX_SYSCTL;
-	char *buf, *p;
-
-	for (unsigned i = 0; i < n; i++)
-		size += sizeof(si->sysctl[i].name) + sizeof(si->sysctl[i].value) + 2;
-	buf = malloc(size);
-	if (!buf)
-		return NULL;
-	p = buf;
-	*p = '\0';
-	for (unsigned i = 0; i < n; i++)
-		p += sprintf(p, "%.*s=%.*s\n", (int)sizeof(si->sysctl[i].name), si->sysctl[i].name,
-			     (int)sizeof(si->sysctl[i].value), si->sysctl[i].value);
-	return buf;
-}
-
-static void sysctl_parse(const char *t, struct ct_sysinfo *si)
-{
-	si->nsysctl = 0;
-	while (t && *t && si->nsysctl < CT_SYSINFO_MAX_SYSCTL) {
-		const char *nl = strchr(t, '\n'), *end = nl ? nl : t + strlen(t);
-		const char *eq = memchr(t, '=', (size_t)(end - t));
-
-		if (eq) {
-			snprintf(si->sysctl[si->nsysctl].name, sizeof(si->sysctl[0].name), "%.*s",
-				 (int)(eq - t), t);
-			snprintf(si->sysctl[si->nsysctl].value, sizeof(si->sysctl[0].value), "%.*s",
-				 (int)(end - eq - 1), eq + 1);
-			si->nsysctl++;
-		}
-		t = nl ? nl + 1 : end;
-	}
-}
-
 static int config_find(struct sq *s, const char *label, const struct ct_sysinfo *si, int64_t *id,
 		       char *err, size_t len)
 {
@@ -1123,10 +983,6 @@ static int sq_config_put(struct ct_store *base, const char *label, const struct 
 	int rc;
 
 	*id = 0;
-	if (!label || !*label)
-		return ct_err(err, len, -EINVAL, "config label is empty");
-	if (!si->fingerprint[0])
-		return ct_err(err, len, -EINVAL, "config '%s' has no fingerprint", label);
 	rc = config_find(s, label, si, id, err, len);
 	if (rc || *id)
 		return rc;
@@ -1134,7 +990,7 @@ static int sq_config_put(struct ct_store *base, const char *label, const struct 
 	rc = stmt(s, ST_CONFIG_INSERT, &st, err, len);
 	if (rc)
 		return rc;
-	sysctls = sysctl_text(si);
+	sysctls = ct_store_sysctl_text(si);
 	if (!sysctls) {
 		rc = ct_err(err, len, -ENOMEM, "out of memory");
 		goto out;
@@ -1145,7 +1001,7 @@ static int sq_config_put(struct ct_store *base, const char *label, const struct 
 	if (rc == SQLITE_OK)
 		rc = sqlite3_bind_int64(st, 3, ct_wall_ns());
 	if (rc == SQLITE_OK)
-		rc = bind_cols(st, 4, config_cols, CT_ARRAY_SIZE(config_cols), si);
+		rc = bind_cols(st, 4, ct_store_config_cols, ct_store_nconfig_cols, si);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE) {
@@ -1182,8 +1038,8 @@ static int sq_config_get(struct ct_store *base, int64_t id, char *label, size_t 
 	if (rc == SQLITE_ROW) {
 		if (label && label_len)
 			col_text(st, 0, label, label_len);
-		sysctl_parse((const char *)sqlite3_column_text(st, 1), si);
-		read_cols(st, 2, config_cols, CT_ARRAY_SIZE(config_cols), si);
+		ct_store_sysctl_parse((const char *)sqlite3_column_text(st, 1), si);
+		read_cols(st, 2, ct_store_config_cols, ct_store_nconfig_cols, si);
 		rc = 0;
 	} else if (rc == SQLITE_DONE) {
 		rc = ct_err(err, len, -ENOENT, "no config %" PRId64 " in results store '%s'", id,
@@ -1249,8 +1105,9 @@ static int bind_session(sqlite3_stmt *st, const struct ct_session_rec *rec)
 	return rc;
 }
 
-static int sq_session_begin(struct ct_store *base, struct ct_session_rec *rec, char *err,
-			    size_t len)
+/* Inserts rec as it is (ct_store_session_begin made it a new running
+ * session); the first session of a group becomes the group. */
+static int sq_session_put(struct ct_store *base, struct ct_session_rec *rec, char *err, size_t len)
 {
 	struct sq *s = (struct sq *)base;
 	sqlite3_stmt *st;
@@ -1259,42 +1116,55 @@ static int sq_session_begin(struct ct_store *base, struct ct_session_rec *rec, c
 	rc = stmt(s, ST_SESSION_BEGIN, &st, err, len);
 	if (rc)
 		return rc;
-	if (!rec->started_at)
-		rec->started_at = ct_wall_ns();
-	snprintf(rec->status, sizeof(rec->status), "running");
-	rec->ended_at = 0;
-	if (!rec->uuid[0]) {
-		rc = ct_uuid4(rec->uuid);
-		if (rc)
-			return ct_err(err, len, rc, "cannot make a session id: %s", strerror(-rc));
-	}
-	rec->nruns = rec->nfailed = 0;
-	rc = write_begin(s, "begin session", err, len);
+	rc = write_begin(s, "store session", err, len);
 	if (rc)
 		return rc;
 	rc = bind_session(st, rec);
+	if (rc == SQLITE_OK)
+		rc = rec->ended_at ? sqlite3_bind_int64(st, 16, rec->ended_at)
+				   : sqlite3_bind_null(st, 16);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
 		rec->id = sqlite3_last_insert_rowid(s->db);
 		rc = 0;
 	} else {
-		rc = db_err(s, rc, "begin session", err, len);
+		rc = db_err(s, rc, "store session", err, len);
 	}
 	stmt_done(st);
-	/* the first session of a group is the group */
 	if (!rc && rec->order[0] && !rec->group_id) {
 		char sql[96];
 
 		snprintf(sql, sizeof(sql), "UPDATE sessions SET group_id = id WHERE id = %" PRId64,
 			 rec->id);
-		rc = exec(s, sql, "begin session", err, len);
+		rc = exec(s, sql, "store session", err, len);
 		if (!rc)
 			rec->group_id = rec->id;
 	}
-	rc = write_end(s, rc, "begin session", err, len);
+	rc = write_end(s, rc, "store session", err, len);
 	if (rc)
 		rec->id = 0;
+	return rc;
+}
+
+static int sq_session_find(struct ct_store *base, const char *uuid, int64_t *id, char *err,
+			   size_t len)
+{
+	struct sq *s = (struct sq *)base;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*id = 0;
+	rc = prepare(s, "SELECT id FROM sessions WHERE uuid = ?1", &st, err, len);
+	if (rc)
+		return rc;
+	rc = sqlite3_bind_text(st, 1, uuid, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_err(s, rc, "find a session", err, len);
+	sqlite3_finalize(st);
 	return rc;
 }
 
@@ -1302,21 +1172,13 @@ static int sq_session_end(struct ct_store *base, int64_t id, const char *status,
 			  size_t len)
 {
 	struct sq *s = (struct sq *)base;
-	static const char *const ends[] = { "complete", "interrupted", "failed" };
 	sqlite3_stmt *st;
-	size_t i;
 	int rc;
 
-	for (i = 0; i < CT_ARRAY_SIZE(ends); i++)
-		if (status && !strcmp(status, ends[i]))
-			break;
-	if (i == CT_ARRAY_SIZE(ends))
-		return ct_err(err, len, -EINVAL, "unknown session status '%s'",
-			      status ? status : "");
 	rc = stmt(s, ST_SESSION_END, &st, err, len);
 	if (rc)
 		return rc;
-	rc = sqlite3_bind_text(st, 1, ends[i], -1, SQLITE_STATIC);
+	rc = sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_bind_int64(st, 2, ct_wall_ns());
 	if (rc == SQLITE_OK)
@@ -1391,20 +1253,18 @@ static int sq_run_put(struct ct_store *base, struct ct_run *r, char *err, size_t
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if (!strcmp(ct_run_status_name(r->status), "unknown"))
-		return ct_err(err, len, -EINVAL, "run has unknown status %d", (int)r->status);
 	rc = stmt(s, ST_RUN_INSERT, &st, err, len);
 	if (rc)
 		return rc;
 	rc = write_begin(s, "store run", err, len);
 	if (rc)
 		return rc;
-	rc = bind_cols(st, 1, run_cols, CT_ARRAY_SIZE(run_cols), r);
+	rc = bind_cols(st, 1, ct_store_run_cols, ct_store_nrun_cols, r);
 	if (rc != SQLITE_OK) {
 		rc = db_err(s, rc, "store run", err, len);
 		goto out;
 	}
-	rc = bind_json(s, st, (int)CT_ARRAY_SIZE(run_cols), r, err, len);
+	rc = bind_json(s, st, (int)ct_store_nrun_cols, r, err, len);
 	if (rc)
 		goto out;
 	rc = sqlite3_step(st);
@@ -1436,7 +1296,7 @@ static int runs_stmt(struct sq *s, unsigned mask, sqlite3_stmt **out, char *err,
 		if (mask & run_filters[i].bit)
 			off += (size_t)snprintf(where + off, sizeof(where) - off, "%s%s",
 						off ? " AND " : " WHERE ", run_filters[i].sql);
-	cols = join_cols(run_cols, CT_ARRAY_SIZE(run_cols), "r.", ", ");
+	cols = ct_store_join_cols(ct_store_run_cols, ct_store_nrun_cols, "r.", ", ");
 	if (cols && asprintf(&sql,
 			     "SELECT r.id, c.label, r.metrics, %s FROM runs r"
 			     " JOIN configs c ON c.id = r.config_id%s ORDER BY r.id",
@@ -1502,7 +1362,7 @@ static int sq_runs(struct ct_store *base, const struct ct_run_filter *f, struct 
 		memset(r, 0, sizeof(*r));
 		r->id = sqlite3_column_int64(st, 0);
 		col_text(st, 1, r->label, sizeof(r->label));
-		bad = read_cols(st, 3, run_cols, CT_ARRAY_SIZE(run_cols), r);
+		bad = read_cols(st, 3, ct_store_run_cols, ct_store_nrun_cols, r);
 		if (bad) {
 			rc = ct_err(err, len, -EPROTO,
 				    "run %" PRId64 " in results store '%s' has unknown status '%s'",
@@ -1607,9 +1467,6 @@ static int sq_latest_session_with(struct ct_store *base, const char *label, cons
 	int rc;
 
 	*session_id = 0;
-	if (!label || !workload || !load)
-		return ct_err(err, len, -EINVAL,
-			      "reference session needs a label, workload and load");
 	rc = stmt(s, ST_LATEST, &st, err, len);
 	if (rc)
 		return rc;
@@ -1820,8 +1677,9 @@ const struct ct_store_ops ct_store_sqlite = {
 	.rollback = sq_rollback,
 	.config_put = sq_config_put,
 	.config_get = sq_config_get,
-	.session_begin = sq_session_begin,
+	.session_put = sq_session_put,
 	.session_end = sq_session_end,
+	.session_find = sq_session_find,
 	.sessions = sq_sessions,
 	.run_put = sq_run_put,
 	.runs = sq_runs,

@@ -6,22 +6,25 @@
  */
 #include "contend/store.h"
 #include "internal.h"
+#include "contend/util.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const struct ct_store_ops *const backends[] = { &ct_store_sqlite };
+/* in order: SQLite takes whatever PostgreSQL does not */
+static const struct ct_store_ops *const backends[] = { &ct_store_pg, &ct_store_sqlite };
 
-int ct_store_default_path(char *buf, size_t len)
+static int store_path(char *buf, size_t len, bool local)
 {
 	const char *env;
 	int n;
 
-	if ((env = getenv("CONTEND_DB")) && *env)
+	if (!local && (env = getenv("CONTEND_DB")) && *env)
 		n = snprintf(buf, len, "%s", env);
 	else if ((env = getenv("XDG_DATA_HOME")) && *env == '/') /* relative: ignored, per XDG */
 		n = snprintf(buf, len, "%s/contend/results.db", env);
@@ -34,6 +37,24 @@ int ct_store_default_path(char *buf, size_t len)
 	if (n < 0 || (size_t)n >= len)
 		return ct_err(buf, len, -ENAMETOOLONG, "results store path is too long");
 	return 0;
+}
+
+int ct_store_default_path(char *buf, size_t len)
+{
+	return store_path(buf, len, false);
+}
+
+int ct_store_local_path(char *buf, size_t len)
+{
+	return store_path(buf, len, true);
+}
+
+const char *ct_store_backend(const char *target)
+{
+	for (size_t i = 0; i < CT_ARRAY_SIZE(backends); i++)
+		if (backends[i]->accepts(target))
+			return backends[i]->name;
+	return "";
 }
 
 int ct_store_open(struct ct_store **out, const char *target, unsigned flags, char *err, size_t len)
@@ -71,6 +92,11 @@ void ct_store_rollback(struct ct_store *s)
 int ct_store_config_put(struct ct_store *s, const char *label, const struct ct_sysinfo *si,
 			int64_t *id, char *err, size_t len)
 {
+	*id = 0;
+	if (!label || !*label)
+		return ct_err(err, len, -EINVAL, "config label is empty");
+	if (!si->fingerprint[0])
+		return ct_err(err, len, -EINVAL, "config '%s' has no fingerprint", label);
 	return s->ops->config_put(s, label, si, id, err, len);
 }
 
@@ -82,12 +108,42 @@ int ct_store_config_get(struct ct_store *s, int64_t id, char *label, size_t labe
 
 int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char *err, size_t len)
 {
-	return s->ops->session_begin(s, rec, err, len);
+	int rc;
+
+	if (!rec->started_at)
+		rec->started_at = ct_wall_ns();
+	snprintf(rec->status, sizeof(rec->status), "running");
+	rec->ended_at = 0;
+	rec->nruns = rec->nfailed = 0;
+	if (!rec->uuid[0]) {
+		rc = ct_uuid4(rec->uuid);
+		if (rc)
+			return ct_err(err, len, rc, "cannot make a session id: %s", strerror(-rc));
+	}
+	return s->ops->session_put(s, rec, err, len);
 }
 
 int ct_store_session_end(struct ct_store *s, int64_t id, const char *status, char *err, size_t len)
 {
-	return s->ops->session_end(s, id, status, err, len);
+	static const char *const ends[] = { "complete", "interrupted", "failed" };
+
+	for (size_t i = 0; i < CT_ARRAY_SIZE(ends); i++)
+		if (status && !strcmp(status, ends[i]))
+			return s->ops->session_end(s, id, ends[i], err, len);
+	return ct_err(err, len, -EINVAL, "unknown session status '%s'", status ? status : "");
+}
+
+int ct_store_session_copy(struct ct_store *s, struct ct_session_rec *rec, char *err, size_t len)
+{
+	if (!rec->uuid[0])
+		return ct_err(err, len, -EINVAL, "session %" PRId64 " has no UUID to copy it by",
+			      rec->id);
+	return s->ops->session_put(s, rec, err, len);
+}
+
+int ct_store_session_find(struct ct_store *s, const char *uuid, int64_t *id, char *err, size_t len)
+{
+	return s->ops->session_find(s, uuid, id, err, len);
 }
 
 int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **out, size_t *n,
@@ -98,6 +154,8 @@ int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **
 
 int ct_store_run_put(struct ct_store *s, struct ct_run *r, char *err, size_t len)
 {
+	if (!strcmp(ct_run_status_name(r->status), "unknown"))
+		return ct_err(err, len, -EINVAL, "run has unknown status %d", (int)r->status);
 	return s->ops->run_put(s, r, err, len);
 }
 
@@ -117,6 +175,10 @@ int ct_store_latest_session_with(struct ct_store *s, const char *label, const ch
 				 const char *load, const char *workload_params, int64_t *session_id,
 				 char *err, size_t len)
 {
+	*session_id = 0;
+	if (!label || !workload || !load)
+		return ct_err(err, len, -EINVAL,
+			      "reference session needs a label, workload and load");
 	return s->ops->latest_session_with(s, label, workload, load, workload_params, session_id,
 					   err, len);
 }

@@ -279,13 +279,14 @@ else
 		# foreground's are make, cc1, as...) keeps an oom_score_adj of 0 or less
 		while kill -0 $pid 2>/dev/null; do
 			for p in $(cat "$memcg/cgroup.procs" 2>/dev/null); do
-				adj=$(cat "/proc/$p/oom_score_adj" 2>/dev/null) || continue
-				[ "${adj:-0}" -le 0 ] && continue
+				# read name then score; a process gone in between is skipped
+				comm=$(cat "/proc/$p/comm" 2>/dev/null) && [ -n "$comm" ] || continue
+				adj=$(cat "/proc/$p/oom_score_adj" 2>/dev/null) && [ -n "$adj" ] || continue
+				[ "$adj" -le 0 ] && continue
 				# a worker of the load: a process of contend, not contend
-				[ "$adj" = 1000 ] && [ "$p" != $pid ] &&
-					[ "$(cat "/proc/$p/comm" 2>/dev/null)" = contend ] && continue
+				[ "$adj" = 1000 ] && [ "$p" != $pid ] && [ "$comm" = contend ] && continue
 				oom=$((oom + 1))
-				echo "# $what: $(cat "/proc/$p/comm" 2>/dev/null) ($p) runs with oom_score_adj $adj"
+				echo "# $what: $comm ($p) runs with oom_score_adj $adj"
 			done
 			sleep 0.2
 		done

@@ -3,6 +3,10 @@
  * every field of a run survives the round trip, filters pick exactly the
  * right runs, and bad files are refused without being touched. A second
  * sqlite3 handle checks what the store claims about its own file.
+ *
+ * With CT_PG set (tests/pg/with-cluster.sh gives a throwaway server), the
+ * tests that are not about SQLite's files run against PostgreSQL, each
+ * store a fresh database, and libpq checks what is in it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
 #include <sys/utsname.h>
 
@@ -32,10 +37,87 @@
 
 static char tmpdir[] = "/tmp/contend-test-store.XXXXXX";
 
+/* the PostgreSQL server's conninfo (its postgres database), or NULL */
+static const char *pg;
+
+static void pg_quiet(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
+static PGconn *pg_connect(const char *conninfo)
+{
+	PGconn *c = PQconnectdb(conninfo);
+
+	PQsetNoticeProcessor(c, pg_quiet, NULL);
+	if (PQstatus(c) != CONNECTION_OK)
+		print_error("cannot connect to '%s': %s\n", conninfo, PQerrorMessage(c));
+	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	return c;
+}
+
+static void pg_exec(PGconn *c, const char *sql)
+{
+	PGresult *res = PQexec(c, sql);
+
+	if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
+		print_error("'%s': %s\n", sql, PQerrorMessage(c));
+	assert_true(PQresultStatus(res) == PGRES_COMMAND_OK ||
+		    PQresultStatus(res) == PGRES_TUPLES_OK);
+	PQclear(res);
+}
+
+static int64_t pg_int(PGconn *c, const char *sql)
+{
+	PGresult *res = PQexec(c, sql);
+	int64_t v;
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+		print_error("'%s': %s\n", sql, PQerrorMessage(c));
+	assert_int_equal(PQresultStatus(res), PGRES_TUPLES_OK);
+	assert_int_equal(PQntuples(res), 1);
+	v = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+	PQclear(res);
+	return v;
+}
+
+/* The conninfo of a fresh database named after name, made on its first
+ * use in this process (a store reopened by name finds its rows). */
+static const char *pg_db(const char *name)
+{
+	static char made[32][64], buf[PATH_MAX];
+	static int nmade;
+	char db[64] = "ct_", sql[160];
+	size_t o = 3;
+	int i;
+
+	for (const char *p = name; *p && o < sizeof(db) - 1; p++)
+		db[o++] = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ? *p : '_';
+	db[o] = '\0';
+	for (i = 0; i < nmade && strcmp(made[i], db); i++)
+		;
+	if (i == nmade) {
+		PGconn *c = pg_connect(pg);
+
+		snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s", db);
+		pg_exec(c, sql);
+		snprintf(sql, sizeof(sql), "CREATE DATABASE %s", db);
+		pg_exec(c, sql);
+		PQfinish(c);
+		assert_true(nmade < 32);
+		snprintf(made[nmade++], sizeof(made[0]), "%s", db);
+	}
+	snprintf(buf, sizeof(buf), "%s dbname=%s", pg, db);
+	return buf;
+}
+
 static const char *path_of(const char *name)
 {
 	static char buf[PATH_MAX];
 
+	if (pg)
+		return pg_db(name);
 	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, name);
 	return buf;
 }
@@ -485,7 +567,18 @@ static void test_round_trip(void **state)
 	}
 	ct_store_close(s);
 
-	{
+	if (pg) {
+		PGconn *c = pg_connect(path_of("new/parent/dirs/rt.db"));
+
+		/* raw values as stored, u64 past INT64_MAX wrapped */
+		assert_int_equal(pg_int(c, "SELECT count(*) FROM runs"), 6);
+		assert_int_equal(pg_int(c, "SELECT sum(wall_ns) FROM runs"),
+				 runs[0].wall_ns + runs[1].wall_ns + runs[2].wall_ns +
+					 runs[3].wall_ns + runs[4].wall_ns + runs[5].wall_ns);
+		assert_int_equal(pg_int(c, "SELECT count(*) FROM runs WHERE status = 'ok'"), 4);
+		assert_int_equal(pg_int(c, "SELECT min(swap_bytes) FROM configs"), -3);
+		PQfinish(c);
+	} else {
 		sqlite3 *db = raw_open(path_of("new/parent/dirs/rt.db"));
 
 		for (int i = 0; i < 6; i++)
@@ -779,6 +872,22 @@ static void test_reopen(void **state)
 	assert_int_equal(put_config(s, "rc3", 1), c);
 	ct_store_close(s);
 
+	if (pg) {
+		PGconn *pc = pg_connect(path);
+
+		assert_int_equal(pg_int(pc, "SELECT value::int FROM contend_meta"
+					    " WHERE key = 'schema_version'"),
+				 SCHEMA_VERSION);
+		assert_int_equal(pg_int(pc,
+					"SELECT count(*) FROM pg_indexes WHERE tablename = "
+					"'runs' AND indexdef LIKE '%config_id, workload, load%'"),
+				 1);
+		assert_int_equal(pg_int(pc, "SELECT wall_ns FROM runs ORDER BY id LIMIT 1"),
+				 191460000001LL);
+		assert_int_equal(pg_int(pc, "SELECT count(*) FROM runs WHERE status = 'ok'"), 2);
+		PQfinish(pc);
+		return;
+	}
 	db = raw_open(path);
 	assert_int_equal(raw_int(db, "PRAGMA user_version"), SCHEMA_VERSION);
 	assert_int_equal(raw_int(db, "PRAGMA application_id"), APP_ID);
@@ -878,7 +987,18 @@ static void test_metrics_series(void **state)
 	free(got);
 	ct_store_close(s);
 	/* stored as JSON that plain SQL reads */
-	{
+	if (pg) {
+		PGconn *c = pg_connect(path_of("metrics.db"));
+
+		assert_int_equal(pg_int(c, "SELECT ((metrics::jsonb ->> 'lat_p99_us')::float * 10)"
+					   "::bigint FROM runs"),
+				 81235);
+		assert_int_equal(pg_int(c, "SELECT jsonb_array_length(series::jsonb) FROM runs"),
+				 4);
+		assert_int_equal(pg_int(c, "SELECT (series::jsonb ->> 3)::float::bigint FROM runs"),
+				 1000000);
+		PQfinish(c);
+	} else {
 		sqlite3 *db = raw_open(path_of("metrics.db"));
 
 		assert_int_equal(raw_int(db, "SELECT json_extract(metrics, '$.lat_p99_us') * 10"
@@ -1424,8 +1544,80 @@ static void test_default_path(void **state)
 	}
 }
 
+/* PostgreSQL: a database with no contend tables is no store for a reader,
+ * and one with another program's tables is refused; a newer schema is
+ * refused; a role that may only SELECT reads, and a writer is told why it
+ * cannot write. */
+static void test_pg_open(void **state)
+{
+	char err[CT_ERRLEN] = "", role[PATH_MAX];
+	struct ct_store *s = NULL;
+	struct ct_session_rec rec;
+	struct ct_run r;
+	PGconn *c;
+	int64_t cfg;
+
+	(void)state;
+	assert_int_equal(ct_store_open(&s, path_of("empty"), 0, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "no results store"));
+	c = pg_connect(path_of("foreign"));
+	pg_exec(c, "CREATE TABLE runs (x int)");
+	assert_int_equal(ct_store_open(&s, path_of("foreign"), CT_STORE_CREATE, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "not a contend results store"));
+	assert_int_equal(pg_int(c, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"),
+			 1);
+	PQfinish(c);
+
+	s = open_ok(path_of("newer"));
+	ct_store_close(s);
+	c = pg_connect(path_of("newer"));
+	pg_exec(c, "UPDATE contend_meta SET value = '99' WHERE key = 'schema_version'");
+	assert_int_equal(ct_store_open(&s, path_of("newer"), 0, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "schema version 99"));
+	PQfinish(c);
+
+	s = open_ok(path_of("reader"));
+	cfg = put_config(s, "rc3", 1);
+	begin_session(s, cfg, "contend run");
+	ct_store_close(s);
+	c = pg_connect(path_of("reader"));
+	pg_exec(c, "DROP ROLE IF EXISTS ct_reader");
+	pg_exec(c, "CREATE ROLE ct_reader LOGIN");
+	pg_exec(c, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO ct_reader");
+	assert_true(snprintf(role, sizeof(role), "%s user=ct_reader", path_of("reader")) <
+		    (int)sizeof(role));
+	assert_int_equal(ct_store_open(&s, role, CT_STORE_CREATE, err, sizeof(err)), -EROFS);
+	assert_non_null(strstr(err, "may only read"));
+	assert_int_equal(ct_store_open(&s, role, 0, err, sizeof(err)), 0);
+	assert_true(s->readonly);
+	memset(&rec, 0, sizeof(rec));
+	rec.config_id = cfg;
+	assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), -EROFS);
+	fill_run(&r, 1, cfg, "none", CT_RUN_OK, 1);
+	assert_int_equal(ct_store_run_put(s, &r, err, sizeof(err)), -EROFS);
+	{
+		struct ct_session_rec *recs = NULL;
+		size_t n = 0;
+
+		assert_int_equal(ct_store_sessions(s, 0, &recs, &n, err, sizeof(err)), 0);
+		assert_int_equal(n, 1);
+		free(recs);
+	}
+	ct_store_close(s);
+	assert_int_equal(pg_int(c, "SELECT count(*) FROM runs"), 0);
+	pg_exec(c, "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ct_reader");
+	PQfinish(c);
+}
+
 int main(void)
 {
+	const struct CMUnitTest pg_tests[] = {
+		cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_sessions),
+		cmocka_unit_test(test_session_uuid),   cmocka_unit_test(test_latest_session),
+		cmocka_unit_test(test_calibration),    cmocka_unit_test(test_reopen),
+		cmocka_unit_test(test_metrics_series), cmocka_unit_test(test_pg_open),
+	};
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),	cmocka_unit_test(test_sessions),
 		cmocka_unit_test(test_session_uuid),	cmocka_unit_test(test_latest_session),
@@ -1440,5 +1632,9 @@ int main(void)
 		cmocka_unit_test(test_codec),
 	};
 
+	pg = getenv("CT_PG");
+	if (pg && *pg)
+		return cmocka_run_group_tests_name("store-pg", pg_tests, setup, teardown);
+	pg = NULL;
 	return cmocka_run_group_tests_name("store", tests, setup, teardown);
 }
