@@ -886,7 +886,15 @@ static int sq_open(struct ct_store **out, const char *path, unsigned flags, char
 	rc = prepare(s, "PRAGMA journal_mode = WAL", &st, err, len);
 	if (rc)
 		goto fail;
-	rc = sqlite3_step(st);
+	/* switching a new file to WAL takes an exclusive lock without waiting
+	 * for it: another contend making the same store at this moment holds
+	 * one, so wait as the busy timeout would */
+	for (int waited = 0;
+	     ((rc = sqlite3_step(st)) & 0xff) == SQLITE_BUSY && waited < BUSY_TIMEOUT_MS;
+	     waited += 10) {
+		sqlite3_reset(st);
+		usleep(10000);
+	}
 	if (rc != SQLITE_ROW) {
 		/* the file itself opened: what failed is creating a journal beside it */
 		if ((rc & 0xff) == SQLITE_CANTOPEN) {

@@ -331,6 +331,7 @@ for k in $sizes; do
 	done
 	bad=0
 	for p in $pids; do wait "$p" || bad=$((bad + 1)); done
+	[ $bad = 0 ] || for f in "$W"/c*.err; do [ -s "$f" ] && echo "# $(basename "$f" .err): $(head -n 2 "$f")"; done
 	runs=$(sqlite3 "$cdb" "select count(*) from runs where status = 'ok'")
 	sess=$(sqlite3 "$cdb" "select count(*) from sessions where status = 'complete'")
 	ok=$(sqlite3 "$cdb" 'pragma integrity_check')
