@@ -13,7 +13,7 @@ build=${BUILD:-build-fuzz}
 work=$(mktemp -d /var/tmp/contend-fuzz.XXXXXX)
 trap 'rm -rf "${work:?}"' EXIT
 printf '%-13s %12s %8s %10s %7s %8s\n' target executions seconds execs/s corpus crashes
-for t in numbers knob store; do
+for t in numbers knob store hyperfine; do
 	mkdir -p "$work/$t"
 	cp tests/fuzz/corpus/$t/* "$work/$t/"
 	t0=$(date +%s.%N)

@@ -36,7 +36,7 @@ header_layer() {
 	store.h) echo store ;;
 	stats.h) echo stats ;;
 	report.h) echo report ;;
-	session.h | journal.h) echo session ;;
+	session.h | journal.h | import.h) echo session ;;
 	*) echo "?" ;;
 	esac
 }

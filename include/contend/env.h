@@ -27,6 +27,7 @@ enum ct_opt_scope {
 	CT_SCOPE_OTHER_DIR = 1 << 8, /* --other-dir */
 	CT_SCOPE_LIST_DIR = 1 << 9,  /* --list-dir */
 	CT_SCOPE_TAR_TREE = 1 << 10, /* --tar-tree */
+	CT_SCOPE_CMD = 1 << 11,	     /* --prepare, --cleanup, --shell */
 };
 
 struct ct_env {

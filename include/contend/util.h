@@ -30,6 +30,19 @@ double ct_strtod(const char *s, char **end);
 
 /* True when s holds a control character (a byte below 0x20, or 0x7f). */
 bool ct_has_control(const char *s);
+
+/* The length of the valid UTF-8 sequence at s (2 to 4 bytes, no overlong
+ * form, no surrogate, nothing past U+10FFFF), or 0. */
+size_t ct_utf8_len(const unsigned char *s);
+
+/*
+ * Splits s into words as a shell would, without expanding anything: words
+ * are separated by blanks; '...' keeps everything inside it, "..." all
+ * but a backslash, which (outside '...') keeps the character after it. *out is one malloc'd block,
+ * NULL-terminated (free(*out)). The number of words, -EINVAL for a quote
+ * left open, -ENOMEM.
+ */
+int ct_split_words(const char *s, char ***out) CT_WUR;
 /* s quoted for a message: 'text', with control characters, bytes that are
  * not valid UTF-8 (a binary file's) and the backslash escaped (\n, \t,
  * \xHH, \\) and the end cut to "..." when it does not fit; valid UTF-8

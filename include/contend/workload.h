@@ -34,6 +34,9 @@ struct ct_workload_opts {
 	char *const *argv;     /* cmd: the command (NULL-terminated) */
 	double scale;	       /* kbuild: generated tree scale; selftest: seconds */
 	const char *mode;      /* selftest: "spin" (default), "sleep", "fail" */
+	const char *prepare;   /* cmd: run before each run, untimed */
+	const char *cleanup;   /* cmd: run after each run, untimed */
+	bool shell;	       /* cmd: the command and those two go through /bin/sh -c */
 };
 
 struct ct_workload_ops {

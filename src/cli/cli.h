@@ -28,6 +28,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_push(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /* Prints "contend: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) CT_PRINTF(1, 2);

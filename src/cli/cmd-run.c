@@ -123,6 +123,14 @@ static const struct cli_opt run_opts[] = {
 	    "build this tree (e.g. a kernel) instead of generating", CT_SCOPE_TREE),
 	STR(0, "make-args", A, O(wopts.make_args), "ARGS", "extra make arguments for --tree",
 	    CT_SCOPE_TREE),
+	STR(0, "prepare", A, O(wopts.prepare), "CMD",
+	    "-w cmd: run CMD before each run, untimed (its words,\nno shell unless --shell)",
+	    CT_SCOPE_CMD),
+	STR(0, "cleanup", A, O(wopts.cleanup), "CMD", "-w cmd: run CMD after each run, untimed",
+	    CT_SCOPE_CMD),
+	CLI_FLAG(0, "shell", A, O(wopts.shell),
+		 "-w cmd: the command, --prepare and --cleanup go\nthrough /bin/sh -c",
+		 CT_SCOPE_CMD),
 	NUM(SIZE, 0, "file-size", A, E(file_size), "SIZE",
 	    "io/read file size (default: RAM, capped by free space;\n%R)", 0, NO_MAX, OPEN,
 	    CT_SCOPE_FILE),
@@ -426,12 +434,26 @@ static int check_workload(struct run_args *a, const struct cli_parsed *p, int ar
 		return cli_usage_error(a->cmd, "a command after -- needs -w cmd");
 	if ((w->flags & CT_WL_ARGV) && !o->wopts.argv)
 		return cli_usage_error(a->cmd, "workload '%s' needs a command after --", w->name);
-	if (o->wopts.argv && !runnable(o->wopts.argv[0]))
-		return cli_usage_error(a->cmd, "cannot run %s: command not found%s",
-				       ct_quote(o->wopts.argv[0], q, sizeof(q)),
-				       strchr(o->wopts.argv[0], ' ')
-					       ? "; no shell is used: write -- sh -c '...'"
-					       : "");
+	if (o->wopts.argv && !o->wopts.shell && !runnable(o->wopts.argv[0]))
+		return cli_usage_error(
+			a->cmd, "cannot run %s: command not found%s",
+			ct_quote(o->wopts.argv[0], q, sizeof(q)),
+			strchr(o->wopts.argv[0], ' ')
+				? "; no shell is used: add --shell, or write -- sh -c '...'"
+				: "");
+	for (int i = 0; i < 2 && !o->wopts.shell; i++) {
+		const char *hook = i ? o->wopts.cleanup : o->wopts.prepare;
+		char **words = NULL;
+		int n = hook ? ct_split_words(hook, &words) : 0;
+		bool found = n <= 0 || runnable(words[0]);
+
+		if (n > 0 && !found)
+			ct_quote(words[0], q, sizeof(q));
+		free(words);
+		if (!found)
+			return cli_usage_error(a->cmd, "--%s: cannot run %s: command not found",
+					       i ? "cleanup" : "prepare", q);
+	}
 	if (o->wopts.make_args && !o->wopts.tree)
 		return cli_usage_error(a->cmd, "--make-args needs --tree");
 	*out = w;

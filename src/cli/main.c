@@ -26,6 +26,7 @@ static const struct ct_cmd commands[] = {
 	{ "report", cmd_report,
 	  "render stored results as text, JSON, CSV, Markdown or an HTML page" },
 	{ "stats", cmd_stats, "compare sets of numbers: summaries, tests, verdicts (ministat)" },
+	{ "import", cmd_import, "store a peer's results (hyperfine --export-json) as sessions" },
 	{ "push", cmd_push, "copy stored sessions into another store (a fleet's PostgreSQL)" },
 	{ "restore", cmd_restore, "put back knobs a crashed contend left changed" },
 	{ "help", cmd_help, "show this help" },

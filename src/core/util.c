@@ -232,9 +232,7 @@ bool ct_has_control(const char *s)
 	return false;
 }
 
-/* The length of the valid UTF-8 sequence at s (2 to 4 bytes, no overlong
- * form, no surrogate, nothing past U+10FFFF), or 0. */
-static size_t utf8_len(const unsigned char *s)
+size_t ct_utf8_len(const unsigned char *s)
 {
 	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
 	uint32_t cp;
@@ -277,9 +275,9 @@ const char *ct_quote(const char *s, char *buf, size_t len)
 			snprintf(e, sizeof(e), "\\x%02x", c);
 		else if (c < 0x80)
 			snprintf(e, sizeof(e), "%c", c);
-		else if (utf8_len((const unsigned char *)s)) {
+		else if (ct_utf8_len((const unsigned char *)s)) {
 			/* a whole character, as the terminal shows it */
-			size_t n = utf8_len((const unsigned char *)s);
+			size_t n = ct_utf8_len((const unsigned char *)s);
 
 			memcpy(e, s, n);
 			e[n] = '\0';
@@ -525,4 +523,52 @@ int ct_uuid4(char out[37])
 		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12],
 		 b[13], b[14], b[15]);
 	return 0;
+}
+
+int ct_split_words(const char *s, char ***out)
+{
+	size_t len = strlen(s), nwords = 0;
+	char **argv, *o;
+	char quote = 0;
+	bool in_word = false;
+
+	*out = NULL;
+	/* at most len / 2 + 1 words; each ends with a NUL in the copy */
+	argv = malloc((len / 2 + 2) * sizeof(*argv) + len + 1);
+	if (!argv)
+		return -ENOMEM;
+	o = (char *)(argv + len / 2 + 2);
+	for (const char *p = s;; p++) {
+		char c = *p;
+
+		if (!c && quote) {
+			free(argv);
+			return -EINVAL;
+		}
+		if (!quote && (!c || c == ' ' || c == '\t' || c == '\n')) {
+			if (in_word) {
+				*o++ = '\0';
+				in_word = false;
+			}
+			if (!c)
+				break;
+			continue;
+		}
+		if (!in_word) {
+			argv[nwords++] = o;
+			in_word = true;
+		}
+		if (quote && c == quote) {
+			quote = 0;
+		} else if (!quote && (c == '\'' || c == '"')) {
+			quote = c;
+		} else if (c == '\\' && quote != '\'' && p[1]) {
+			*o++ = *++p;
+		} else {
+			*o++ = c;
+		}
+	}
+	argv[nwords] = NULL;
+	*out = argv;
+	return (int)nwords;
 }

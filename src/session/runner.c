@@ -430,6 +430,8 @@ static void note_full_disk(const char *dir, struct ct_run *r)
 static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l,
 		   struct ct_run *r, char *err, size_t len);
 
+#define SHORT_NS 5000000LL
+
 int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l, struct ct_run *r,
 		 char *err, size_t len)
 {
@@ -437,6 +439,16 @@ int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l
 
 	if (!rc)
 		note_full_disk(rt->s->env.dir, r);
+	/* hyperfine's warning: below 5 ms, what is timed is mostly the timer,
+	 * fork and exec */
+	if (!rc && r->status == CT_RUN_OK && r->wall_ns < SHORT_NS && !rt->warned_short) {
+		rt->warned_short = true;
+		sess_warn(
+			rt,
+			"the foreground ran in %.2f ms: under %d ms, fork, exec and the timer are "
+			"much of what is measured",
+			(double)r->wall_ns / 1e6, (int)(SHORT_NS / 1000000));
+	}
 	return rc;
 }
 

@@ -137,54 +137,23 @@ static void p_null(struct params *ps)
 	ps->v[ps->n++] = NULL;
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if none. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	unsigned c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	/* overlong forms, surrogates, past U+10FFFF */
-	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
-	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
-		return 0;
-	return len;
-}
-
 /* Text of at most size bytes as valid UTF-8 (a database in UTF8 refuses
  * anything else; a foreground's last line may hold any byte): each byte of
  * an invalid sequence becomes '?'. */
 static int p_text(struct params *ps, const char *t, size_t size)
 {
-	size_t n = strnlen(t, size), i = 0, l;
-	char *c = malloc(n + 1);
+	char *c = strndup(t, size);
+	size_t l;
 
 	if (!c)
 		return -ENOMEM;
-	while (i < n) {
-		l = utf8_len((const unsigned char *)t + i, n - i);
+	for (unsigned char *u = (unsigned char *)c; *u; u += l) {
+		l = *u < 0x80 ? 1 : ct_utf8_len(u);
 		if (!l) {
-			c[i++] = '?';
-			continue;
+			*u = '?';
+			l = 1;
 		}
-		memcpy(c + i, t + i, l);
-		i += l;
 	}
-	c[n] = '\0';
 	ps->owned[ps->n] = c;
 	ps->v[ps->n++] = c;
 	return 0;

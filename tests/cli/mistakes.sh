@@ -127,7 +127,7 @@ expect_rc "a label with a newline: exit 2" 2
 expect_err "quoted, the newline escaped" "--label must be printable text, not 'a\\\\nb'"
 run run -w cmd -l none -n 1 -- "sleep 0.1"
 expect_rc "a command with a space in its name: exit 2" 2
-expect_err "with the hint that no shell is used" "no shell is used: write -- sh -c"
+expect_err "with the hint that no shell is used" "no shell is used: add --shell, or write -- sh -c"
 if [ "$(id -u)" = 0 ]; then
 	run run --dry-run -l none --dir "$T" --vary iosched=nosuch
 	expect_rc "--vary iosched=nosuch: exit 2" 2

@@ -17,6 +17,7 @@ mkdir -p "$T/linux"
 printf 'all:\n\ttrue\n' >"$T/linux/Makefile"
 printf '1\n2\n3\n' >"$T/a.txt"
 printf '2\n3\n4\n' >"$T/b.txt"
+printf '{"results":[{"command":"make","times":[1.5,1.6],"user":1,"system":0.1}]}\n' >"$T/hf.json"
 tiny="-l none -n 2 --quick --scale 0.05 --no-warmup --delay 0 --dir $T"
 # shellcheck disable=SC2086
 "$CONTEND" run -q -L rc3 $tiny >/dev/null 2>"$T/err"

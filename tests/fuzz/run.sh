@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d /var/tmp/contend-fuzz.XXXXXX)
 trap 'rm -rf "${work:?}"' EXIT
 status=0
-for t in numbers knob store; do
+for t in numbers knob store hyperfine; do
 	mkdir -p "$work/$t"
 	cp "$here/corpus/$t"/* "$work/$t/"
 	if "$build/tests/fuzz/fuzz-$t" -max_total_time="$secs" -print_final_stats=1 \

@@ -229,6 +229,43 @@ static void test_random(void **state)
 
 /* Quoting for messages: text stays, control bytes and bytes that are not
  * UTF-8 are escaped, whole characters are kept, long input is cut. */
+/* Words as a shell splits them, nothing expanded; the expected words
+ * joined by '|'. */
+static void expect_words(const char *in, int n, const char *joined)
+{
+	char **w = NULL, buf[256] = "";
+
+	assert_int_equal(ct_split_words(in, &w), n);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			strcat(buf, "|");
+		strcat(buf, w[i]);
+	}
+	assert_null(w[n]);
+	assert_string_equal(buf, joined);
+	free(w);
+}
+
+static void test_split_words(void **state)
+{
+	char **w = NULL;
+
+	(void)state;
+	expect_words("make -C dir clean", 4, "make|-C|dir|clean");
+	expect_words("  a\t b\n", 2, "a|b");
+	expect_words("", 0, "");
+	expect_words("   ", 0, "");
+	expect_words("sh -c 'echo $HOME >f'", 3, "sh|-c|echo $HOME >f");
+	expect_words("a\"b c\"d e", 2, "ab cd|e");
+	expect_words("x\\ y", 1, "x y");
+	expect_words("'it''s' \"q\\\"q\"", 2, "its|q\"q");
+	expect_words("''", 1, "");
+	expect_words("'a\\b'", 1, "a\\b"); /* no escape inside '...' */
+	assert_int_equal(ct_split_words("sh -c 'echo", &w), -EINVAL);
+	assert_null(w);
+	assert_int_equal(ct_split_words("a \"b", &w), -EINVAL);
+}
+
 static void test_quote(void **state)
 {
 	char b[64];
@@ -267,15 +304,11 @@ static void test_exit_codes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_size),
-		cmocka_unit_test(test_parse_duration),
-		cmocka_unit_test(test_parse_uint_double),
-		cmocka_unit_test(test_fmt_size),
-		cmocka_unit_test(test_fnv1a),
-		cmocka_unit_test(test_files),
-		cmocka_unit_test(test_strtod),
-		cmocka_unit_test(test_random),
-		cmocka_unit_test(test_exit_codes),
+		cmocka_unit_test(test_split_words),    cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_parse_duration), cmocka_unit_test(test_parse_uint_double),
+		cmocka_unit_test(test_fmt_size),       cmocka_unit_test(test_fnv1a),
+		cmocka_unit_test(test_files),	       cmocka_unit_test(test_strtod),
+		cmocka_unit_test(test_random),	       cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_quote),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
