@@ -275,9 +275,8 @@ static int map_state(const PGresult *res, const PGconn *conn)
 		return -ECONNRESET;
 	if (!st)
 		return -EIO;
-	if (!strcmp(st, "42501")) /* insufficient_privilege */
-		return -EACCES;
-	if (!strcmp(st, "25006")) /* read_only_sql_transaction */
+	/* insufficient_privilege, read_only_sql_transaction: a reader's store */
+	if (!strcmp(st, "42501") || !strcmp(st, "25006"))
 		return -EROFS;
 	if (!strcmp(st, "53100")) /* disk_full */
 		return -ENOSPC;
@@ -320,15 +319,13 @@ static PGresult *query(struct pg *p, const char *sql, const struct params *ps, c
 		return res;
 	}
 	*rc = map_state(res, p->conn);
-	if (*rc == -EACCES || *rc == -EROFS)
+	if (*rc == -EROFS)
 		ct_err(err, len, -EROFS,
 		       "cannot %s in results store '%s': the role may only read it (%s)", what,
 		       p->name, first_line(PQerrorMessage(p->conn), line, sizeof(line)));
 	else
 		ct_err(err, len, *rc, "cannot %s in results store '%s': %s", what, p->name,
 		       first_line(PQerrorMessage(p->conn), line, sizeof(line)));
-	if (*rc == -EACCES)
-		*rc = -EROFS;
 	PQclear(res);
 	return NULL;
 }
@@ -1099,8 +1096,7 @@ static int pg_calibration_put(struct ct_store *base, struct ct_calibration *c, c
 	if (res)
 		c->id = get_i64(res, 0, 0);
 	PQclear(res);
-	if (res || rc != -EROFS)
-		rc = write_end(p, rc, "store a calibration", err, len);
+	rc = write_end(p, rc, "store a calibration", err, len);
 	params_free(&ps);
 	free(runs);
 	return rc;
