@@ -16,11 +16,11 @@ MAX_LINES=150
 # each layer and the layers under it that it may include
 allowed() {
 	case $1 in
-	cli) echo "report session workloads loads oltp store stats core" ;;
-	session) echo "workloads loads oltp store stats core" ;;
+	cli) echo "report session workloads loads oltp latency store stats core" ;;
+	session) echo "workloads loads oltp latency store stats core" ;;
 	report) echo "store stats core" ;;
-	workloads | loads) echo "oltp core" ;;
-	oltp | store | stats) echo "core" ;;
+	workloads | loads) echo "oltp latency core" ;;
+	oltp | latency | store | stats) echo "core" ;;
 	core) echo "" ;;
 	*) echo "?" ;;
 	esac
@@ -29,8 +29,9 @@ allowed() {
 # the layer of a public header
 header_layer() {
 	case $1 in
-	common.h | env.h | util.h | proc.h | signals.h | sysinfo.h | monitor.h | run.h | knob.h | srctree.h | tartree.h) echo core ;;
-	oltp.h | hist.h) echo oltp ;;
+	common.h | env.h | util.h | proc.h | signals.h | sysinfo.h | monitor.h | run.h | knob.h | srctree.h | tartree.h | hist.h) echo core ;;
+	oltp.h) echo oltp ;;
+	latency.h) echo latency ;;
 	load.h) echo loads ;;
 	workload.h) echo workloads ;;
 	store.h) echo store ;;

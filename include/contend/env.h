@@ -28,6 +28,7 @@ enum ct_opt_scope {
 	CT_SCOPE_LIST_DIR = 1 << 9,  /* --list-dir */
 	CT_SCOPE_TAR_TREE = 1 << 10, /* --tar-tree */
 	CT_SCOPE_CMD = 1 << 11,	     /* --prepare, --cleanup, --shell */
+	CT_SCOPE_LATENCY = 1 << 12,  /* --task, --cpu, --period */
 };
 
 struct ct_env {

@@ -22,7 +22,8 @@
 
 #include <stdio.h>
 
-#define CT_REPORT_MAX_ROWS 16
+#define CT_REPORT_MAX_ROWS  16
+#define CT_REPORT_MAX_EXTRA 10
 
 /* A value flagged as an outlier (modified z-score), with the interference
  * its run recorded, as shares of its wall time. A likely fluke is an
@@ -72,6 +73,16 @@ struct ct_report_cell {
 	bool compared;
 	bool paired; /* its runs pair with the baseline's by block */
 	struct ct_stats_comparison cmp;
+	/* the report's extra figures (latency: each task's deadlines met,
+	 * the p99 of its other tasks) against the baseline, in
+	 * rep->extra order */
+	struct ct_stats_comparison extra_cmp[CT_REPORT_MAX_EXTRA];
+};
+
+/* A figure judged beside the main one: a metric of the runs. */
+struct ct_report_extra {
+	char metric[CT_METRIC_NAME]; /* "audio_met_pct" */
+	bool higher_better;
 };
 
 struct ct_report_block {
@@ -112,6 +123,12 @@ struct ct_report {
 	char params[256];
 	double confidence;
 	bool higher_better; /* tps: more is better (oltp); Time: less */
+	/* the judged figure as printers name it: "Time" in "s" (JSON
+	 * "time_s"), "tps", or the latency workload's "p99" in "us" */
+	const char *figure, *unit, *figure_key;
+	/* figures judged beside it, each with its own Holm family member */
+	struct ct_report_extra extra[CT_REPORT_MAX_EXTRA];
+	unsigned nextra;
 	char base_label[128];
 	/* Ratio = Time / the no-load mean Time of ref_label */
 	char ref_label[128];
@@ -183,6 +200,10 @@ void ct_report_machine(const struct ct_owner *o, char *buf, size_t len);
  * knows which way is better (stored runs), "larger"/"smaller" for plain
  * numbers, or why there is no verdict. */
 const char *ct_report_verdict(const struct ct_report *rep, const struct ct_report_cell *c);
+/* The same for any comparison of the report (an extra figure's), whose
+ * figure is better higher or lower. */
+const char *ct_report_outcome(const struct ct_report *rep, const struct ct_stats_comparison *v,
+			      bool higher_better);
 
 /* The effect of a comparison with its interval, as the text shows it, and
  * the name of the test that decided ("U", "sign-flip"). */
@@ -206,6 +227,10 @@ void ct_report_print_diff(FILE *f, const struct ct_report *rep);
 /* WimMark's layout for oltp: the runs as scores, tps and latency, then
  * each config against the score reference. */
 void ct_report_print_oltp(FILE *f, const struct ct_report *rep);
+/* interbench's question for the latency workload: per load, a row per
+ * config and task - latency mean, p99 and max, desired CPU and deadlines
+ * met - then each config against the baseline on every judged figure. */
+void ct_report_print_latency(FILE *f, const struct ct_report *rep);
 /* ministat's: a dot plot, the summaries, outliers and comparisons. */
 void ct_report_print_numbers(FILE *f, const struct ct_report *rep);
 

@@ -8,6 +8,7 @@
 #define CONTEND_RUN_H
 
 #include "contend/common.h"
+#include "contend/hist.h"
 #include "contend/monitor.h"
 
 enum ct_run_status {
@@ -16,12 +17,21 @@ enum ct_run_status {
 	CT_RUN_INTERRUPTED = 2,
 };
 
-#define CT_RUN_MAX_METRICS 48
+#define CT_RUN_MAX_METRICS 64
 #define CT_METRIC_NAME	   24
+#define CT_RUN_MAX_HISTS   6
+#define CT_HIST_NAME	   16
 
 struct ct_metric {
 	char name[CT_METRIC_NAME]; /* [a-z0-9_], as JSON keys and SQL paths take them */
 	double value;		   /* finite */
+};
+
+/* A latency distribution kept with a run: the wakeup probe's ("probe"),
+ * each latency task's ("audio"...), in nanoseconds. */
+struct ct_run_hist {
+	char name[CT_HIST_NAME]; /* [a-z0-9_] */
+	const struct ct_hist *h; /* not owned */
 };
 
 struct ct_run {
@@ -54,9 +64,15 @@ struct ct_run {
 	 * per-second series (oltp's tps); not owned, NULL when none */
 	const double *series;
 	unsigned nseries;
+	/* written with the run, read back one by one with ct_store_run_hist() */
+	struct ct_run_hist hists[CT_RUN_MAX_HISTS];
+	unsigned nhists;
 };
 
 #define CT_METRIC_TPS "tps"
+/* the latency workload's judged figure: its first task's p99 wakeup
+ * latency in microseconds (lower is better) */
+#define CT_METRIC_LATENCY "p99_us"
 
 /* Sets metric name (replacing an earlier value); -EINVAL for a name that
  * is empty, too long or not [a-z0-9_], or a value that is not finite;
@@ -66,6 +82,7 @@ int ct_run_metric_set(struct ct_run *r, const char *name, double value);
 int ct_run_metric(const struct ct_run *r, const char *name, double *value);
 
 /* The figure a run is judged by: its tps when it has one (oltp, higher is
+ * better), else its p99 latency when it has one (latency, lower is
  * better), else its Time in seconds (lower is better). */
 double ct_run_value(const struct ct_run *r);
 bool ct_run_higher_better(const struct ct_run *r);

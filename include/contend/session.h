@@ -64,6 +64,10 @@ struct ct_session_opts {
 	int64_t max_time_ns; /* per load; 0 = none */
 	bool drop_caches;
 	bool use_cgroups;
+	/* the wakeup probe beside every foreground: its period (0: none) and
+	 * whether it runs SCHED_FIFO */
+	int64_t probe_ns;
+	bool probe_rt;
 	/* knobs (--set/--vary), resolved and checked by the caller; kconfigs
 	 * are the configs to run (one per --vary value combination), the
 	 * journal the machine's, where their originals go first */

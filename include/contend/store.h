@@ -117,6 +117,8 @@ struct ct_store_ops {
 		    size_t *n, char *err, size_t len);
 	int (*run_series)(struct ct_store *s, int64_t run_id, double **out, size_t *n, char *err,
 			  size_t len);
+	/* the hists of run_id as stored (malloc'd JSON text, "" when none) */
+	int (*run_hists)(struct ct_store *s, int64_t run_id, char **out, char *err, size_t len);
 	int (*latest_session_with)(struct ct_store *s, const char *label, const char *workload,
 				   const char *load, const char *workload_params,
 				   int64_t *session_id, char *err, size_t len);
@@ -197,6 +199,15 @@ int ct_store_runs(struct ct_store *s, const struct ct_run_filter *f, struct ct_r
 /* The per-second series stored with run_id (*out malloc'd, may be empty). */
 int ct_store_run_series(struct ct_store *s, int64_t run_id, double **out, size_t *n, char *err,
 			size_t len) CT_WUR;
+/* The histogram called name stored with run_id; -ENOENT (err untouched)
+ * when the run has none of that name. */
+int ct_store_run_hist(struct ct_store *s, int64_t run_id, const char *name, struct ct_hist *out,
+		      char *err, size_t len) CT_WUR;
+/* Every histogram of run_id into r->hists, each a malloc'd ct_hist that
+ * ct_store_hists_free() releases. */
+int ct_store_run_hists(struct ct_store *s, int64_t run_id, struct ct_run *r, char *err,
+		       size_t len) CT_WUR;
+void ct_store_hists_free(struct ct_run *r);
 /* Last session id that has OK runs of (label, workload, load) with
  * matching workload_params (NULL: any); 0 when none. */
 int ct_store_latest_session_with(struct ct_store *s, const char *label, const char *workload,
@@ -243,5 +254,12 @@ int ct_store_metrics_decode(const char *text, struct ct_run *r) CT_WUR;
 /* *out malloc'd (NULL when empty). */
 char *ct_store_series_encode(const double *v, size_t n);
 int ct_store_series_decode(const char *text, double **out, size_t *n) CT_WUR;
+/* The hists of r as one JSON object, name to {"count", "min", "max",
+ * "sum", "buckets": [[lower bound, count]...]} (bounds in ns, so the text
+ * does not depend on the bucket scheme); malloc'd, "{}" when none. */
+char *ct_store_hists_encode(const struct ct_run *r);
+/* The histogram name of such text: 0, -ENOENT, or -EPROTO for text that
+ * is not such JSON (a bound that is no bucket's, counts that disagree). */
+int ct_store_hist_decode(const char *text, const char *name, struct ct_hist *out) CT_WUR;
 
 #endif

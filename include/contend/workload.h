@@ -29,14 +29,18 @@ enum {
 };
 
 struct ct_workload_opts {
-	const char *tree;      /* kbuild: build this tree instead of generating */
-	const char *make_args; /* kbuild: extra make arguments, split on spaces */
-	char *const *argv;     /* cmd: the command (NULL-terminated) */
-	double scale;	       /* kbuild: generated tree scale; selftest: seconds */
-	const char *mode;      /* selftest: "spin" (default), "sleep", "fail" */
-	const char *prepare;   /* cmd: run before each run, untimed */
-	const char *cleanup;   /* cmd: run after each run, untimed */
-	bool shell;	       /* cmd: the command and those two go through /bin/sh -c */
+	const char *tree;	/* kbuild: build this tree instead of generating */
+	const char *make_args;	/* kbuild: extra make arguments, split on spaces */
+	char *const *argv;	/* cmd: the command (NULL-terminated) */
+	double scale;		/* kbuild: generated tree scale; selftest: seconds */
+	const char *mode;	/* selftest: "spin" (default), "sleep", "fail" */
+	const char *prepare;	/* cmd: run before each run, untimed */
+	const char *cleanup;	/* cmd: run after each run, untimed */
+	bool shell;		/* cmd: the command and those two go through /bin/sh -c */
+	const char *tasks;	/* latency: "audio,video" (default audio) */
+	double task_cpu;	/* latency custom: percent of a CPU */
+	int64_t task_period_ns; /* latency custom: its period */
+	int64_t duration_ns;	/* latency: each task's time in a run (0: profile's) */
 };
 
 struct ct_workload_ops {

@@ -258,7 +258,10 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 		if (scored) {
 			ct_report_print_oltp(o->f, &rep);
 		} else {
-			ct_report_print_table(o->f, &rep);
+			if (!strcmp(rep.figure_key, CT_METRIC_LATENCY))
+				ct_report_print_latency(o->f, &rep);
+			else
+				ct_report_print_table(o->f, &rep);
 			ct_report_print_verdicts(o->f, &rep, NULL);
 		}
 		ct_report_print_flagged(o->f, &rep);

@@ -41,6 +41,22 @@ static int knob_opt(const struct cli_opt *o, void *base, const char *arg, char *
 	return 0;
 }
 
+static int probe_opt(const struct cli_opt *o, void *base, const char *arg, char *err, size_t len)
+{
+	struct run_args *a = base;
+	int64_t ns = 1000000;
+
+	(void)o;
+	if (strncmp(arg, "wakeup", 6) || (arg[6] && arg[6] != '='))
+		return ct_err(err, len, -EINVAL, "--probe: unknown probe '%s' (wakeup[=PERIOD])",
+			      arg);
+	if (arg[6] && (ct_parse_duration(arg + 7, &ns) || ns < 20000 || ns > 1000000000))
+		return ct_err(err, len, -EINVAL,
+			      "--probe: period '%s' is not a duration from 20us to 1s", arg + 7);
+	a->s.opts.probe_ns = ns;
+	return 0;
+}
+
 static const char *const profiles[] = { "quick", "full", NULL };
 static const char *const progress_modes[] = { "auto", "plain", "none", NULL };
 static const char *const orders[] = { "interleaved", "sequential", NULL };
@@ -69,7 +85,7 @@ static const char *const engines[] = { "psync", NULL };
 /* The options of `contend run`: parser, checks and --help in one table. */
 static const struct cli_opt run_opts[] = {
 	STR('w', "workload", A, workload, "NAME",
-	    "kbuild (default), cmd (the command after --), oltp,\nselftest", 0),
+	    "kbuild (default), cmd (the command after --), oltp,\nlatency, selftest", 0),
 	STR('l', "loads", A, loads, "LIST",
 	    "comma-separated loads (default: none,process,io,read,\nlist,mem,dbench; oltp: none; "
 	    "see: contend loads)",
@@ -116,6 +132,12 @@ static const struct cli_opt run_opts[] = {
 	CLI_FLAG(0, "drop-caches", A, O(drop_caches), "drop the page cache before each run (root)",
 		 0),
 	CLI_FLAG(0, "no-warmup", A, no_warmup, "skip the unrecorded warm-up run", 0),
+	CLI_CALLBACK("probe", "wakeup[=D]",
+		     "beside the foreground, a sleeper that records how late\nit wakes every D "
+		     "(default 1ms; 20us..1s), kept with\neach run",
+		     probe_opt),
+	CLI_FLAG(0, "probe-rt", A, O(probe_rt), "the probe runs SCHED_FIFO (root; cyclictest's -p)",
+		 0),
 	NUM(DBL, 0, "scale", A, O(wopts.scale), "X",
 	    "kbuild tree scale (1.0 = about 10-20 s on 2 CPUs),\nselftest seconds; %R", 0, 1000,
 	    OPEN, CT_SCOPE_SCALE),
@@ -261,7 +283,9 @@ static const struct cli_opt run_opts[] = {
 	NUM(UINT, 0, "db-writers", A, oltp.db_writers, "N",
 	    "threads writing dirty pages back (default 2; %R)", 0, 256, 0, OLTP),
 	NUM(DUR, 0, "duration", A, oltp.duration_ns, "D",
-	    "measured time per run (default 60s, quick 30s; %R)", 0, NO_MAX, OPEN, OLTP),
+	    "measured time per run (default 60s, quick 30s; %R);\nlatency: each task's time "
+	    "(default 10s, quick 3s)",
+	    0, NO_MAX, OPEN, OLTP | CT_SCOPE_LATENCY),
 	NUM(DUR, 0, "ramp-max", A, oltp.ramp_max_ns, "D",
 	    "ramp-up limit (default 60s, quick 20s; 0 = none)", 0, NO_MAX, 0, OLTP),
 	NUM(DBL, 0, "rate", A, oltp.rate, "TPS",
@@ -276,6 +300,15 @@ static const struct cli_opt run_opts[] = {
 	    "--buffered: the cgroup's limit (default data/32 + 16MiB;\n%R)", 1048576, NO_MAX, 0,
 	    OLTP),
 	CLI_CHOICE("engine", A, engine, "E", ENGINE_HELP, engines, OLTP),
+	CLI_GROUP("latency (workload; --duration too):"),
+	STR(0, "task", A, O(wopts.tasks), "LIST",
+	    "tasks run in turn: audio (50 ms, 5%), video (60 Hz, 40%),\nx (100 ms, 0-100%), "
+	    "gaming (100 ms frames, no deadline),\ncustom (--cpu, --period); default audio",
+	    CT_SCOPE_LATENCY),
+	NUM(DBL, 0, "cpu", A, O(wopts.task_cpu), "PCT", "custom task: its share of a CPU, %R", 0,
+	    100, CLI_MIN_OPEN, CT_SCOPE_LATENCY),
+	NUM(DUR, 0, "period", A, O(wopts.task_period_ns), "D", "custom task: its period, %R",
+	    100000, 10000000000.0, 0, CT_SCOPE_LATENCY),
 	CLI_END,
 };
 
@@ -423,7 +456,8 @@ static int check_workload(struct run_args *a, const struct cli_parsed *p, int ar
 	char q[96];
 
 	if (!w)
-		return cli_usage_error(a->cmd, "unknown workload %s (kbuild, cmd, oltp, selftest)",
+		return cli_usage_error(a->cmd,
+				       "unknown workload %s (kbuild, cmd, oltp, latency, selftest)",
 				       ct_quote(a->workload, q, sizeof(q)));
 	if (p->rest < argc && p->dashdash)
 		o->wopts.argv = argv + p->rest;
@@ -456,6 +490,8 @@ static int check_workload(struct run_args *a, const struct cli_parsed *p, int ar
 	}
 	if (o->wopts.make_args && !o->wopts.tree)
 		return cli_usage_error(a->cmd, "--make-args needs --tree");
+	if (o->probe_rt && !o->probe_ns)
+		return cli_usage_error(a->cmd, "--probe-rt needs --probe wakeup");
 	*out = w;
 	return 0;
 }
@@ -625,6 +661,8 @@ static int check_args(struct run_args *a, const struct cli_parsed *p, int argc, 
 	a->oltp.db_writers_set = cli_given(run_opts, p, "db-writers");
 	a->oltp.ramp_set = cli_given(run_opts, p, "ramp-max");
 	a->oltp.seed_set = cli_given(run_opts, p, "seed");
+	if (w->opt_scope & CT_SCOPE_LATENCY)
+		o->wopts.duration_ns = a->oltp.duration_ns;
 	join_argv(o->argv, sizeof(o->argv), argc, argv);
 	return 0;
 }
@@ -723,6 +761,8 @@ static int print_session(struct run_args *a, struct ct_store *st)
 		rc = cli_out_report(out, &rep, a->cmd);
 	else if (scored)
 		ct_report_print_oltp(f, &rep);
+	else if (!strcmp(rep.figure_key, CT_METRIC_LATENCY))
+		ct_report_print_latency(f, &rep);
 	else
 		ct_report_print_table(f, &rep);
 	if (text && !scored && s->ncfg > 1)

@@ -132,7 +132,8 @@ double ct_run_value(const struct ct_run *r)
 {
 	double v;
 
-	if (ct_run_metric(r, CT_METRIC_TPS, &v) == 0)
+	if (ct_run_metric(r, CT_METRIC_TPS, &v) == 0 ||
+	    ct_run_metric(r, CT_METRIC_LATENCY, &v) == 0)
 		return v;
 	return ct_run_time_s(r);
 }

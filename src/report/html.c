@@ -175,7 +175,7 @@ static void draw_axis(FILE *f, const struct axis *a, bool horizontal, double at,
 
 static const char *unit_of(const struct ct_report *rep)
 {
-	return rep->higher_better ? "tps" : "s";
+	return rep->unit;
 }
 
 static bool significant(const struct ct_report_cell *c)
@@ -276,7 +276,10 @@ static void summary(FILE *f, const struct ct_report *rep)
 		"class=\"l\">Load</th><th class=\"l\">Config</th><th>runs</th><th>%s</th>"
 		"<th>CPU%%</th><th>Loads</th><th>LCPU%%</th><th>Ratio</th><th>Effect "
 		"[%g%% interval]</th><th>Holm p</th><th class=\"l\">Verdict</th></tr>\n",
-		rep->higher_better ? "tps" : "Time s", rep->confidence);
+		rep->higher_better	   ? "tps"
+		: !strcmp(rep->unit, "us") ? "p99 us"
+					   : "Time s",
+		rep->confidence);
 	for (size_t i = 0; i < rep->nblocks; i++)
 		for (size_t j = 0; j < rep->blocks[i].ncells; j++)
 			summary_row(f, rep, &rep->blocks[i], &rep->blocks[i].cells[j]);

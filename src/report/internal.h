@@ -15,6 +15,10 @@ void rp_pct(FILE *f, double r);
 /* The effect with its interval, the interval opened by open: " [" for
  * text ("+10.6% [-4.4%, +26.3%]"), " | [" for a Markdown cell. */
 void rp_effect(FILE *f, const struct ct_stats_comparison *v, const char *open);
+/* The mean of metric name over cell c's ok runs, NaN when none has it. */
+double rp_metric(const struct ct_report_cell *c, const char *name);
+/* "  wakeup probe: p50 ..." under a row whose runs had the probe. */
+void rp_probe_line(FILE *f, const struct ct_report_cell *c);
 /* The index of run r among cell c's values, -1 when it has none (not ok),
  * and the flag of value v, NULL when it was not flagged. */
 long rp_value_of(const struct ct_report_cell *c, const struct ct_run *r);

@@ -66,9 +66,9 @@ static json_t *summary_json(const struct ct_stats_summary *s)
 
 /* The outcome as a word a program can match; a significant one is the
  * verdict's own word ("better", "larger"...). */
-static const char *outcome_name(const struct ct_report *rep, const struct ct_report_cell *c)
+static const char *outcome_name(const struct ct_stats_comparison *c, const char *verdict)
 {
-	switch (c->cmp.outcome) {
+	switch (c->outcome) {
 	case CT_OUTCOME_NOT_ENOUGH:
 		return "not_enough";
 	case CT_OUTCOME_NO_SPREAD:
@@ -76,7 +76,7 @@ static const char *outcome_name(const struct ct_report *rep, const struct ct_rep
 	case CT_OUTCOME_NO_DIFFERENCE:
 		return "no_difference";
 	default:
-		return ct_report_verdict(rep, c);
+		return verdict;
 	}
 }
 
@@ -89,10 +89,9 @@ static const char *decided_by(const struct ct_stats_comparison *c)
 
 /* The keys `stats --format json` printed before the schema was versioned,
  * plus the outcome, Holm's p and the pairs. */
-static json_t *comparison_json(const struct ct_report *rep, const char *base,
-			       const struct ct_report_cell *d)
+static json_t *comparison_json(const char *base, const struct ct_report_cell *d,
+			       const struct ct_stats_comparison *c, const char *verdict)
 {
-	const struct ct_stats_comparison *c = &d->cmp;
 	bool ok = c->have_ratio && c->ratio.bounded;
 	bool p = d->paired;
 	const char *by = decided_by(c);
@@ -122,9 +121,29 @@ static json_t *comparison_json(const struct ct_report *rep, const char *base,
 	json_object_set_new(o, "decided_p", jnum(c->p));
 	json_object_set_new(o, "holm_p", jnum(by ? c->p_adj : NAN));
 	json_object_set_new(o, "decided_by", by ? json_string(by) : json_null());
-	json_object_set_new(o, "outcome", json_string(outcome_name(rep, d)));
-	json_object_set_new(o, "verdict", jstr(ct_report_verdict(rep, d)));
+	json_object_set_new(o, "outcome", json_string(outcome_name(c, verdict)));
+	json_object_set_new(o, "verdict", jstr(verdict));
 	return o;
+}
+
+/* The figures judged beside the main one, each with its comparison. */
+static json_t *extras_json(const struct ct_report *rep, const char *base,
+			   const struct ct_report_cell *d)
+{
+	json_t *arr = json_array();
+
+	for (unsigned k = 0; k < rep->nextra; k++) {
+		const struct ct_report_extra *x = &rep->extra[k];
+		const struct ct_stats_comparison *c = &d->extra_cmp[k];
+
+		json_array_append_new(
+			arr,
+			json_pack("{s:s, s:b, s:o}", "metric", x->metric, "higher_better",
+				  x->higher_better, "comparison",
+				  comparison_json(base, d, c,
+						  ct_report_outcome(rep, c, x->higher_better))));
+	}
+	return arr;
 }
 
 static json_t *metrics_json(const struct ct_metric *m, unsigned n)
@@ -226,7 +245,11 @@ static json_t *cell_json(const struct ct_report *rep, const struct ct_report_blo
 		json_array_append_new(runs, run_json(c, &c->runs[i]));
 	json_object_set_new(o, "runs", runs);
 	json_object_set_new(o, "comparison",
-			    c->compared ? comparison_json(rep, base, c) : json_null());
+			    c->compared
+				    ? comparison_json(base, c, &c->cmp, ct_report_verdict(rep, c))
+				    : json_null());
+	if (c->compared && rep->nextra)
+		json_object_set_new(o, "extra_comparisons", extras_json(rep, base, c));
 	return o;
 }
 
@@ -260,7 +283,7 @@ static json_t *runs_json(const struct ct_report *rep)
 	json_object_set_new(o, "params", jstr(rep->params));
 	json_object_set_new(o, "confidence", json_real(rep->confidence));
 	json_object_set_new(o, "higher_better", json_boolean(rep->higher_better));
-	json_object_set_new(o, "figure", json_string(rep->higher_better ? "tps" : "time_s"));
+	json_object_set_new(o, "figure", json_string(rep->figure_key));
 	json_object_set_new(o, "baseline", jstr(rep->base_label));
 	json_object_set_new(o, "paired", json_boolean(rep->paired));
 	json_object_set_new(
@@ -312,7 +335,9 @@ static json_t *numbers_json(const struct ct_report *rep)
 		json_array_append_new(sets, ds);
 	}
 	for (size_t i = 1; i < b->ncells; i++)
-		json_array_append_new(cmps, comparison_json(rep, b->cells[0].label, &b->cells[i]));
+		json_array_append_new(cmps, comparison_json(b->cells[0].label, &b->cells[i],
+							    &b->cells[i].cmp,
+							    ct_report_verdict(rep, &b->cells[i])));
 	json_object_set_new(o, "datasets", sets);
 	json_object_set_new(o, "comparisons", cmps);
 	return o;

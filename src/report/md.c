@@ -133,7 +133,7 @@ static void verdicts(FILE *f, const struct ct_report *rep)
 		if (!rep->blocks[0].cells[j].compared)
 			continue;
 		if (!heading) {
-			fprintf(f, "\n### %s against ", rep->higher_better ? "tps" : "Time");
+			fprintf(f, "\n### %s against ", rep->figure);
 			text(f, rep->base_label);
 			fprintf(f,
 				"\n\nHolm-adjusted across %zu load%s, %g%% confidence.\n\n"
@@ -185,9 +185,9 @@ static void flagged(FILE *f, const struct ct_report *rep)
 				fprintf(f,
 					" run %u: %.4g %s; foreign CPU %.0f%%, steal %.1f%%, PSI "
 					"%s some %.0f%%: %s\n",
-					fl->run ? fl->run->seq : 0, c->values[fl->value],
-					rep->higher_better ? "tps" : "s", fl->foreign_pct,
-					fl->steal_pct, fl->psi_resource, fl->psi_pct,
+					fl->run ? fl->run->seq : 0, c->values[fl->value], rep->unit,
+					fl->foreign_pct, fl->steal_pct, fl->psi_resource,
+					fl->psi_pct,
 					fl->likely_fluke ? "likely fluke" : "no interference seen");
 			}
 		}

@@ -328,53 +328,108 @@ static int64_t group_of(const struct ct_session_rec *recs, size_t n, int64_t id)
 	return 0;
 }
 
-/* c against the baseline b; the runs of sessions of one interleaved group
- * pair by block. */
+/* A run's value of the judged figure (k < 0) or of extra figure k; NaN
+ * when it has none. */
+static double value_of(const struct ct_report *rep, const struct ct_run *r, long k)
+{
+	double v;
+
+	if (k < 0)
+		return ct_run_value(r);
+	return ct_run_metric(r, rep->extra[k].metric, &v) ? NAN : v;
+}
+
+/* The values of figure k of a cell's ok runs (NaN ones left out). */
+static size_t values_of(const struct ct_report *rep, const struct ct_report_cell *c, long k,
+			double *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		double v = k < 0 ? c->values[i] : value_of(rep, c->ok[i], k);
+
+		if (!isnan(v))
+			out[n++] = v;
+	}
+	return n;
+}
+
+/* Figure k of c against the baseline b into out; the runs of sessions of
+ * one interleaved group (paired) pair by block. */
+static int compare_figure(struct ct_report *rep, const struct ct_report_cell *b,
+			  const struct ct_report_cell *c, long k, bool paired,
+			  struct ct_stats_comparison *out)
+{
+	size_t cap = (b->n > c->n ? b->n : c->n) + 1, nb, nc, np = 0;
+	double *vb = malloc(cap * sizeof(double)), *vc = malloc(cap * sizeof(double));
+	double *pb = malloc(cap * sizeof(double)), *pc = malloc(cap * sizeof(double));
+	int rc = 0;
+
+	if (!vb || !vc || !pb || !pc) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	nb = values_of(rep, b, k, vb);
+	nc = values_of(rep, c, k, vc);
+	for (size_t i = 0; paired && i < b->n; i++)
+		for (size_t j = 0; j < c->n; j++)
+			if (b->ok[i]->block && c->ok[j]->block == b->ok[i]->block) {
+				double x = value_of(rep, b->ok[i], k),
+				       y = value_of(rep, c->ok[j], k);
+
+				if (!isnan(x) && !isnan(y)) {
+					pb[np] = x;
+					pc[np++] = y;
+				}
+				break;
+			}
+	ct_stats_compare(vb, nb, vc, nc, np ? pb : NULL, np ? pc : NULL, np, rep->confidence, out);
+out:
+	free(vb);
+	free(vc);
+	free(pb);
+	free(pc);
+	return rc;
+}
+
+/* c against the baseline b on every judged figure; the runs of sessions
+ * of one interleaved group pair by block. */
 static int compare_cell(struct ct_report *rep, const struct ct_report_cell *b,
 			struct ct_report_cell *c, const struct ct_session_rec *recs, size_t nrecs)
 {
 	int64_t gb = b->n ? group_of(recs, nrecs, b->session_id) : 0;
-	double *pb = NULL, *pc = NULL;
-	size_t np = 0;
+	bool paired = gb && c->n && b->session_id != c->session_id &&
+		      group_of(recs, nrecs, c->session_id) == gb;
+	int rc;
 
 	c->compared = true;
-	if (gb && c->n && b->session_id != c->session_id &&
-	    group_of(recs, nrecs, c->session_id) == gb) {
-		pb = malloc(b->n * sizeof(*pb));
-		pc = malloc(b->n * sizeof(*pc));
-		if (!pb || !pc) {
-			free(pb);
-			free(pc);
-			return -ENOMEM;
-		}
-		for (size_t i = 0; i < b->n; i++)
-			for (size_t k = 0; k < c->n; k++)
-				if (b->ok[i]->block && c->ok[k]->block == b->ok[i]->block) {
-					pb[np] = b->values[i];
-					pc[np++] = c->values[k];
-					break;
-				}
+	if (paired) {
 		c->paired = true;
 		rep->paired = true;
 	}
-	ct_stats_compare(b->values, b->n, c->values, c->n, pb, pc, np, rep->confidence, &c->cmp);
-	free(pb);
-	free(pc);
-	return 0;
+	rc = compare_figure(rep, b, c, -1, paired, &c->cmp);
+	for (unsigned k = 0; !rc && k < rep->nextra; k++)
+		rc = compare_figure(rep, b, c, (long)k, paired, &c->extra_cmp[k]);
+	return rc;
 }
 
-/* Holm across the loads of each config. */
+/* Holm across the loads (and figures) of each config. */
 static int decide_all(struct ct_report *rep, size_t nsrc, char *err, size_t len)
 {
-	struct ct_stats_comparison **fam = calloc(rep->nblocks + 1, sizeof(*fam));
+	size_t per = 1 + rep->nextra, n;
+	struct ct_stats_comparison **fam = calloc(rep->nblocks * per + 1, sizeof(*fam));
 	int rc = 0;
 
 	if (!fam)
 		return ct_err(err, len, -ENOMEM, "out of memory");
 	for (size_t j = 0; !rc && j < nsrc; j++) {
-		for (size_t i = 0; i < rep->nblocks; i++)
-			fam[i] = &rep->blocks[i].cells[j].cmp;
-		if (ct_stats_decide(fam, rep->nblocks, rep->confidence))
+		n = 0;
+		for (size_t i = 0; i < rep->nblocks; i++) {
+			fam[n++] = &rep->blocks[i].cells[j].cmp;
+			for (unsigned k = 0; k < rep->nextra; k++)
+				fam[n++] = &rep->blocks[i].cells[j].extra_cmp[k];
+		}
+		if (ct_stats_decide(fam, n, rep->confidence))
 			rc = ct_err(err, len, -EINVAL, "cannot adjust the p-values");
 	}
 	free(fam);
@@ -579,6 +634,55 @@ static int config_diffs(struct ct_report *rep)
 	return rc;
 }
 
+static const struct ct_run *first_ok(const struct ct_report *rep)
+{
+	for (size_t i = 0; i < rep->nblocks; i++)
+		for (size_t j = 0; j < rep->blocks[i].ncells; j++)
+			if (rep->blocks[i].cells[j].n)
+				return rep->blocks[i].cells[j].ok[0];
+	return NULL;
+}
+
+static bool ends_with(const char *s, const char *end)
+{
+	size_t a = strlen(s), b = strlen(end);
+
+	return a > b && !strcmp(s + a - b, end);
+}
+
+/* The judged figure's name, and for the latency workload the figures
+ * judged beside it: each task's deadlines met, and the p99 of every task
+ * but the first (whose p99 is the main figure). */
+static void name_figure(struct ct_report *rep)
+{
+	const struct ct_run *r = first_ok(rep);
+	const char *tasks = strstr(rep->params, "tasks=");
+	char first[CT_METRIC_NAME] = "";
+	double main;
+
+	rep->figure = rep->higher_better ? "tps" : "Time";
+	rep->unit = rep->higher_better ? "tps" : "s";
+	rep->figure_key = rep->higher_better ? "tps" : "time_s";
+	if (rep->higher_better || !r || ct_run_metric(r, CT_METRIC_LATENCY, &main))
+		return;
+	rep->figure = "p99";
+	rep->unit = "us";
+	rep->figure_key = CT_METRIC_LATENCY;
+	if (tasks)
+		snprintf(first, sizeof(first), "%.*s_p99_us", (int)strcspn(tasks + 6, ", "),
+			 tasks + 6);
+	for (unsigned i = 0; i < r->nmetrics && rep->nextra < CT_REPORT_MAX_EXTRA; i++) {
+		const struct ct_metric *m = &r->metrics[i];
+		bool met = ends_with(m->name, "_met_pct");
+
+		if (!met && (!ends_with(m->name, "_p99_us") || !strncmp(m->name, "probe_", 6) ||
+			     !strcmp(m->name, first) || (!*first && m->value == main)))
+			continue;
+		snprintf(rep->extra[rep->nextra].metric, CT_METRIC_NAME, "%s", m->name);
+		rep->extra[rep->nextra++].higher_better = met;
+	}
+}
+
 int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_report_query *q,
 		    char *err, size_t len)
 {
@@ -609,6 +713,8 @@ int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_
 			if (rep->blocks[i].cells[j].n &&
 			    ct_run_higher_better(rep->blocks[i].cells[j].ok[0]))
 				rep->higher_better = true;
+	if (!rc)
+		name_figure(rep);
 	if (!rc)
 		rc = compare_all(rep, st, q->nsrc, err, len);
 	if (!rc)
@@ -648,6 +754,9 @@ int ct_report_from_numbers(struct ct_report *rep, const char *const *names,
 
 	memset(rep, 0, sizeof(*rep));
 	rep->kind = CT_REPORT_NUMBERS;
+	rep->figure = "Time";
+	rep->unit = "s";
+	rep->figure_key = "time_s";
 	rep->confidence = confidence;
 	rep->paired = paired;
 	rep->ref_time_s = rep->score_tps = NAN;
@@ -695,28 +804,34 @@ int ct_report_from_numbers(struct ct_report *rep, const char *const *names,
 	return rc;
 }
 
-const char *ct_report_verdict(const struct ct_report *rep, const struct ct_report_cell *c)
+const char *ct_report_outcome(const struct ct_report *rep, const struct ct_stats_comparison *v,
+			      bool higher_better)
 {
 	bool numbers = rep->kind == CT_REPORT_NUMBERS;
 
-	switch (c->cmp.outcome) {
+	switch (v->outcome) {
 	case CT_OUTCOME_NOT_ENOUGH:
-		return c->cmp.need <= 4 ? "not enough runs for a verdict (4 a side needed)"
-					: "not enough runs for a verdict at this confidence";
+		return v->need <= 4 ? "not enough runs for a verdict (4 a side needed)"
+				    : "not enough runs for a verdict at this confidence";
 	case CT_OUTCOME_NO_SPREAD:
-		if (numbers)
-			return rep->blocks[0].cells[0].sum.mean == c->sum.mean
-				       ? "no significant difference"
-				       : "no test possible (no spread)";
 		return "no spread in the values: no test possible";
 	case CT_OUTCOME_NO_DIFFERENCE:
 		return "no significant difference";
 	case CT_OUTCOME_LOWER:
-		return numbers ? "smaller" : rep->higher_better ? "worse" : "better";
+		return numbers ? "smaller" : higher_better ? "worse" : "better";
 	case CT_OUTCOME_HIGHER:
-		return numbers ? "larger" : rep->higher_better ? "better" : "worse";
+		return numbers ? "larger" : higher_better ? "better" : "worse";
 	}
 	return "?";
+}
+
+const char *ct_report_verdict(const struct ct_report *rep, const struct ct_report_cell *c)
+{
+	if (c->cmp.outcome == CT_OUTCOME_NO_SPREAD && rep->kind == CT_REPORT_NUMBERS)
+		return rep->blocks[0].cells[0].sum.mean == c->sum.mean
+			       ? "no significant difference"
+			       : "no test possible (no spread)";
+	return ct_report_outcome(rep, &c->cmp, rep->higher_better);
 }
 
 void ct_report_machine(const struct ct_owner *o, char *buf, size_t len)

@@ -6,19 +6,12 @@
  * latency, then each config against the reference. Runs of other engine
  * parameters are never scored; the model only holds runs of these.
  */
-#include "contend/report.h"
+#include "internal.h"
 
 #include <math.h>
 #include <string.h>
 
-/* A metric's mean over the cell's ok runs, NaN when none has it. */
-static double metric(const struct ct_report_cell *c, const char *name)
-{
-	for (unsigned i = 0; i < c->nmetric_means; i++)
-		if (!strcmp(c->metric_means[i].name, name))
-			return c->metric_means[i].value;
-	return NAN;
-}
+#define metric rp_metric
 
 static void print_figures(FILE *f, const struct ct_report_cell *r)
 {
@@ -55,6 +48,8 @@ static void print_row(FILE *f, const struct ct_report_cell *r)
 	fprintf(f, "%s\n", !r->scores && r->n ? "  (tps; no reference to score against)" : "");
 	if (r->n)
 		print_figures(f, r);
+	if (r->n)
+		rp_probe_line(f, r);
 	for (size_t i = 0; i < r->nruns; i++)
 		if (r->runs[i].status != CT_RUN_OK)
 			fprintf(f, "  %s run %u %s: %s\n", r->label, r->runs[i].seq,

@@ -17,6 +17,24 @@ const char *rp_fmt_time(double s, char *buf, size_t len)
 	return buf;
 }
 
+double rp_metric(const struct ct_report_cell *c, const char *name)
+{
+	for (unsigned i = 0; i < c->nmetric_means; i++)
+		if (!strcmp(c->metric_means[i].name, name))
+			return c->metric_means[i].value;
+	return NAN;
+}
+
+void rp_probe_line(FILE *f, const struct ct_report_cell *c)
+{
+	double p99 = rp_metric(c, "probe_p99_us");
+
+	if (isnan(p99))
+		return;
+	fprintf(f, "  %s wakeup probe (us, mean of runs): p50 %.1f  p99 %.1f  max %.1f\n", c->label,
+		rp_metric(c, "probe_p50_us"), p99, rp_metric(c, "probe_max_us"));
+}
+
 static int label_width(const struct ct_report *rep)
 {
 	int w = 16;
@@ -67,6 +85,7 @@ void ct_report_print_table(FILE *f, const struct ct_report *rep)
 					snprintf(ratio, sizeof(ratio), "%.2f", r->ratio);
 				fprintf(f, "%-*s  %-6u %-8s %-5s %-8s %-6s %s\n", w, r->label,
 					r->g.n, time, cpu, loads, lcpu, ratio);
+				rp_probe_line(f, r);
 			}
 			for (size_t k = 0; k < r->nruns; k++)
 				if (r->runs[k].status != CT_RUN_OK)
@@ -193,15 +212,16 @@ const char *ct_report_test_name(const struct ct_stats_comparison *v)
 						    : "none";
 }
 
-/* "load  other vs base: +10.6% [-4.4%, +26.3%]  p=0.14 (Welch), 0.13 (U) ..." */
+/* "load  other vs base: +10.6% [-4.4%, +26.3%]  p=0.14 (Welch), 0.13 (U) ..."
+ * - of the judged figure, or (figure) of an extra one */
 static void verdict_line(FILE *f, const struct ct_report *rep, const struct ct_report_block *b,
-			 const struct ct_report_cell *c)
+			 const struct ct_report_cell *c, const char *figure,
+			 const struct ct_stats_comparison *v, const char *verdict)
 {
-	const struct ct_stats_comparison *v = &c->cmp;
-
-	fprintf(f, "%-9s %s vs %s: ", b->load, c->label, rep->base_label);
+	fprintf(f, "%-9s %s vs %s: %s%s", b->load, c->label, rep->base_label, figure ? figure : "",
+		figure ? ": " : "");
 	if (v->decided_by == CT_TEST_NONE) {
-		fprintf(f, "%s\n", ct_report_verdict(rep, c));
+		fprintf(f, "%s\n", verdict);
 		return;
 	}
 	ct_report_print_effect(f, v);
@@ -220,8 +240,7 @@ static void verdict_line(FILE *f, const struct ct_report *rep, const struct ct_r
 		else
 			fprintf(f, "- (signed-rank)");
 	}
-	fprintf(f, "  Holm p=%.2g by %s: %s\n", v->p_adj, ct_report_test_name(v),
-		ct_report_verdict(rep, c));
+	fprintf(f, "  Holm p=%.2g by %s: %s\n", v->p_adj, ct_report_test_name(v), verdict);
 }
 
 void ct_report_print_verdicts(FILE *f, const struct ct_report *rep, const char *note)
@@ -234,14 +253,23 @@ void ct_report_print_verdicts(FILE *f, const struct ct_report *rep, const char *
 			continue;
 		if (!heading)
 			fprintf(f,
-				"\n%s against '%s' (%s%sHolm-adjusted across %zu load%s, %g%% "
+				"\n%s against '%s' (%s%sHolm-adjusted across %zu load%s%s, %g%% "
 				"confidence):\n",
-				rep->higher_better ? "tps" : "Time", rep->base_label,
-				note ? note : "", note ? "; " : "", rep->nblocks,
-				rep->nblocks == 1 ? "" : "s", rep->confidence);
+				rep->figure, rep->base_label, note ? note : "", note ? "; " : "",
+				rep->nblocks, rep->nblocks == 1 ? "" : "s",
+				rep->nextra ? " and figures" : "", rep->confidence);
 		heading = true;
-		for (size_t i = 0; i < rep->nblocks; i++)
-			verdict_line(f, rep, &rep->blocks[i], &rep->blocks[i].cells[j]);
+		for (size_t i = 0; i < rep->nblocks; i++) {
+			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
+
+			verdict_line(f, rep, &rep->blocks[i], c, NULL, &c->cmp,
+				     ct_report_verdict(rep, c));
+			for (unsigned k = 0; k < rep->nextra; k++)
+				verdict_line(f, rep, &rep->blocks[i], c, rep->extra[k].metric,
+					     &c->extra_cmp[k],
+					     ct_report_outcome(rep, &c->extra_cmp[k],
+							       rep->extra[k].higher_better));
+		}
 	}
 }
 
@@ -249,7 +277,7 @@ void ct_report_print_verdicts(FILE *f, const struct ct_report *rep, const char *
  * tps with one. */
 static const char *fmt_value(const struct ct_report *rep, double v, char *buf, size_t len)
 {
-	if (rep->higher_better)
+	if (rep->higher_better || !strcmp(rep->unit, "us"))
 		snprintf(buf, len, "%.1f", v);
 	else
 		rp_fmt_time(v, buf, len);
@@ -272,9 +300,8 @@ static void print_flag(FILE *f, const struct ct_report *rep, const struct ct_rep
 		"%-9s %s run %u flagged (%s %s): foreign CPU %.0f%%, steal %.1f%%, PSI %s some "
 		"%.0f%%",
 		b->load, c->label, fl->run ? fl->run->seq : 0,
-		fmt_value(rep, c->values[fl->value], v, sizeof(v)),
-		rep->higher_better ? "tps" : "s", fl->foreign_pct, fl->steal_pct, fl->psi_resource,
-		fl->psi_pct);
+		fmt_value(rep, c->values[fl->value], v, sizeof(v)), rep->unit, fl->foreign_pct,
+		fl->steal_pct, fl->psi_resource, fl->psi_pct);
 	if (fl->start_dirty_bytes >= 0 && fl->start_writeback_bytes >= 0)
 		fprintf(f, ", started with %s dirty and %s under writeback",
 			ct_fmt_size((uint64_t)fl->start_dirty_bytes, d, sizeof(d)),
@@ -290,7 +317,7 @@ static void print_flag(FILE *f, const struct ct_report *rep, const struct ct_rep
 
 void ct_report_print_flagged(FILE *f, const struct ct_report *rep)
 {
-	const char *unit = rep->higher_better ? "tps" : "s";
+	const char *unit = rep->unit;
 	char v[32];
 
 	for (size_t i = 0; i < rep->nblocks; i++) {

@@ -29,6 +29,10 @@ struct session_rt {
 	unsigned done, total;
 	long cur_cfg;	 /* the config whose knobs are in force, -1 none */
 	bool journalled; /* knobs are in the journal: restore at the end */
+	/* the wakeup probe (--probe): its histogram, shared with it (mapped
+	 * at its first run), and its pid while it runs */
+	struct ct_hist *probe_hist;
+	pid_t probe_pid;
 };
 
 /* session.c */
@@ -51,6 +55,8 @@ int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l
 void sess_cgroups_setup(struct session_rt *rt);
 void sess_cgroups_teardown(struct session_rt *rt);
 void sess_reap_orphans(void);
+/* Unmaps the probe's histogram at the session's end. */
+void sess_probe_release(struct session_rt *rt);
 
 /* guard.c */
 int sess_guard_start(struct session_rt *rt) CT_WUR;

@@ -5,6 +5,7 @@
  * fill the run. Every path out kills and reaps what it started.
  */
 #include "internal.h"
+#include "contend/latency.h"
 #include "contend/monitor.h"
 #include "contend/proc.h"
 #include "contend/signals.h"
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
@@ -150,12 +152,105 @@ static bool foreground_stopped(pid_t pid, char *why, size_t len)
 	return true;
 }
 
+/*
+ * The wakeup probe (--probe): a child beside the foreground that sleeps to
+ * every period and records how late it woke, in a histogram it shares with
+ * contend. Started once the load works, just before the foreground is
+ * forked; stopped (SIGTERM: it ends its loop, so the histogram is whole)
+ * once the foreground is reaped.
+ */
+static volatile int probe_stop_flag;
+
+static void probe_on_term(int sig)
+{
+	(void)sig;
+	probe_stop_flag = 1;
+}
+
+static int probe_start(struct session_rt *rt, pid_t self)
+{
+	const struct ct_session_opts *o = &rt->s->opts;
+
+	if (!o->probe_ns)
+		return 0;
+	if (!rt->probe_hist) {
+		void *m = mmap(NULL, sizeof(*rt->probe_hist), PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED)
+			return -errno;
+		rt->probe_hist = m;
+	}
+	ct_hist_reset(rt->probe_hist);
+	rt->probe_pid = fork();
+	if (rt->probe_pid == 0) {
+		struct sigaction sa = { .sa_handler = probe_on_term };
+
+		ct_proc_child_setup(self);
+		sigaction(SIGTERM, &sa, NULL);
+		_exit(ct_lat_probe(o->probe_ns, o->probe_rt, rt->probe_hist, &probe_stop_flag) ? 3
+											       : 0);
+	}
+	if (rt->probe_pid < 0) {
+		rt->probe_pid = 0;
+		return -errno;
+	}
+	return 0;
+}
+
+/* Stops the probe and, given r, adds what it saw to the run: the "probe"
+ * histogram and its p50, p99, max and count; its CPU goes to *cpu_us (it
+ * is contend's, not foreign). */
+static void probe_finish(struct session_rt *rt, struct ct_run *r, int64_t *cpu_us)
+{
+	struct rusage ru;
+	int status = 0;
+	const struct ct_hist *h = rt->probe_hist;
+
+	if (rt->probe_pid <= 0)
+		return;
+	kill(rt->probe_pid, r ? SIGTERM : SIGKILL);
+	if (ct_proc_reap(rt->probe_pid, &status, &ru))
+		memset(&ru, 0, sizeof(ru));
+	rt->probe_pid = 0;
+	if (!r)
+		return;
+	if (cpu_us)
+		*cpu_us += ct_tv_us(ru.ru_utime) + ct_tv_us(ru.ru_stime);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		if (r->status == CT_RUN_OK)
+			fail_run(r, rt->s->opts.probe_rt
+					    ? "the wakeup probe could not run SCHED_FIFO (root?)"
+					    : "the wakeup probe died");
+		return;
+	}
+	(void)ct_run_metric_set(r, "probe_n", (double)h->count);
+	if (!h->count)
+		return;
+	(void)ct_run_metric_set(r, "probe_p50_us", (double)ct_hist_pct(h, 50) / 1e3);
+	(void)ct_run_metric_set(r, "probe_p99_us", (double)ct_hist_pct(h, 99) / 1e3);
+	(void)ct_run_metric_set(r, "probe_max_us", (double)h->max / 1e3);
+	if (r->nhists < CT_RUN_MAX_HISTS) {
+		snprintf(r->hists[r->nhists].name, CT_HIST_NAME, "probe");
+		r->hists[r->nhists++].h = h;
+	}
+}
+
+void sess_probe_release(struct session_rt *rt)
+{
+	probe_finish(rt, NULL, NULL);
+	if (rt->probe_hist)
+		munmap(rt->probe_hist, sizeof(*rt->probe_hist));
+	rt->probe_hist = NULL;
+}
+
 /* Ends a run that cannot give a result: everything it started is killed
  * and reaped, nothing is measured. */
 static void abort_run(struct session_rt *rt, struct ct_load *l, pid_t pid, int pidfd)
 {
 	int status;
 
+	probe_finish(rt, NULL, NULL);
 	kill_foreground(pid, rt->cg_fg);
 	(void)ct_proc_reap(pid, &status, NULL);
 	sess_guard_foreground(rt, 0);
@@ -459,7 +554,7 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	struct ct_load_result lres;
 	struct ct_snapshot a, b;
 	struct rusage ru;
-	int64_t t0, t1 = 0;
+	int64_t t0, t1 = 0, probe_cpu_us = 0;
 	pid_t pid, self = getpid();
 	int status = 0, rc, go;
 	bool have_snap;
@@ -481,8 +576,14 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 		return rc > 0 ? 0 : rc;
 
 	have_snap = ct_monitor_snap(&a, "", s->si.block_dev) == 0;
+	rc = probe_start(rt, self);
+	if (rc) {
+		ct_load_kill(l);
+		return ct_err(err, len, rc, "cannot start the wakeup probe: %s", strerror(-rc));
+	}
 	pid = fork_foreground(rt, w, self, &go);
 	if (pid < 0) {
+		probe_finish(rt, NULL, NULL);
 		ct_load_kill(l);
 		return ct_err(err, len, pid, "cannot start the foreground '%s': %s", w->ops->name,
 			      strerror(-pid));
@@ -507,6 +608,7 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 		return ct_err(err, len, rc, "cannot reap the foreground: %s", strerror(-rc));
 	if (rt->cg_fg[0])
 		(void)ct_cgroup_kill(rt->cg_fg, 2000000000LL); /* strays of a cmd */
+	probe_finish(rt, r, &probe_cpu_us);
 	if (have_snap && ct_monitor_snap(&b, "", s->si.block_dev))
 		have_snap = false;
 	ct_load_stop(l, &lres);
@@ -516,7 +618,9 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	r->wall_ns = t1 - t0;
 	fill_run(rt, w, r, status, &ru, &lres);
 	if (have_snap)
-		ct_monitor_delta(&a, &b, r->user_us + r->sys_us + r->load_user_us + r->load_sys_us,
+		ct_monitor_delta(&a, &b,
+				 r->user_us + r->sys_us + r->load_user_us + r->load_sys_us +
+					 probe_cpu_us,
 				 &r->mon);
 	r->mon.start_cpu_speed = speed;
 	return 0;

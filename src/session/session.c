@@ -482,6 +482,7 @@ out:
 		ct_workload_release(&w);
 	sess_guard_stop(&rt);
 	sess_cgroups_teardown(&rt);
+	sess_probe_release(&rt);
 	sess_reap_orphans();
 	if (!s->env.keep_files) {
 		ct_rm_rf(s->env.dir);

@@ -50,7 +50,7 @@ static int map_config(struct ct_store *from, struct ct_store *to, struct config_
 	return rc;
 }
 
-/* The runs of the source session, with their series, into the target
+/* The runs of the source session, with their series and hists, into the target
  * session to_id. *nruns counts them. */
 static int copy_runs(struct ct_store *from, struct ct_store *to, struct config_map *m,
 		     int64_t from_id, int64_t to_id, unsigned *nruns, char *err, size_t len)
@@ -67,14 +67,20 @@ static int copy_runs(struct ct_store *from, struct ct_store *to, struct config_m
 
 		rc = ct_store_run_series(from, r->id, &series, &ns, err, len);
 		if (!rc)
+			rc = ct_store_run_hists(from, r->id, r, err, len);
+		if (!rc)
 			rc = map_config(from, to, m, r->config_id, &r->config_id, err, len);
-		if (rc)
+		if (rc) {
+			free(series);
+			ct_store_hists_free(r);
 			break;
+		}
 		r->series = series;
 		r->nseries = (unsigned)ns;
 		r->session_id = to_id;
 		rc = ct_store_run_put(to, r, err, len);
 		free(series);
+		ct_store_hists_free(r);
 		series = NULL;
 		(*nruns)++;
 	}

@@ -84,6 +84,8 @@ static const char *const pg_migrations[] = {
 	" created_at BIGINT NOT NULL, higher_better BIGINT NOT NULL, runs TEXT NOT NULL);"
 	"CREATE INDEX calibrations_by_config ON calibrations (config_id, workload, load);"
 	"INSERT INTO contend_meta VALUES ('application', 'contend'), ('schema_version', '9');",
+	/* 10: SQLite's 10, the hists of a run */
+	"ALTER TABLE runs ADD COLUMN hists TEXT NOT NULL DEFAULT '';",
 };
 
 #define PG_VERSION ((int)(PG_FIRST_VERSION - 1 + CT_ARRAY_SIZE(pg_migrations)))
@@ -879,19 +881,23 @@ static int pg_run_put(struct ct_store *base, struct ct_run *r, char *err, size_t
 {
 	struct pg *p = (struct pg *)base;
 	char metrics[CT_RUN_MAX_METRICS * (CT_METRIC_NAME + 32) + 4];
-	char *cols = NULL, *sql = NULL, *series = NULL, vals[MAX_PARAMS * 5] = "";
+	char *cols = NULL, *sql = NULL, *series = NULL, *hists = NULL, vals[MAX_PARAMS * 5] = "";
 	struct params ps = { 0 };
 	size_t o = 0, ncols = ct_store_nrun_cols;
 	PGresult *res = NULL;
 	int rc;
 
-	if (ncols + 2 > MAX_PARAMS)
+	if (ncols + 3 > MAX_PARAMS)
 		return ct_err(err, len, -E2BIG, "a run has too many columns");
 	if (ct_store_metrics_encode(r, metrics, sizeof(metrics)))
 		return ct_err(err, len, -EINVAL, "run has metrics that cannot be stored");
 	if (r->series && r->nseries && !(series = ct_store_series_encode(r->series, r->nseries)))
 		return ct_err(err, len, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < ncols + 2; i++)
+	if (r->nhists && !(hists = ct_store_hists_encode(r))) {
+		free(series);
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < ncols + 3; i++)
 		o += (size_t)snprintf(vals + o, sizeof(vals) - o, "%s$%zu", i ? "," : "", i + 1);
 	cols = ct_store_join_cols(ct_store_run_cols, ncols, "", ", ");
 	rc = cols ? p_cols(&ps, ct_store_run_cols, ncols, r) : -ENOMEM;
@@ -899,8 +905,11 @@ static int pg_run_put(struct ct_store *base, struct ct_run *r, char *err, size_t
 		rc = p_str(&ps, metrics);
 	if (!rc)
 		rc = p_str(&ps, series ? series : "[]");
-	if (!rc && asprintf(&sql, "INSERT INTO runs (%s, metrics, series) VALUES (%s) RETURNING id",
-			    cols, vals) < 0) {
+	if (!rc)
+		rc = p_str(&ps, hists ? hists : "");
+	if (!rc &&
+	    asprintf(&sql, "INSERT INTO runs (%s, metrics, series, hists) VALUES (%s) RETURNING id",
+		     cols, vals) < 0) {
 		sql = NULL;
 		rc = -ENOMEM;
 	}
@@ -923,6 +932,7 @@ out:
 	free(cols);
 	free(sql);
 	free(series);
+	free(hists);
 	return rc;
 }
 
@@ -1035,6 +1045,26 @@ static int pg_run_series(struct ct_store *base, int64_t run_id, double **out, si
 			    "run %" PRId64 " in results store '%s' has a damaged series", run_id,
 			    p->name);
 	PQclear(res);
+	return rc;
+}
+
+static int pg_run_hists(struct ct_store *base, int64_t run_id, char **out, char *err, size_t len)
+{
+	struct pg *p = (struct pg *)base;
+	struct params ps = { 0 };
+	PGresult *res;
+	int rc;
+
+	*out = NULL;
+	p_i64(&ps, run_id);
+	res = query(p, "SELECT hists FROM runs WHERE id = $1", &ps, "read a run's histograms", &rc,
+		    err, len);
+	if (res && !PQntuples(res))
+		rc = ct_err(err, len, -ENOENT, "no run %" PRId64, run_id);
+	else if (res && !(*out = strdup(PQgetvalue(res, 0, 0))))
+		rc = ct_err(err, len, -ENOMEM, "out of memory");
+	PQclear(res);
+	params_free(&ps);
 	return rc;
 }
 
@@ -1235,6 +1265,7 @@ const struct ct_store_ops ct_store_pg = {
 	.run_put = pg_run_put,
 	.runs = pg_runs,
 	.run_series = pg_run_series,
+	.run_hists = pg_run_hists,
 	.latest_session_with = pg_latest_session_with,
 	.knob_rows = pg_knob_rows,
 	.knob_rows_clear = pg_knob_rows_clear,

@@ -159,6 +159,9 @@ static const char *const migrations[] = {
 	" substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + abs(random()) % 4, 1) ||"
 	" substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)));"
 	"CREATE UNIQUE INDEX sessions_by_uuid ON sessions (uuid) WHERE uuid <> '';",
+	/* 10: latency distributions kept with a run (the wakeup probe's, each
+	 * latency task's), as JSON of sparse buckets */
+	"ALTER TABLE runs ADD COLUMN hists TEXT NOT NULL DEFAULT '';",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))
@@ -330,10 +333,13 @@ static char *build_sql(enum stmt_id id)
 		n = ct_store_nrun_cols;
 		cols = ct_store_join_cols(ct_store_run_cols, n, "", ", ");
 		vals = placeholders(n, 1);
-		/* the metrics and series as JSON, bound after the columns */
+		/* the metrics, series and hists as JSON, bound after the columns */
 		if (cols && vals &&
-		    asprintf(&sql, "INSERT INTO runs (%s, metrics, series) VALUES (%s, ?%zu, ?%zu)",
-			     cols, vals, n + 1, n + 2) < 0)
+		    asprintf(
+			    &sql,
+			    "INSERT INTO runs (%s, metrics, series, hists) VALUES (%s, ?%zu, ?%zu, "
+			    "?%zu)",
+			    cols, vals, n + 1, n + 2, n + 3) < 0)
 			sql = NULL;
 		break;
 	default:
@@ -1233,12 +1239,38 @@ static int sq_run_series(struct ct_store *base, int64_t run_id, double **out, si
 	return rc;
 }
 
-/* Binds the metrics and series of r after its n columns. */
+static int sq_run_hists(struct ct_store *base, int64_t run_id, char **out, char *err, size_t len)
+{
+	struct sq *s = (struct sq *)base;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*out = NULL;
+	rc = prepare(s, "SELECT hists FROM runs WHERE id = ?1", &st, err, len);
+	if (rc)
+		return rc;
+	rc = sqlite3_bind_int64(st, 1, run_id);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+
+		*out = strdup(t ? t : "");
+		rc = *out ? 0 : ct_err(err, len, -ENOMEM, "out of memory");
+	} else {
+		rc = rc == SQLITE_DONE ? ct_err(err, len, -ENOENT, "no run %" PRId64, run_id)
+				       : db_err(s, rc, "read a run's histograms", err, len);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Binds the metrics, series and hists of r after its n columns. */
 static int bind_json(struct sq *s, sqlite3_stmt *st, int n, const struct ct_run *r, char *err,
 		     size_t len)
 {
 	char metrics[CT_RUN_MAX_METRICS * (CT_METRIC_NAME + 32) + 4];
-	char *series = NULL;
+	char *series = NULL, *hists;
 	int rc;
 
 	if (ct_store_metrics_encode(r, metrics, sizeof(metrics)))
@@ -1248,10 +1280,18 @@ static int bind_json(struct sq *s, sqlite3_stmt *st, int n, const struct ct_run 
 		if (!series)
 			return ct_err(err, len, -ENOMEM, "out of memory");
 	}
+	hists = r->nhists ? ct_store_hists_encode(r) : NULL;
+	if (r->nhists && !hists) {
+		free(series);
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	}
 	rc = sqlite3_bind_text(st, n + 1, metrics, -1, SQLITE_TRANSIENT);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_bind_text(st, n + 2, series ? series : "[]", -1, SQLITE_TRANSIENT);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(st, n + 3, hists ? hists : "", -1, SQLITE_TRANSIENT);
 	free(series);
+	free(hists);
 	return rc == SQLITE_OK ? 0 : db_err(s, rc, "store run", err, len);
 }
 
@@ -1692,6 +1732,7 @@ const struct ct_store_ops ct_store_sqlite = {
 	.run_put = sq_run_put,
 	.runs = sq_runs,
 	.run_series = sq_run_series,
+	.run_hists = sq_run_hists,
 	.latest_session_with = sq_latest_session_with,
 	.knob_rows = sq_knob_rows,
 	.knob_rows_clear = sq_knob_rows_clear,

@@ -171,6 +171,64 @@ int ct_store_run_series(struct ct_store *s, int64_t run_id, double **out, size_t
 	return s->ops->run_series(s, run_id, out, n, err, len);
 }
 
+int ct_store_run_hist(struct ct_store *s, int64_t run_id, const char *name, struct ct_hist *out,
+		      char *err, size_t len)
+{
+	char *text = NULL;
+	int rc = s->ops->run_hists(s, run_id, &text, err, len);
+
+	if (!rc) {
+		rc = ct_store_hist_decode(text, name, out);
+		if (rc == -EPROTO)
+			ct_err(err, len, rc, "run %" PRId64 " has a damaged histogram '%s'", run_id,
+			       name);
+	}
+	free(text);
+	return rc;
+}
+
+void ct_store_hists_free(struct ct_run *r)
+{
+	for (unsigned i = 0; i < r->nhists; i++)
+		free((void *)r->hists[i].h);
+	r->nhists = 0;
+}
+
+int ct_store_run_hists(struct ct_store *s, int64_t run_id, struct ct_run *r, char *err, size_t len)
+{
+	char *text = NULL;
+	json_t *obj = NULL, *v;
+	const char *key;
+	int rc = s->ops->run_hists(s, run_id, &text, err, len);
+
+	r->nhists = 0;
+	if (!rc && *text && !(obj = json_loads(text, 0, NULL)))
+		rc = -EPROTO;
+	json_object_foreach(obj, key, v)
+	{
+		struct ct_hist *h;
+
+		if (rc || r->nhists == CT_RUN_MAX_HISTS || strlen(key) >= CT_HIST_NAME) {
+			rc = rc ? rc : -EPROTO;
+			break;
+		}
+		if (!(h = malloc(sizeof(*h)))) {
+			rc = ct_err(err, len, -ENOMEM, "out of memory");
+			break;
+		}
+		snprintf(r->hists[r->nhists].name, CT_HIST_NAME, "%s", key);
+		r->hists[r->nhists++].h = h;
+		rc = ct_store_hist_decode(text, key, h);
+	}
+	if (rc == -EPROTO)
+		ct_err(err, len, rc, "run %" PRId64 " has a damaged histogram", run_id);
+	if (rc)
+		ct_store_hists_free(r);
+	json_decref(obj);
+	free(text);
+	return rc;
+}
+
 int ct_store_latest_session_with(struct ct_store *s, const char *label, const char *workload,
 				 const char *load, const char *workload_params, int64_t *session_id,
 				 char *err, size_t len)
@@ -389,4 +447,94 @@ int ct_store_series_parse_v3(const char *text, double **out, size_t *n)
 	*out = v;
 	*n = cnt;
 	return 0;
+}
+
+char *ct_store_hists_encode(const struct ct_run *r)
+{
+	json_t *obj = json_object();
+	char *text = NULL;
+	bool bad = !obj;
+
+	for (unsigned i = 0; i < r->nhists && !bad; i++) {
+		const struct ct_hist *h = r->hists[i].h;
+		json_t *one = json_object(), *b = json_array();
+
+		bad = !one || !b || !h;
+		for (unsigned k = 0; !bad && k < CT_HIST_BUCKETS; k++) {
+			uint64_t lo, hi;
+
+			if (!h->b[k])
+				continue;
+			ct_hist_bounds(k, &lo, &hi);
+			bad = json_array_append_new(
+				b, json_pack("[II]", (json_int_t)lo, (json_int_t)h->b[k]));
+		}
+		if (!bad)
+			bad = json_object_set_new(one, "count",
+						  json_integer((json_int_t)h->count)) ||
+			      json_object_set_new(
+				      one, "min",
+				      json_integer(h->count ? (json_int_t)h->min : 0)) ||
+			      json_object_set_new(one, "max", json_integer((json_int_t)h->max)) ||
+			      json_object_set_new(one, "sum", json_real(h->sum)) ||
+			      json_object_set(one, "buckets", b) ||
+			      json_object_set(obj, r->hists[i].name, one);
+		json_decref(b);
+		json_decref(one);
+	}
+	if (!bad)
+		text = json_dumps(obj, JSON_COMPACT);
+	json_decref(obj);
+	return text;
+}
+
+int ct_store_hist_decode(const char *text, const char *name, struct ct_hist *out)
+{
+	json_t *obj = text && *text ? json_loads(text, JSON_REJECT_DUPLICATES, NULL) : NULL, *one,
+	       *b, *pair;
+	json_int_t count, min, max, seen = 0;
+	double sum;
+	size_t i;
+	int rc = -EPROTO;
+
+	ct_hist_reset(out);
+	if (!text || !*text)
+		return -ENOENT;
+	if (!json_is_object(obj))
+		goto out;
+	if (!(one = json_object_get(obj, name))) {
+		rc = -ENOENT;
+		goto out;
+	}
+	if (json_unpack(one, "{s:I, s:I, s:I, s:F, s:o}", "count", &count, "min", &min, "max", &max,
+			"sum", &sum, "buckets", &b) ||
+	    !json_is_array(b) || count < 0 || min < 0 || max < min)
+		goto out;
+	json_array_foreach(b, i, pair)
+	{
+		json_int_t lo, c;
+		uint64_t blo, bhi;
+		unsigned k;
+
+		if (json_unpack(pair, "[II]", &lo, &c) || lo < 0 || c <= 0)
+			goto out;
+		k = ct_hist_index((uint64_t)lo);
+		ct_hist_bounds(k, &blo, &bhi);
+		if (blo != (uint64_t)lo || seen > INT64_MAX - c)
+			goto out;
+		out->b[k] += (uint64_t)c;
+		seen += c;
+	}
+	if (seen != count)
+		goto out;
+	out->count = (uint64_t)count;
+	out->min = count ? (uint64_t)min : UINT64_MAX;
+	out->max = (uint64_t)max;
+	out->sum = sum;
+	rc = 0;
+out:
+	if (rc == -EPROTO)
+		ct_hist_reset(out);
+	json_decref(obj);
+	return rc;
 }

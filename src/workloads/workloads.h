@@ -12,6 +12,7 @@
 	X(kbuild)       \
 	X(cmd)          \
 	X(oltp)         \
+	X(latency)      \
 	X(selftest)
 
 #define CT_WORKLOAD_DECLARE(n) extern const struct ct_workload_ops ct_workload_##n;

@@ -32,7 +32,7 @@
 #include <sys/utsname.h>
 
 /* What this contend writes; a new migration must update it. */
-#define SCHEMA_VERSION 9
+#define SCHEMA_VERSION 10
 #define APP_ID	       0x63746e64 /* "ctnd" */
 
 static char tmpdir[] = "/tmp/contend-test-store.XXXXXX";
@@ -1011,9 +1011,90 @@ static void test_metrics_series(void **state)
 	}
 }
 
+/* A run's latency histograms stored and read back: every bucket, the
+ * count, min, max and sum as they were; a name it does not have and a run
+ * with none are -ENOENT; text that is not such JSON is refused. */
+static void test_hists(void **state)
+{
+	struct ct_store *s = open_ok(path_of("hists.db"));
+	struct ct_hist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b)),
+		       *back = malloc(sizeof(*back));
+	struct ct_session_rec rec;
+	struct ct_run r, plain, all;
+	char err[CT_ERRLEN] = "", *text;
+	uint64_t x = 88172645463325252ull;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(back);
+	ct_hist_reset(a);
+	ct_hist_reset(b);
+	/* xorshift: latencies from 0 to about 4 s, many buckets */
+	for (int i = 0; i < 20000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		ct_hist_add(a, (x % 1000) * (x % 4000000) / 1000 + i % 7);
+	}
+	ct_hist_add(b, 42);
+	memset(&rec, 0, sizeof(rec));
+	rec.config_id = put_config(s, "h", 1);
+	assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), 0);
+	fill_run(&r, rec.id, rec.config_id, "none", CT_RUN_OK, 1);
+	snprintf(r.hists[0].name, CT_HIST_NAME, "probe");
+	r.hists[0].h = a;
+	snprintf(r.hists[1].name, CT_HIST_NAME, "audio");
+	r.hists[1].h = b;
+	r.nhists = 2;
+	assert_int_equal(ct_store_run_put(s, &r, err, sizeof(err)), 0);
+	fill_run(&plain, rec.id, rec.config_id, "none", CT_RUN_OK, 2);
+	assert_int_equal(ct_store_run_put(s, &plain, err, sizeof(err)), 0);
+
+	assert_int_equal(ct_store_run_hist(s, r.id, "probe", back, err, sizeof(err)), 0);
+	assert_int_equal(back->count, 20000);
+	assert_int_equal(back->min, a->min);
+	assert_int_equal(back->max, a->max);
+	assert_true(back->sum == a->sum);
+	assert_memory_equal(back->b, a->b, sizeof(a->b));
+	assert_int_equal(ct_hist_pct(back, 99), ct_hist_pct(a, 99));
+	assert_int_equal(ct_store_run_hist(s, r.id, "audio", back, err, sizeof(err)), 0);
+	assert_int_equal(back->count, 1);
+	assert_int_equal(back->min, 42);
+	assert_int_equal(ct_store_run_hist(s, r.id, "video", back, err, sizeof(err)), -ENOENT);
+	assert_int_equal(ct_store_run_hist(s, plain.id, "probe", back, err, sizeof(err)), -ENOENT);
+	memset(&all, 0, sizeof(all));
+	assert_int_equal(ct_store_run_hists(s, r.id, &all, err, sizeof(err)), 0);
+	assert_int_equal(all.nhists, 2);
+	assert_memory_equal(all.hists[0].h->b, a->b, sizeof(a->b));
+	ct_store_hists_free(&all);
+	ct_store_close(s);
+
+	/* damaged: a bound that is no bucket's, counts that disagree */
+	assert_int_equal(ct_store_hist_decode("{\"p\":{\"count\":1,\"min\":1,\"max\":1,"
+					      "\"sum\":1,\"buckets\":[[129,1]]}}",
+					      "p", back),
+			 -EPROTO);
+	assert_int_equal(ct_store_hist_decode("{\"p\":{\"count\":2,\"min\":1,\"max\":1,"
+					      "\"sum\":1,\"buckets\":[[1,1]]}}",
+					      "p", back),
+			 -EPROTO);
+	assert_int_equal(ct_store_hist_decode("{\"p\":{\"count\":1,\"min\":1,\"max\":1,"
+					      "\"sum\":1,\"buckets\":[[1,1]]}}",
+					      "p", back),
+			 0);
+	text = ct_store_hists_encode(&plain);
+	assert_string_equal(text, "{}");
+	free(text);
+	free(a);
+	free(b);
+	free(back);
+}
+
 /* What migrations 6 and 7 added, dropped again: a store of schema 5 as far
  * as later migrations are concerned (the fixture test covers a real one). */
 #define UNDO_6                                                \
+	"ALTER TABLE runs DROP COLUMN hists;"                 \
 	"DROP INDEX sessions_by_uuid;"                        \
 	"ALTER TABLE sessions DROP COLUMN uuid;"              \
 	"ALTER TABLE sessions DROP COLUMN hostname;"          \
@@ -1332,7 +1413,7 @@ static void test_newer_version(void **state)
 	ct_store_close(open_ok(path));
 	db = raw_open(path);
 	/* a rollback journal too, so a refused store that was written to shows */
-	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 10",
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 11",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
@@ -1340,12 +1421,12 @@ static void test_newer_version(void **state)
 	assert_int_equal(ct_store_open(&s, path, CT_STORE_CREATE, err, sizeof(err)), -EINVAL);
 	assert_null(s);
 	snprintf(want, sizeof(want),
-		 "results store '%s' has schema version 10, this contend knows up to %d", path,
+		 "results store '%s' has schema version 11, this contend knows up to %d", path,
 		 SCHEMA_VERSION);
 	assert_string_equal(err, want);
 
 	db = raw_open(path);
-	assert_int_equal(raw_int(db, "PRAGMA user_version"), 10);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 11);
 	raw_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
 	assert_string_equal(mode, "delete");
 	sqlite3_close(db);
@@ -1577,6 +1658,44 @@ static void test_pg_open(void **state)
 	assert_non_null(strstr(err, "schema version 99"));
 	PQfinish(c);
 
+	/* a store of the previous schema (9, the first) migrates to the
+	 * current one, its runs kept, and takes histograms */
+	s = open_ok(path_of("older"));
+	cfg = put_config(s, "old", 1);
+	{
+		int64_t sid = begin_session(s, cfg, "contend run");
+
+		fill_run(&r, sid, cfg, "none", CT_RUN_OK, 1);
+		rec.id = sid;
+	}
+	assert_int_equal(ct_store_run_put(s, &r, err, sizeof(err)), 0);
+	ct_store_close(s);
+	c = pg_connect(path_of("older"));
+	pg_exec(c, "ALTER TABLE runs DROP COLUMN hists");
+	pg_exec(c, "UPDATE contend_meta SET value = '9' WHERE key = 'schema_version'");
+	s = open_ok(path_of("older"));
+	assert_int_equal(pg_int(c, "SELECT value::int FROM contend_meta WHERE key = "
+				   "'schema_version'"),
+			 SCHEMA_VERSION);
+	assert_int_equal(pg_int(c, "SELECT count(*) FROM runs WHERE hists = ''"), 1);
+	{
+		struct ct_hist *h = malloc(sizeof(*h));
+
+		assert_non_null(h);
+		ct_hist_reset(h);
+		ct_hist_add(h, 1000);
+		fill_run(&r, rec.id, cfg, "none", CT_RUN_OK, 2);
+		snprintf(r.hists[0].name, CT_HIST_NAME, "probe");
+		r.hists[0].h = h;
+		r.nhists = 1;
+		assert_int_equal(ct_store_run_put(s, &r, err, sizeof(err)), 0);
+		assert_int_equal(ct_store_run_hist(s, r.id, "probe", h, err, sizeof(err)), 0);
+		assert_int_equal(h->count, 1);
+		free(h);
+	}
+	ct_store_close(s);
+	PQfinish(c);
+
 	s = open_ok(path_of("reader"));
 	cfg = put_config(s, "rc3", 1);
 	begin_session(s, cfg, "contend run");
@@ -1617,6 +1736,7 @@ int main(void)
 		cmocka_unit_test(test_session_uuid),   cmocka_unit_test(test_latest_session),
 		cmocka_unit_test(test_calibration),    cmocka_unit_test(test_reopen),
 		cmocka_unit_test(test_metrics_series), cmocka_unit_test(test_pg_open),
+		cmocka_unit_test(test_hists),
 	};
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),	cmocka_unit_test(test_sessions),
@@ -1629,7 +1749,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_fixture), cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_migrate_v1),	cmocka_unit_test(test_metrics_series),
 		cmocka_unit_test(test_integrity),	cmocka_unit_test(test_default_path),
-		cmocka_unit_test(test_codec),
+		cmocka_unit_test(test_codec),		cmocka_unit_test(test_hists),
 	};
 
 	pg = getenv("CT_PG");

@@ -1,0 +1,86 @@
+#!/bin/sh
+# The latency workload and the wakeup probe through the binary: runs of
+# real tasks stored with their figures and histograms, the latency table
+# and the verdicts on p99 and deadlines met, the probe beside another
+# workload, its histogram read back by SQL, JSON that follows the schema,
+# and every bad input refused with one line before anything runs.
+. "$CT_TESTLIB"
+plan 27
+
+one="-l none -n 2 --no-warmup --delay 0 --dir $T"
+# shellcheck disable=SC2086
+run run -w latency $one -L lat --task audio,video --duration 1s --probe wakeup
+expect_rc "latency, audio and video: exit 0" 0
+expect_out "a row per task with its figures" "^lat +2 +audio +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$"
+expect_out "video under it" "^ +video +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$"
+expect_out "the probe's line" "lat wakeup probe \(us, mean of runs\): p50 [0-9.]+ +p99 [0-9.]+ +max [0-9.]+"
+q="select count(*) from runs where workload = 'latency' and status = 'ok'"
+[ "$(sql "$q and json_extract(metrics, '$.p99_us') = json_extract(metrics, '$.audio_p99_us')
+	and json_extract(metrics, '$.audio_met_pct') between 0 and 100
+	and json_extract(metrics, '$.video_cpu_pct') between 0 and 100
+	and json_extract(metrics, '$.loops_per_us') > 0
+	and abs(json_extract(metrics, '$.calib_err_pct')) <= 2")" = 2 ] &&
+	ok "each run keeps its figures, its calibration within 2%" ||
+	not_ok "each run keeps its figures, its calibration within 2%" "$(sql "select metrics from runs")"
+# 1 s of audio is 20 periods of 50 ms, of video 60 of 16.7 ms
+[ "$(sql "$q and json_extract(hists, '$.audio.count') = 20 and json_extract(hists, '$.video.count') = 60")" = 2 ] &&
+	ok "each task's histogram counts its periods (20 audio, 60 video)" ||
+	not_ok "each task's histogram counts its periods (20 audio, 60 video)" "$(sql "select substr(hists, 1, 300) from runs")"
+[ "$(sql "$q and json_extract(hists, '$.probe.count') = json_extract(metrics, '$.probe_n')
+	and json_extract(hists, '$.probe.count') > 100
+	and json_extract(hists, '$.probe.max') / 1000.0 = json_extract(metrics, '$.probe_max_us')")" = 2 ] &&
+	ok "the probe's histogram is stored with the run and agrees with its metrics" ||
+	not_ok "the probe's histogram is stored with the run and agrees with its metrics" "$(sql "select metrics, substr(hists, 1, 200) from runs")"
+
+# two configs: verdicts on p99 and on each task's deadlines met
+# shellcheck disable=SC2086
+run run -w latency $one -n 4 -L lat2 --task audio --duration 500ms
+expect_rc "a second config: exit 0" 0
+run compare lat lat2
+expect_rc "runs of other tasks are never compared: exit 2" 2
+expect_err "it says which runs are missing" "no stored runs of 'lat2' for workload latency \(tasks=audio,video duration=1s\)"
+# shellcheck disable=SC2086
+run run -w latency $one -n 4 -L lat3 --task audio --duration 500ms
+run compare lat2 lat3
+expect_rc "compare lat2 lat3: exit 0" 0
+expect_out "verdict on p99" "^p99 against 'lat2'"
+expect_out "verdict on deadlines met" "^none +lat3 vs lat2: audio_met_pct: "
+run compare --format json lat2 lat3
+if python3 -c "import jsonschema" 2>/dev/null; then
+	python3 - "$CT_FIXTURES/../../docs/schema/contend-1.json" "$T/out" >"$T/py" 2>&1 <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1])); doc = json.load(open(sys.argv[2]))
+jsonschema.validate(doc, schema)
+cell = doc["loads"][0]["configs"][1]
+assert doc["figure"] == "p99_us", doc["figure"]
+assert [x["metric"] for x in cell["extra_comparisons"]] == ["audio_met_pct"], cell
+PY
+	check "JSON: figure p99_us, deadlines met judged beside it, valid" [ $? = 0 ]
+else
+	skip "JSON: figure p99_us, deadlines met judged beside it, valid" "python3-jsonschema is not installed"
+fi
+
+# the probe beside another workload, and SCHED_FIFO as root
+# shellcheck disable=SC2086
+run run -w selftest $one -L sp --probe wakeup=500us --probe-rt
+expect_rc "selftest with a SCHED_FIFO probe at 500 us: exit 0" 0
+expect_out "its probe line under the Time table" "sp wakeup probe"
+[ "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'sp' and json_extract(r.hists, '$.probe.count') > 50")" = 2 ] &&
+	ok "the probe's histogram is kept with a selftest run" ||
+	not_ok "the probe's histogram is kept with a selftest run" "$(sql "select metrics from runs")"
+[ -z "$(leftovers)" ] && ok "no process left behind" || not_ok "no process left behind" "$(leftovers)"
+
+# bad input: one line, exit 2, nothing stored
+before=$(sql "select count(*) from runs")
+for bad in "--task audo" "--task custom" "--cpu 10 --task audio" "--probe wakeup=5us" "--probe sleep" \
+	"--probe-rt" "--task audio,audio" "--duration 50ms --task audio"; do
+	# shellcheck disable=SC2086
+	run run -w latency $one $bad
+	if [ "$rc" = 2 ] && [ "$(wc -l <"$T/err")" = 1 ]; then
+		ok "refused with one line: $bad"
+	else
+		not_ok "refused with one line: $bad" "rc=$rc" "$(cat "$T/err")"
+	fi
+done
+[ "$(sql "select count(*) from runs")" = "$before" ] && ok "nothing stored for bad input" ||
+	not_ok "nothing stored for bad input"
