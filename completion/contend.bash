@@ -46,7 +46,7 @@ _contend_loads()
 }
 
 # The words after "-w, --workload NAME" in run's help, parentheses dropped:
-# "kbuild (default), cmd (the command after --), oltp, selftest".
+# "kbuild (default), cmd (the command after --), oltp, latency, selftest".
 _contend_workloads()
 {
 	local w
@@ -62,7 +62,7 @@ _contend_workloads()
 				if (f[i] ~ /^[a-z][a-z0-9_]*$/ && f[i] != "or" && f[i] != "and")
 					print f[i]
 		}')
-	printf '%s\n' "${w:-kbuild$'\n'cmd$'\n'oltp$'\n'selftest}"
+	printf '%s\n' "${w:-kbuild$'\n'cmd$'\n'oltp$'\n'latency$'\n'selftest}"
 }
 
 # Stored labels (what=label) or session ids (what=id) of `contend list`,
@@ -236,6 +236,13 @@ _contend()
 	--order) cands=$(printf '%s\n' interleaved sequential) ;;
 	--engine) cands=$(printf '%s\n' psync io_uring) ;;
 	--selftest-mode) cands=$(printf '%s\n' spin sleep fail) ;;
+	--task)
+		# a comma-separated list: complete its last element
+		local done_=${cur%,*}
+		[[ $cur == *,* ]] && done_+=, || done_=""
+		cands=$(printf '%s\n' audio video x gaming custom | sed "s/^/$done_/")
+		;;
+	--probe) cands=$(printf '%s\n' wakeup wakeup=1ms wakeup=100us) ;;
 	--baseline | -L | --label | --from) cands=$(_contend_stored label) ;;
 	--session) cands=$(_contend_stored id) ;;
 	-o | --output | --db)

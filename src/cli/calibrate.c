@@ -29,7 +29,7 @@ bool run_value(const struct ct_run *r, bool scored, double *v)
 		return false;
 	if (scored)
 		return !ct_run_metric(r, CT_METRIC_TPS, v) && *v > 0;
-	*v = (double)r->wall_ns / 1e9;
+	*v = ct_run_value(r); /* Time, or the latency workload's p99 */
 	return *v > 0;
 }
 

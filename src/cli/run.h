@@ -63,7 +63,8 @@ struct aa_tally {
 int aa_pair(struct run_args *a, struct ct_store *st, struct aa_tally *t);
 int aa_summary(const struct run_args *a, const struct aa_tally *t);
 
-/* The value a run is judged by: tps for a scored workload, else seconds. */
+/* The value a run is judged by: tps for a scored workload, else its
+ * ct_run_value() (seconds; the latency workload's p99). */
 bool run_value(const struct ct_run *r, bool scored, double *v);
 
 #endif

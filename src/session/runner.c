@@ -199,8 +199,8 @@ static int probe_start(struct session_rt *rt, pid_t self)
 }
 
 /* Stops the probe and, given r, adds what it saw to the run: the "probe"
- * histogram and its p50, p99, max and count; its CPU goes to *cpu_us (it
- * is contend's, not foreign). */
+ * histogram, its p50, p99, max and count, and its CPU time (also added to
+ * *cpu_us: it is contend's, not foreign). */
 static void probe_finish(struct session_rt *rt, struct ct_run *r, int64_t *cpu_us)
 {
 	struct rusage ru;
@@ -215,8 +215,10 @@ static void probe_finish(struct session_rt *rt, struct ct_run *r, int64_t *cpu_u
 	rt->probe_pid = 0;
 	if (!r)
 		return;
+	int64_t cpu = ct_tv_us(ru.ru_utime) + ct_tv_us(ru.ru_stime);
+
 	if (cpu_us)
-		*cpu_us += ct_tv_us(ru.ru_utime) + ct_tv_us(ru.ru_stime);
+		*cpu_us += cpu;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		if (r->status == CT_RUN_OK)
 			fail_run(r, rt->s->opts.probe_rt
@@ -225,6 +227,7 @@ static void probe_finish(struct session_rt *rt, struct ct_run *r, int64_t *cpu_u
 		return;
 	}
 	(void)ct_run_metric_set(r, "probe_n", (double)h->count);
+	(void)ct_run_metric_set(r, "probe_cpu_us", (double)cpu); /* what it cost */
 	if (!h->count)
 		return;
 	(void)ct_run_metric_set(r, "probe_p50_us", (double)ct_hist_pct(h, 50) / 1e3);

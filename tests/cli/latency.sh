@@ -5,7 +5,7 @@
 # workload, its histogram read back by SQL, JSON that follows the schema,
 # and every bad input refused with one line before anything runs.
 . "$CT_TESTLIB"
-plan 27
+plan 29
 
 one="-l none -n 2 --no-warmup --delay 0 --dir $T"
 # shellcheck disable=SC2086
@@ -31,6 +31,13 @@ q="select count(*) from runs where workload = 'latency' and status = 'ok'"
 	and json_extract(hists, '$.probe.max') / 1000.0 = json_extract(metrics, '$.probe_max_us')")" = 2 ] &&
 	ok "the probe's histogram is stored with the run and agrees with its metrics" ||
 	not_ok "the probe's histogram is stored with the run and agrees with its metrics" "$(sql "select metrics, substr(hists, 1, 200) from runs")"
+
+# push carries the histograms
+run push --to "$T/copy.db" -q
+expect_rc "push to another store: exit 0" 0
+[ "$(sqlite3 "$T/copy.db" "select hists from runs order by id")" = "$(sql "select hists from runs order by id")" ] &&
+	[ "$(sql "select count(*) from runs where hists like '%\"probe\"%'")" = 2 ] &&
+	ok "the copy holds the same histograms" || not_ok "the copy holds the same histograms"
 
 # two configs: verdicts on p99 and on each task's deadlines met
 # shellcheck disable=SC2086
