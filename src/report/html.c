@@ -741,6 +741,74 @@ static void configs(FILE *f, const struct ct_report *rep)
 	fputs("</p>\n", f);
 }
 
+static void html_num(FILE *f, double v, double scale, int decimals)
+{
+	if (isnan(v))
+		fputs("<td>-</td>", f);
+	else
+		fprintf(f, "<td>%.*f</td>", decimals, v / scale);
+}
+
+struct html_row {
+	FILE *f;
+	const char *load, *label;
+};
+
+static void html_latency_row(void *ctx, const char *task, const double v[6])
+{
+	struct html_row *m = ctx;
+
+	fputs("<tr><td class=\"l\">", m->f);
+	esc(m->f, m->load);
+	fputs("</td><td class=\"l\">", m->f);
+	esc(m->f, m->label);
+	fputs("</td><td class=\"l\">", m->f);
+	esc(m->f, task);
+	fputs("</td>", m->f);
+	for (int k = 0; k < 4; k++)
+		html_num(m->f, v[k], 1e3, 3);
+	html_num(m->f, v[4], 1, 1);
+	html_num(m->f, v[5], 1, 1);
+	fputs("</tr>\n", m->f);
+}
+
+/* The latency workload's tasks and the wakeup probe: the means over the
+ * runs of each run's figures, in ms. */
+static void latency_tables(FILE *f, const struct ct_report *rep)
+{
+	char names[8][16];
+	const char *tasks[8];
+	size_t nt = rp_tasks_of(rep, names, 8);
+	bool heading = false;
+
+	for (size_t t = 0; t < nt; t++)
+		tasks[t] = names[t];
+	for (size_t i = 0; i < rep->nblocks; i++)
+		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
+			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
+			struct html_row m = { f, rep->blocks[i].load, c->label };
+
+			if (!c->n || (!nt && isnan(rp_metric(c, "probe_p99_us"))))
+				continue;
+			if (!heading)
+				fputs("<h2 id=\"latency\">Latency</h2>\n<div "
+				      "style=\"overflow-x:auto\"><table "
+				      "class=\"summary\">\n<tr><th "
+				      "class=\"l\">Load</th><th class=\"l\">Config</th><th "
+				      "class=\"l\">Task</th><th>Mean ms</th><th>p50 ms</th><th>p99 "
+				      "ms</th><th>Max ms</th><th>CPU%</th><th>Met%</th></tr>\n",
+				      f);
+			heading = true;
+			rp_latency_rows(c, tasks, nt, html_latency_row, &m);
+		}
+	if (heading)
+		fputs("</table></div>\n<p class=\"note\">Means over the runs of each run's "
+		      "figures. Latency: how late a period began (gaming: a frame's overrun; the "
+		      "wakeup probe: how late it woke). CPU%: of the share asked for. Met%: "
+		      "periods done by their deadline.</p>\n",
+		      f);
+}
+
 int ct_report_print_html(FILE *f, const struct ct_report *rep, const char *command)
 {
 	if (rep->kind != CT_REPORT_RUNS)
@@ -751,6 +819,7 @@ int ct_report_print_html(FILE *f, const struct ct_report *rep, const char *comma
 	for (size_t i = 0; i < rep->nblocks; i++)
 		dotplot(f, rep, &rep->blocks[i]);
 	forest(f, rep);
+	latency_tables(f, rep);
 	if (rep->higher_better) {
 		fputs("<h2 id=\"oltp\">tps and latency</h2>\n", f);
 		for (size_t i = 0; i < rep->nblocks; i++) {

@@ -10,13 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The task names of the parameters ("tasks=audio,video duration=10s"). */
-static size_t tasks_of(const char *params, char names[][16], size_t max)
+size_t rp_tasks_of(const struct ct_report *rep, char names[][16], size_t max)
 {
-	const char *p = strstr(params, "tasks=");
+	const char *p = strstr(rep->params, "tasks=");
 	size_t n = 0;
 
-	if (!p)
+	if (!p || strcmp(rep->figure_key, CT_METRIC_LATENCY))
 		return 0;
 	p += 6;
 	while (*p && *p != ' ' && n < max) {
@@ -28,6 +27,27 @@ static size_t tasks_of(const char *params, char names[][16], size_t max)
 			p++;
 	}
 	return n;
+}
+
+void rp_latency_rows(const struct ct_report_cell *c, const char *const *tasks, size_t nt,
+		     void (*row)(void *ctx, const char *task, const double v[6]), void *ctx)
+{
+	static const char *const names[6] = { "mean_us", "p50_us",  "p99_us",
+					      "max_us",	 "cpu_pct", "met_pct" };
+	char full[64];
+	double v[6];
+
+	for (size_t t = 0; t <= nt; t++) {
+		const char *task = t < nt ? tasks[t] : "probe";
+
+		for (int k = 0; k < 6; k++) {
+			snprintf(full, sizeof(full), "%s_%s", task, names[k]);
+			v[k] = rp_metric(c, full);
+		}
+		if (t == nt && isnan(v[2]))
+			break; /* no probe */
+		row(ctx, t < nt ? task : "wakeup probe", v);
+	}
 }
 
 static void cell_value(FILE *f, const struct ct_report_cell *c, const char *task, const char *name,
@@ -47,7 +67,7 @@ static void cell_value(FILE *f, const struct ct_report_cell *c, const char *task
 void ct_report_print_latency(FILE *f, const struct ct_report *rep)
 {
 	char tasks[8][16];
-	size_t nt = tasks_of(rep->params, tasks, 8);
+	size_t nt = rp_tasks_of(rep, tasks, 8);
 	int w = 16;
 
 	for (size_t i = 0; i < rep->nblocks; i++)

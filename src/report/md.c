@@ -124,6 +124,87 @@ static void failures(FILE *f, const struct ct_report_block *b)
 		}
 }
 
+static void md_num(FILE *f, double v, double scale, int decimals)
+{
+	if (isnan(v))
+		fprintf(f, " - |");
+	else
+		fprintf(f, " %.*f |", decimals, v / scale);
+}
+
+struct md_row {
+	FILE *f;
+	const char *load, *label;
+};
+
+static void md_latency_row(void *ctx, const char *task, const double v[6])
+{
+	struct md_row *m = ctx;
+
+	fprintf(m->f, "| ");
+	text(m->f, m->load);
+	fprintf(m->f, " | ");
+	text(m->f, m->label);
+	fprintf(m->f, " | %s |", task);
+	for (int k = 0; k < 4; k++)
+		md_num(m->f, v[k], 1e3, 3);
+	md_num(m->f, v[4], 1, 1);
+	md_num(m->f, v[5], 1, 1);
+	fputc('\n', m->f);
+}
+
+/* The latency workload's tasks and the wakeup probe, in ms. */
+static void latency_md(FILE *f, const struct ct_report *rep)
+{
+	char names[8][16];
+	const char *tasks[8];
+	size_t nt = rp_tasks_of(rep, names, 8);
+	bool heading = false;
+
+	for (size_t t = 0; t < nt; t++)
+		tasks[t] = names[t];
+	for (size_t i = 0; i < rep->nblocks; i++)
+		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
+			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
+			struct md_row m = { f, rep->blocks[i].load, c->label };
+
+			if (!c->n || (!nt && isnan(rp_metric(c, "probe_p99_us"))))
+				continue;
+			if (!heading)
+				fprintf(f, "\n### Latency\n\n| Load | Config | Task | Mean ms | "
+					   "p50 ms | "
+					   "p99 ms | Max ms | CPU%% | Met%% |\n"
+					   "|---|---|---|--:|--:|--:|--:|--:|--:|\n");
+			heading = true;
+			rp_latency_rows(c, tasks, nt, md_latency_row, &m);
+		}
+}
+
+static void verdict_row(FILE *f, const struct ct_report *rep, const char *load,
+			const struct ct_report_cell *c, const char *figure,
+			const struct ct_stats_comparison *v, const char *verdict)
+{
+	fprintf(f, "| ");
+	text(f, load);
+	fprintf(f, " | ");
+	text(f, c->label);
+	if (figure) {
+		fprintf(f, " (");
+		text(f, figure);
+		fputc(')', f);
+	}
+	fprintf(f, " | ");
+	if (v->decided_by == CT_TEST_NONE)
+		fprintf(f, "- | - | - | - | ");
+	else {
+		rp_effect(f, v, " | [");
+		fprintf(f, " | %.2g | %s | ", v->p_adj, ct_report_test_name(v));
+	}
+	text(f, verdict);
+	fprintf(f, " |\n");
+	(void)rep;
+}
+
 static void verdicts(FILE *f, const struct ct_report *rep)
 {
 	size_t ncells = rep->nblocks ? rep->blocks[0].ncells : 0;
@@ -146,20 +227,13 @@ static void verdicts(FILE *f, const struct ct_report *rep)
 		for (size_t i = 0; i < rep->nblocks; i++) {
 			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
 
-			fprintf(f, "| ");
-			text(f, rep->blocks[i].load);
-			fprintf(f, " | ");
-			text(f, c->label);
-			fprintf(f, " | ");
-			if (c->cmp.decided_by == CT_TEST_NONE)
-				fprintf(f, "- | - | - | - | ");
-			else {
-				rp_effect(f, &c->cmp, " | [");
-				fprintf(f, " | %.2g | %s | ", c->cmp.p_adj,
-					ct_report_test_name(&c->cmp));
-			}
-			text(f, ct_report_verdict(rep, c));
-			fprintf(f, " |\n");
+			verdict_row(f, rep, rep->blocks[i].load, c, NULL, &c->cmp,
+				    ct_report_verdict(rep, c));
+			for (unsigned k = 0; k < rep->nextra; k++)
+				verdict_row(f, rep, rep->blocks[i].load, c, rep->extra[k].metric,
+					    &c->extra_cmp[k],
+					    ct_report_outcome(rep, &c->extra_cmp[k],
+							      rep->extra[k].higher_better));
 		}
 	}
 }
@@ -273,6 +347,7 @@ int ct_report_print_md(FILE *f, const struct ct_report *rep)
 					rep->blocks[i].work_unit);
 		fprintf(f, ".\n");
 	}
+	latency_md(f, rep);
 	verdicts(f, rep);
 	flagged(f, rep);
 	if (rep->ndiffs) {

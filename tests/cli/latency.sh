@@ -5,7 +5,7 @@
 # workload, its histogram read back by SQL, JSON that follows the schema,
 # and every bad input refused with one line before anything runs.
 . "$CT_TESTLIB"
-plan 29
+plan 32
 
 one="-l none -n 2 --no-warmup --delay 0 --dir $T"
 # shellcheck disable=SC2086
@@ -52,6 +52,12 @@ run compare lat2 lat3
 expect_rc "compare lat2 lat3: exit 0" 0
 expect_out "verdict on p99" "^p99 against 'lat2'"
 expect_out "verdict on deadlines met" "^none +lat3 vs lat2: audio_met_pct: "
+run compare --format md lat2 lat3
+expect_out "Markdown: a Latency table with the task rows" "^\| none \| lat3 \| audio \| [0-9.]+ \|"
+expect_out "Markdown: the verdict on deadlines met" "^\| none \| lat3 \(audio\\\\_met\\\\_pct\) \|"
+run report lat -o "$T/lat.html"
+grep -q '<h2 id="latency">Latency</h2>' "$T/lat.html" && grep -q '<td class="l">wakeup probe</td>' "$T/lat.html" &&
+	ok "HTML: a Latency table with the tasks and the probe" || not_ok "HTML: a Latency table with the tasks and the probe"
 run compare --format json lat2 lat3
 if python3 -c "import jsonschema" 2>/dev/null; then
 	python3 - "$CT_FIXTURES/../../docs/schema/contend-1.json" "$T/out" >"$T/py" 2>&1 <<'PY'
