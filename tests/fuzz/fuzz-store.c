@@ -4,11 +4,14 @@
  * JSON array of numbers). Whatever a damaged or hostile store holds, the
  * decoders either refuse it or give what they document: metric names of
  * [a-z0-9_], finite values, no name twice; a series that encodes and
- * decodes back to the same numbers.
+ * decodes back to the same numbers; a histogram whose buckets add up to its
+ * count, whose percentiles lie within its minimum and maximum, and which
+ * encodes and decodes back bucket for bucket.
  */
 #include "contend/store.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +50,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!(v[i] == w[i]))
 				abort();
 		free(enc);
+	}
+	{
+		static struct ct_hist h, back;
+		uint64_t total = 0;
+
+		if (!ct_store_hist_decode(s, "probe", &h)) {
+			for (unsigned i = 0; i < CT_HIST_BUCKETS; i++)
+				total += h.b[i];
+			if (total != h.count ||
+			    (h.count && (h.min > h.max || ct_hist_pct(&h, 50) < h.min ||
+					 ct_hist_pct(&h, 99) > h.max)))
+				abort();
+			memset(&r, 0, sizeof(r));
+			snprintf(r.hists[0].name, CT_HIST_NAME, "probe");
+			r.hists[0].h = &h;
+			r.nhists = 1;
+			enc = ct_store_hists_encode(&r);
+			if (!enc || ct_store_hist_decode(enc, "probe", &back) ||
+			    memcmp(back.b, h.b, sizeof(h.b)) || back.count != h.count)
+				abort();
+			free(enc);
+		}
 	}
 	free(v);
 	free(w);
