@@ -16,19 +16,21 @@
 #    1 us buckets; the probe's is log-linear (at most 1/64 of a value wide).
 # 2. The probe's cost to a kbuild foreground (full profile, -l none): KROUNDS
 #    rounds (default 3) of one session without the probe and one with it
-#    (--probe wakeup=1ms), -n KRUNS (default 3) each, alternated; then
+#    (--probe wakeup=KPERIOD, default 5ms, the probe's default), -n KRUNS
+#    (default 3) each, alternated; then
 #    contend compare of the two labels: the effect on Time with its
 #    interval, and the probe's own CPU time (stored with each run as
 #    probe_cpu_us) as a share of one CPU over the run - what it takes from
 #    the compile, measured without the compile's noise. Target: at most 1%.
 # Root (rt-tests is installed when missing). A first look: ROUNDS=1
-# SECONDS=3 KROUNDS=1.
+# SECONDS=3 KROUNDS=1; ROUNDS=0 or KROUNDS=0 skips a part.
 set -eu
 cd "$(dirname "$0")/.."
 CONTEND=${CONTEND:-build/contend}
 ROUNDS=${ROUNDS:-5}
 SECONDS_EACH=${SECONDS:-10}
 PERIOD=${PERIOD:-1ms}
+KPERIOD=${KPERIOD:-5ms}
 KROUNDS=${KROUNDS:-3}
 KRUNS=${KRUNS:-3}
 RT=${RT:-0}
@@ -79,15 +81,16 @@ done | awk '
 		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
 	}
-	END { printf "median ratios probe/cyclictest: p50 %.3f, p99 %.3f (target 0.9..1.1)\n",
+	END { if (!NR) exit
+		printf "median ratios probe/cyclictest: p50 %.3f, p99 %.3f (target 0.9..1.1)\n",
 		median(q50, NR), median(q99, NR) }'
 
 [ "$KROUNDS" -gt 0 ] || exit 0
-echo "probe cost to kbuild: $KROUNDS rounds of -n $KRUNS without and with --probe wakeup=1ms"
+echo "probe cost to kbuild: $KROUNDS rounds of -n $KRUNS without and with --probe wakeup=$KPERIOD"
 for r in $(seq 1 "$KROUNDS"); do
 	for which in $([ $((r % 2)) = 1 ] && echo "off on" || echo "on off"); do
 		set -- -L "probe-$which"
-		[ "$which" = on ] && set -- "$@" --probe wakeup=1ms
+		[ "$which" = on ] && set -- "$@" --probe "wakeup=$KPERIOD"
 		"$CONTEND" run -q --db "$T/k.db" -w kbuild -l none -n "$KRUNS" --dir "$T" "$@" >/dev/null
 	done
 done

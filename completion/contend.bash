@@ -242,7 +242,7 @@ _contend()
 		[[ $cur == *,* ]] && done_+=, || done_=""
 		cands=$(printf '%s\n' audio video x gaming custom | sed "s/^/$done_/")
 		;;
-	--probe) cands=$(printf '%s\n' wakeup wakeup=1ms wakeup=100us) ;;
+	--probe) cands=$(printf '%s\n' wakeup wakeup=1ms wakeup=5ms) ;;
 	--baseline | -L | --label | --from) cands=$(_contend_stored label) ;;
 	--session) cands=$(_contend_stored id) ;;
 	-o | --output | --db)
