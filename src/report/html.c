@@ -749,19 +749,27 @@ static void html_num(FILE *f, double v, double scale, int decimals)
 		fprintf(f, "<td>%.*f</td>", decimals, v / scale);
 }
 
-struct html_row {
+struct html_rows {
 	FILE *f;
-	const char *load, *label;
+	bool heading;
 };
 
-static void html_latency_row(void *ctx, const char *task, const double v[6])
+static void html_latency_row(void *ctx, const char *load, const char *label, const char *task,
+			     const double v[6])
 {
-	struct html_row *m = ctx;
+	struct html_rows *m = ctx;
 
+	if (!m->heading)
+		fputs("<h2 id=\"latency\">Latency</h2>\n<div style=\"overflow-x:auto\"><table "
+		      "class=\"summary\">\n<tr><th class=\"l\">Load</th><th "
+		      "class=\"l\">Config</th><th class=\"l\">Task</th><th>Mean ms</th><th>p50 "
+		      "ms</th><th>p99 ms</th><th>Max ms</th><th>CPU%</th><th>Met%</th></tr>\n",
+		      m->f);
+	m->heading = true;
 	fputs("<tr><td class=\"l\">", m->f);
-	esc(m->f, m->load);
+	esc(m->f, load);
 	fputs("</td><td class=\"l\">", m->f);
-	esc(m->f, m->label);
+	esc(m->f, label);
 	fputs("</td><td class=\"l\">", m->f);
 	esc(m->f, task);
 	fputs("</td>", m->f);
@@ -776,32 +784,10 @@ static void html_latency_row(void *ctx, const char *task, const double v[6])
  * runs of each run's figures, in ms. */
 static void latency_tables(FILE *f, const struct ct_report *rep)
 {
-	char names[8][16];
-	const char *tasks[8];
-	size_t nt = rp_tasks_of(rep, names, 8);
-	bool heading = false;
+	struct html_rows m = { f, false };
 
-	for (size_t t = 0; t < nt; t++)
-		tasks[t] = names[t];
-	for (size_t i = 0; i < rep->nblocks; i++)
-		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
-			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
-			struct html_row m = { f, rep->blocks[i].load, c->label };
-
-			if (!c->n || (!nt && isnan(rp_metric(c, "probe_p99_us"))))
-				continue;
-			if (!heading)
-				fputs("<h2 id=\"latency\">Latency</h2>\n<div "
-				      "style=\"overflow-x:auto\"><table "
-				      "class=\"summary\">\n<tr><th "
-				      "class=\"l\">Load</th><th class=\"l\">Config</th><th "
-				      "class=\"l\">Task</th><th>Mean ms</th><th>p50 ms</th><th>p99 "
-				      "ms</th><th>Max ms</th><th>CPU%</th><th>Met%</th></tr>\n",
-				      f);
-			heading = true;
-			rp_latency_rows(c, tasks, nt, html_latency_row, &m);
-		}
-	if (heading)
+	rp_latency_rows(rep, html_latency_row, &m);
+	if (m.heading)
 		fputs("</table></div>\n<p class=\"note\">Means over the runs of each run's "
 		      "figures. Latency: how late a period began (gaming: a frame's overrun; the "
 		      "wakeup probe: how late it woke). CPU%: of the share asked for. Met%: "

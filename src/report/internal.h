@@ -22,11 +22,15 @@ void rp_probe_line(FILE *f, const struct ct_report_cell *c);
 /* The latency workload's tasks, from the parameters ("tasks=audio,video
  * ..."); 0 for another workload. */
 size_t rp_tasks_of(const struct ct_report *rep, char names[][16], size_t max);
-/* For each task of c and then the wakeup probe (when c's runs had it):
- * row(ctx, name, {mean, p50, p99, max in us, CPU%, Met%}), NaN where the
- * runs have no such figure. */
-void rp_latency_rows(const struct ct_report_cell *c, const char *const *tasks, size_t nt,
-		     void (*row)(void *ctx, const char *task, const double v[6]), void *ctx);
+/* For each cell with ok runs, each latency task of the report and then
+ * the wakeup probe (when the cell's runs had it): row(ctx, load, label,
+ * name, {mean, p50, p99, max in us, CPU%, Met%}), NaN where the runs have
+ * no such figure. */
+typedef void (*rp_latency_row_fn)(void *ctx, const char *load, const char *label, const char *task,
+				  const double v[6]);
+void rp_latency_rows(const struct ct_report *rep, rp_latency_row_fn row, void *ctx);
+/* "  LABEL run N failed: reason" for each run of c that is not ok. */
+void rp_failed_runs(FILE *f, const struct ct_report_cell *c);
 /* The index of run r among cell c's values, -1 when it has none (not ok),
  * and the flag of value v, NULL when it was not flagged. */
 long rp_value_of(const struct ct_report_cell *c, const struct ct_run *r);

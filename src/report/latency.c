@@ -29,25 +29,31 @@ size_t rp_tasks_of(const struct ct_report *rep, char names[][16], size_t max)
 	return n;
 }
 
-void rp_latency_rows(const struct ct_report_cell *c, const char *const *tasks, size_t nt,
-		     void (*row)(void *ctx, const char *task, const double v[6]), void *ctx)
+void rp_latency_rows(const struct ct_report *rep, rp_latency_row_fn row, void *ctx)
 {
 	static const char *const names[6] = { "mean_us", "p50_us",  "p99_us",
 					      "max_us",	 "cpu_pct", "met_pct" };
-	char full[64];
+	char tasks[8][16], full[64];
+	size_t nt = rp_tasks_of(rep, tasks, 8);
 	double v[6];
 
-	for (size_t t = 0; t <= nt; t++) {
-		const char *task = t < nt ? tasks[t] : "probe";
+	for (size_t i = 0; i < rep->nblocks; i++)
+		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
+			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
 
-		for (int k = 0; k < 6; k++) {
-			snprintf(full, sizeof(full), "%s_%s", task, names[k]);
-			v[k] = rp_metric(c, full);
+			for (size_t t = 0; c->n && t <= nt; t++) {
+				const char *task = t < nt ? tasks[t] : "probe";
+
+				for (int k = 0; k < 6; k++) {
+					snprintf(full, sizeof(full), "%s_%s", task, names[k]);
+					v[k] = rp_metric(c, full);
+				}
+				if (t == nt && isnan(v[2]))
+					break; /* no probe */
+				row(ctx, rep->blocks[i].load, c->label,
+				    t < nt ? task : "wakeup probe", v);
+			}
 		}
-		if (t == nt && isnan(v[2]))
-			break; /* no probe */
-		row(ctx, t < nt ? task : "wakeup probe", v);
-	}
 }
 
 static void cell_value(FILE *f, const struct ct_report_cell *c, const char *task, const char *name,
@@ -100,11 +106,7 @@ void ct_report_print_latency(FILE *f, const struct ct_report *rep)
 				fputc('\n', f);
 			}
 			rp_probe_line(f, c);
-			for (size_t k = 0; k < c->nruns; k++)
-				if (c->runs[k].status != CT_RUN_OK)
-					fprintf(f, "  %s run %u %s: %s\n", c->label, c->runs[k].seq,
-						ct_run_status_name(c->runs[k].status),
-						c->runs[k].reason);
+			rp_failed_runs(f, c);
 		}
 	}
 	fprintf(f, "\nLatency: how late each period began (gaming: how much longer a frame took "

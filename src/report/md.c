@@ -132,19 +132,25 @@ static void md_num(FILE *f, double v, double scale, int decimals)
 		fprintf(f, " %.*f |", decimals, v / scale);
 }
 
-struct md_row {
+struct md_rows {
 	FILE *f;
-	const char *load, *label;
+	bool heading;
 };
 
-static void md_latency_row(void *ctx, const char *task, const double v[6])
+static void md_latency_row(void *ctx, const char *load, const char *label, const char *task,
+			   const double v[6])
 {
-	struct md_row *m = ctx;
+	struct md_rows *m = ctx;
 
+	if (!m->heading)
+		fprintf(m->f,
+			"\n### Latency\n\n| Load | Config | Task | Mean ms | p50 ms | p99 ms "
+			"| Max ms | CPU%% | Met%% |\n|---|---|---|--:|--:|--:|--:|--:|--:|\n");
+	m->heading = true;
 	fprintf(m->f, "| ");
-	text(m->f, m->load);
+	text(m->f, load);
 	fprintf(m->f, " | ");
-	text(m->f, m->label);
+	text(m->f, label);
 	fprintf(m->f, " | %s |", task);
 	for (int k = 0; k < 4; k++)
 		md_num(m->f, v[k], 1e3, 3);
@@ -156,28 +162,9 @@ static void md_latency_row(void *ctx, const char *task, const double v[6])
 /* The latency workload's tasks and the wakeup probe, in ms. */
 static void latency_md(FILE *f, const struct ct_report *rep)
 {
-	char names[8][16];
-	const char *tasks[8];
-	size_t nt = rp_tasks_of(rep, names, 8);
-	bool heading = false;
+	struct md_rows m = { f, false };
 
-	for (size_t t = 0; t < nt; t++)
-		tasks[t] = names[t];
-	for (size_t i = 0; i < rep->nblocks; i++)
-		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
-			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
-			struct md_row m = { f, rep->blocks[i].load, c->label };
-
-			if (!c->n || (!nt && isnan(rp_metric(c, "probe_p99_us"))))
-				continue;
-			if (!heading)
-				fprintf(f, "\n### Latency\n\n| Load | Config | Task | Mean ms | "
-					   "p50 ms | "
-					   "p99 ms | Max ms | CPU%% | Met%% |\n"
-					   "|---|---|---|--:|--:|--:|--:|--:|--:|\n");
-			heading = true;
-			rp_latency_rows(c, tasks, nt, md_latency_row, &m);
-		}
+	rp_latency_rows(rep, md_latency_row, &m);
 }
 
 static void verdict_row(FILE *f, const struct ct_report *rep, const char *load,

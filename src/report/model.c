@@ -6,6 +6,7 @@
  * across the loads of each config.
  */
 #include "contend/report.h"
+#include "internal.h"
 #include "contend/util.h"
 
 #include <errno.h>
@@ -656,8 +657,7 @@ static bool ends_with(const char *s, const char *end)
 static void name_figure(struct ct_report *rep)
 {
 	const struct ct_run *r = first_ok(rep);
-	const char *tasks = strstr(rep->params, "tasks=");
-	char first[CT_METRIC_NAME] = "";
+	char first[CT_METRIC_NAME] = "", task[1][16];
 	double main;
 
 	rep->figure = rep->higher_better ? "tps" : "Time";
@@ -668,9 +668,8 @@ static void name_figure(struct ct_report *rep)
 	rep->figure = "p99";
 	rep->unit = "us";
 	rep->figure_key = CT_METRIC_LATENCY;
-	if (tasks)
-		snprintf(first, sizeof(first), "%.*s_p99_us", (int)strcspn(tasks + 6, ", "),
-			 tasks + 6);
+	if (rp_tasks_of(rep, task, 1))
+		snprintf(first, sizeof(first), "%s_p99_us", task[0]);
 	for (unsigned i = 0; i < r->nmetrics && rep->nextra < CT_REPORT_MAX_EXTRA; i++) {
 		const struct ct_metric *m = &r->metrics[i];
 		bool met = ends_with(m->name, "_met_pct");

@@ -50,10 +50,7 @@ static void print_row(FILE *f, const struct ct_report_cell *r)
 		print_figures(f, r);
 	if (r->n)
 		rp_probe_line(f, r);
-	for (size_t i = 0; i < r->nruns; i++)
-		if (r->runs[i].status != CT_RUN_OK)
-			fprintf(f, "  %s run %u %s: %s\n", r->label, r->runs[i].seq,
-				ct_run_status_name(r->runs[i].status), r->runs[i].reason);
+	rp_failed_runs(f, r);
 }
 
 void ct_report_print_oltp(FILE *f, const struct ct_report *rep)

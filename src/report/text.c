@@ -25,6 +25,14 @@ double rp_metric(const struct ct_report_cell *c, const char *name)
 	return NAN;
 }
 
+void rp_failed_runs(FILE *f, const struct ct_report_cell *c)
+{
+	for (size_t k = 0; k < c->nruns; k++)
+		if (c->runs[k].status != CT_RUN_OK)
+			fprintf(f, "  %s run %u %s: %s\n", c->label, c->runs[k].seq,
+				ct_run_status_name(c->runs[k].status), c->runs[k].reason);
+}
+
 void rp_probe_line(FILE *f, const struct ct_report_cell *c)
 {
 	double p99 = rp_metric(c, "probe_p99_us");
@@ -87,11 +95,7 @@ void ct_report_print_table(FILE *f, const struct ct_report *rep)
 					r->g.n, time, cpu, loads, lcpu, ratio);
 				rp_probe_line(f, r);
 			}
-			for (size_t k = 0; k < r->nruns; k++)
-				if (r->runs[k].status != CT_RUN_OK)
-					fprintf(f, "  %s run %u %s: %s\n", r->label, r->runs[k].seq,
-						ct_run_status_name(r->runs[k].status),
-						r->runs[k].reason);
+			rp_failed_runs(f, r);
 		}
 	}
 	if (isnan(rep->ref_time_s))

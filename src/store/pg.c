@@ -1025,40 +1025,20 @@ out:
 	return rc;
 }
 
-static int pg_run_series(struct ct_store *base, int64_t run_id, double **out, size_t *n, char *err,
-			 size_t len)
+/* The text of column col ("series", "hists") of run run_id, malloc'd;
+ * what says it in an error ("read a run's series"). */
+static int run_text(struct pg *p, int64_t run_id, const char *col, const char *what, char **out,
+		    char *err, size_t len)
 {
-	struct pg *p = (struct pg *)base;
 	struct params ps = { 0 };
 	PGresult *res;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	p_i64(&ps, run_id);
-	res = query(p, "SELECT series FROM runs WHERE id = $1", &ps, "read a run's series", &rc,
-		    err, len);
-	if (res && !PQntuples(res))
-		rc = ct_err(err, len, -ENOENT, "no run %" PRId64, run_id);
-	else if (res && ct_store_series_decode(PQgetvalue(res, 0, 0), out, n))
-		rc = ct_err(err, len, -EPROTO,
-			    "run %" PRId64 " in results store '%s' has a damaged series", run_id,
-			    p->name);
-	PQclear(res);
-	return rc;
-}
-
-static int pg_run_hists(struct ct_store *base, int64_t run_id, char **out, char *err, size_t len)
-{
-	struct pg *p = (struct pg *)base;
-	struct params ps = { 0 };
-	PGresult *res;
+	char sql[64];
 	int rc;
 
 	*out = NULL;
 	p_i64(&ps, run_id);
-	res = query(p, "SELECT hists FROM runs WHERE id = $1", &ps, "read a run's histograms", &rc,
-		    err, len);
+	snprintf(sql, sizeof(sql), "SELECT %s FROM runs WHERE id = $1", col);
+	res = query(p, sql, &ps, what, &rc, err, len);
 	if (res && !PQntuples(res))
 		rc = ct_err(err, len, -ENOENT, "no run %" PRId64, run_id);
 	else if (res && !(*out = strdup(PQgetvalue(res, 0, 0))))
@@ -1066,6 +1046,30 @@ static int pg_run_hists(struct ct_store *base, int64_t run_id, char **out, char 
 	PQclear(res);
 	params_free(&ps);
 	return rc;
+}
+
+static int pg_run_series(struct ct_store *base, int64_t run_id, double **out, size_t *n, char *err,
+			 size_t len)
+{
+	struct pg *p = (struct pg *)base;
+	char *text;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	rc = run_text(p, run_id, "series", "read a run's series", &text, err, len);
+	if (!rc && ct_store_series_decode(text, out, n))
+		rc = ct_err(err, len, -EPROTO,
+			    "run %" PRId64 " in results store '%s' has a damaged series", run_id,
+			    p->name);
+	free(text);
+	return rc;
+}
+
+static int pg_run_hists(struct ct_store *base, int64_t run_id, char **out, char *err, size_t len)
+{
+	return run_text((struct pg *)base, run_id, "hists", "read a run's histograms", out, err,
+			len);
 }
 
 static int pg_latest_session_with(struct ct_store *base, const char *label, const char *workload,

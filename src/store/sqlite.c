@@ -1210,43 +1210,18 @@ static int sq_session_end(struct ct_store *base, int64_t id, const char *status,
 	return rc;
 }
 
-static int sq_run_series(struct ct_store *base, int64_t run_id, double **out, size_t *n, char *err,
-			 size_t len)
+/* The text of column col ("series", "hists") of run run_id, malloc'd;
+ * what says it in an error ("read a run's series"). */
+static int run_text(struct sq *s, int64_t run_id, const char *col, const char *what, char **out,
+		    char *err, size_t len)
 {
-	struct sq *s = (struct sq *)base;
 	sqlite3_stmt *st = NULL;
+	char sql[64];
 	int rc;
 
 	*out = NULL;
-	*n = 0;
-	rc = prepare(s, "SELECT series FROM runs WHERE id = ?1", &st, err, len);
-	if (rc)
-		return rc;
-	rc = sqlite3_bind_int64(st, 1, run_id);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		rc = ct_store_series_decode((const char *)sqlite3_column_text(st, 0), out, n);
-		if (rc)
-			rc = ct_err(err, len, rc,
-				    "run %" PRId64 " in results store '%s' has a damaged series",
-				    run_id, s->path);
-	} else {
-		rc = rc == SQLITE_DONE ? ct_err(err, len, -ENOENT, "no run %" PRId64, run_id)
-				       : db_err(s, rc, "read a run's series", err, len);
-	}
-	sqlite3_finalize(st);
-	return rc;
-}
-
-static int sq_run_hists(struct ct_store *base, int64_t run_id, char **out, char *err, size_t len)
-{
-	struct sq *s = (struct sq *)base;
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	*out = NULL;
-	rc = prepare(s, "SELECT hists FROM runs WHERE id = ?1", &st, err, len);
+	snprintf(sql, sizeof(sql), "SELECT %s FROM runs WHERE id = ?1", col);
+	rc = prepare(s, sql, &st, err, len);
 	if (rc)
 		return rc;
 	rc = sqlite3_bind_int64(st, 1, run_id);
@@ -1259,10 +1234,34 @@ static int sq_run_hists(struct ct_store *base, int64_t run_id, char **out, char 
 		rc = *out ? 0 : ct_err(err, len, -ENOMEM, "out of memory");
 	} else {
 		rc = rc == SQLITE_DONE ? ct_err(err, len, -ENOENT, "no run %" PRId64, run_id)
-				       : db_err(s, rc, "read a run's histograms", err, len);
+				       : db_err(s, rc, what, err, len);
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+static int sq_run_series(struct ct_store *base, int64_t run_id, double **out, size_t *n, char *err,
+			 size_t len)
+{
+	struct sq *s = (struct sq *)base;
+	char *text;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	rc = run_text(s, run_id, "series", "read a run's series", &text, err, len);
+	if (!rc && (rc = ct_store_series_decode(text, out, n)))
+		rc = ct_err(err, len, rc,
+			    "run %" PRId64 " in results store '%s' has a damaged series", run_id,
+			    s->path);
+	free(text);
+	return rc;
+}
+
+static int sq_run_hists(struct ct_store *base, int64_t run_id, char **out, char *err, size_t len)
+{
+	return run_text((struct sq *)base, run_id, "hists", "read a run's histograms", out, err,
+			len);
 }
 
 /* Binds the metrics, series and hists of r after its n columns. */

@@ -194,6 +194,8 @@ void ct_store_hists_free(struct ct_run *r)
 	r->nhists = 0;
 }
 
+static int hist_from_json(const json_t *one, struct ct_hist *out);
+
 int ct_store_run_hists(struct ct_store *s, int64_t run_id, struct ct_run *r, char *err, size_t len)
 {
 	char *text = NULL;
@@ -202,7 +204,7 @@ int ct_store_run_hists(struct ct_store *s, int64_t run_id, struct ct_run *r, cha
 	int rc = s->ops->run_hists(s, run_id, &text, err, len);
 
 	r->nhists = 0;
-	if (!rc && *text && !(obj = json_loads(text, 0, NULL)))
+	if (!rc && *text && !json_is_object(obj = json_loads(text, JSON_REJECT_DUPLICATES, NULL)))
 		rc = -EPROTO;
 	json_object_foreach(obj, key, v)
 	{
@@ -218,7 +220,7 @@ int ct_store_run_hists(struct ct_store *s, int64_t run_id, struct ct_run *r, cha
 		}
 		snprintf(r->hists[r->nhists].name, CT_HIST_NAME, "%s", key);
 		r->hists[r->nhists++].h = h;
-		rc = ct_store_hist_decode(text, key, h);
+		rc = hist_from_json(v, h);
 	}
 	if (rc == -EPROTO)
 		ct_err(err, len, rc, "run %" PRId64 " has a damaged histogram", run_id);
@@ -488,28 +490,19 @@ char *ct_store_hists_encode(const struct ct_run *r)
 	return text;
 }
 
-int ct_store_hist_decode(const char *text, const char *name, struct ct_hist *out)
+/* One histogram's object into out: 0, or -EPROTO (out reset). */
+static int hist_from_json(const json_t *one, struct ct_hist *out)
 {
-	json_t *obj = text && *text ? json_loads(text, JSON_REJECT_DUPLICATES, NULL) : NULL, *one,
-	       *b, *pair;
 	json_int_t count, min, max, seen = 0;
+	json_t *b, *pair;
 	double sum;
 	size_t i;
-	int rc = -EPROTO;
 
 	ct_hist_reset(out);
-	if (!text || !*text)
-		return -ENOENT;
-	if (!json_is_object(obj))
-		goto out;
-	if (!(one = json_object_get(obj, name))) {
-		rc = -ENOENT;
-		goto out;
-	}
-	if (json_unpack(one, "{s:I, s:I, s:I, s:F, s:o}", "count", &count, "min", &min, "max", &max,
-			"sum", &sum, "buckets", &b) ||
+	if (json_unpack((json_t *)one, "{s:I, s:I, s:I, s:F, s:o}", "count", &count, "min", &min,
+			"max", &max, "sum", &sum, "buckets", &b) ||
 	    !json_is_array(b) || count < 0 || min < 0 || max < min)
-		goto out;
+		return -EPROTO;
 	json_array_foreach(b, i, pair)
 	{
 		json_int_t lo, c;
@@ -517,24 +510,40 @@ int ct_store_hist_decode(const char *text, const char *name, struct ct_hist *out
 		unsigned k;
 
 		if (json_unpack(pair, "[II]", &lo, &c) || lo < 0 || c <= 0)
-			goto out;
+			break;
 		k = ct_hist_index((uint64_t)lo);
 		ct_hist_bounds(k, &blo, &bhi);
 		if (blo != (uint64_t)lo || seen > INT64_MAX - c)
-			goto out;
+			break;
 		out->b[k] += (uint64_t)c;
 		seen += c;
 	}
-	if (seen != count)
-		goto out;
+	if (i < json_array_size(b) || seen != count) {
+		ct_hist_reset(out);
+		return -EPROTO;
+	}
 	out->count = (uint64_t)count;
 	out->min = count ? (uint64_t)min : UINT64_MAX;
 	out->max = (uint64_t)max;
 	out->sum = sum;
-	rc = 0;
-out:
-	if (rc == -EPROTO)
-		ct_hist_reset(out);
+	return 0;
+}
+
+int ct_store_hist_decode(const char *text, const char *name, struct ct_hist *out)
+{
+	json_t *obj, *one;
+	int rc;
+
+	ct_hist_reset(out);
+	if (!text || !*text)
+		return -ENOENT;
+	obj = json_loads(text, JSON_REJECT_DUPLICATES, NULL);
+	if (!json_is_object(obj))
+		rc = -EPROTO;
+	else if (!(one = json_object_get(obj, name)))
+		rc = -ENOENT;
+	else
+		rc = hist_from_json(one, out);
 	json_decref(obj);
 	return rc;
 }
