@@ -204,7 +204,10 @@ int ct_store_run_hists(struct ct_store *s, int64_t run_id, struct ct_run *r, cha
 	int rc = s->ops->run_hists(s, run_id, &text, err, len);
 
 	r->nhists = 0;
-	if (!rc && *text && !json_is_object(obj = json_loads(text, JSON_REJECT_DUPLICATES, NULL)))
+	if (!rc && *text)
+		obj = json_loads(text, JSON_REJECT_DUPLICATES,
+				 NULL); /* json_is_object is a macro */
+	if (!rc && *text && !json_is_object(obj))
 		rc = -EPROTO;
 	json_object_foreach(obj, key, v)
 	{
