@@ -10,10 +10,12 @@ cd "$(dirname "$0")/.."
 runs=${1:-10000000}
 build=${BUILD:-build-fuzz}
 [ -x "$build/tests/fuzz/fuzz-numbers" ] || make test-fuzz FUZZ_TIME=1 >/dev/null
+# undefined behaviour is a failure like a crash, not a line in the log
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 work=$(mktemp -d /var/tmp/contend-fuzz.XXXXXX)
 trap 'rm -rf "${work:?}"' EXIT
 printf '%-13s %12s %8s %10s %7s %8s\n' target executions seconds execs/s corpus crashes
-for t in numbers knob store hyperfine; do
+for t in numbers knob store hyperfine fio; do
 	mkdir -p "$work/$t"
 	cp tests/fuzz/corpus/$t/* "$work/$t/"
 	t0=$(date +%s.%N)

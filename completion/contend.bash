@@ -42,7 +42,22 @@ _contend_commands()
 
 _contend_loads()
 {
-	"$_contend_exe" loads 2>/dev/null | awk 'NR > 1 && NF { print $1 }'
+	"$_contend_exe" loads 2>/dev/null | awk 'NR > 1 && !NF { exit } NR > 1 { print $1 }'
+	# and the loads --load-cmd NAME=... defines on this line
+	local i w
+	for ((i = 1; i < ${#COMP_WORDS[@]}; i++)); do
+		w=${COMP_WORDS[i]}
+		if [[ $w == --load-cmd && $((i + 1)) -lt ${#COMP_WORDS[@]} ]]; then
+			w=${COMP_WORDS[i + 1]}
+			# bash splits "vm=cmd" into vm, =, cmd
+			[[ ${COMP_WORDS[i + 2]-} == =* ]] && w+==
+		elif [[ $w == --load-cmd=* ]]; then
+			w=${w#--load-cmd=}
+		else
+			continue
+		fi
+		[[ $w == ?*=* ]] && printf '%s\n' "${w%%=*}"
+	done
 }
 
 # The words after "-w, --workload NAME" in run's help, parentheses dropped:

@@ -40,4 +40,43 @@ int ct_hyperfine_store(struct ct_store *st, const struct ct_hyperfine *h, const 
 		       const struct ct_sysinfo *si, const char *argv, unsigned *sessions,
 		       unsigned *runs, char *err, size_t len) CT_WUR;
 
+/*
+ * fio --output-format=json results: a session per job name, each job's
+ * entry in each JSON document a run (repeated invocations appended to one
+ * file, or several files). Judged by one figure, chosen at import:
+ * [read_|write_|trim_]{iops,bw,clat_p50,clat_p99}; without a direction,
+ * iops and bw are the sum over the directions and a clat percentile needs
+ * a job that did I/O in one direction only.
+ */
+struct ct_fio_job {
+	char name[64];
+	char params[256];    /* "job=NAME rw=... bs=... metric=iops": what runs must share */
+	struct ct_run *runs; /* malloc'd */
+	size_t n;
+};
+
+struct ct_fio {
+	struct ct_fio_job *jobs;
+	size_t n;
+};
+
+/* Checks a --metric choice: 0, or -EINVAL with one line in err. */
+int ct_fio_metric_check(const char *metric, char *err, size_t len) CT_WUR;
+/* Adds the runs of one file's text (file names it in messages): text
+ * before, between and after the JSON documents is skipped (fio prints
+ * notes on stdout), duplicate keys are taken (fio 2.x repeats "0.00" in
+ * its percentiles), clat in us (fio 2.x "clat") or ns (3.x "clat_ns"),
+ * a direction without I/O has no percentiles (3.x omits them, 2.x prints
+ * zeros), disk_util may be absent. job: only that job (NULL: every job).
+ * -EPROTO with one line in err for text that is not fio's JSON, a job
+ * listed twice in one document (numjobs without group_reporting), or a
+ * job without the chosen figure. */
+int ct_fio_parse(const char *text, size_t len, const char *file, const char *metric,
+		 const char *job, struct ct_fio *out, char *err, size_t errlen) CT_WUR;
+void ct_fio_free(struct ct_fio *f);
+/* Stores each job as a session of workload "fio" under label. */
+int ct_fio_store(struct ct_store *st, const struct ct_fio *f, const char *label,
+		 const struct ct_sysinfo *si, const char *argv, unsigned *sessions, unsigned *runs,
+		 char *err, size_t len) CT_WUR;
+
 #endif

@@ -43,6 +43,7 @@ struct ct_load_ops {
 	double unit_scale;     /* raw counter / unit_scale = displayed value */
 	unsigned flags;
 	unsigned opt_scope; /* ct_opt_scope: the options it takes */
+	const void *data;   /* a load defined at run time (--load-cmd): its definition */
 	/* 0, or -ENOTSUP with the reason (e.g. io_other without --other-dir) */
 	int (*supported)(const struct ct_env *env, char *why, size_t len);
 	/* Before anything is made (the session's first step, and --dry-run):
@@ -82,7 +83,10 @@ struct ct_load {
 	uint64_t size;	     /* main size, set by prepare (bytes or count) */
 	uint64_t ready_work; /* set by prepare: raw units done before the load counts as
 			      * started (mem: one full pass); 0 = any work */
-	char params[256];    /* sizes used, "file=1.0GiB", stored per run */
+	bool uncounted;	     /* set by prepare: no work counter (a --load-cmd without
+			      * --load-work): ready when alive after the delay, never
+			      * stalled, its Loads unknown */
+	char params[1024];   /* sizes used, "file=1.0GiB", stored per run */
 	void *priv;	     /* owned by the load's file */
 
 	/* harness state */
@@ -101,6 +105,22 @@ struct ct_load {
 const struct ct_load_ops *ct_load_find(const char *name);
 size_t ct_load_count(void);
 const struct ct_load_ops *ct_load_at(size_t i);
+
+/*
+ * Loads defined at run time: --load-cmd NAME=COMMAND runs argv (exec'd, no
+ * shell) as the load NAME's one worker, in the load's own directory, with
+ * stdin on /dev/null and its stdout and stderr read by contend. With
+ * work_regex (POSIX extended), every line of that output it matches adds
+ * the number its first group (or the whole match) captures, 1 when that is
+ * no number, to the load's work; with work_total the number is a running
+ * total instead, so the work is its growth. NAME: [a-z][a-z0-9_-]*, at most
+ * 24 characters, no built-in load's. ct_load_find() and the registry list
+ * them after the built-in loads until ct_load_forget_cmds().
+ */
+#define CT_LOAD_MAX_CMDS 8
+int ct_load_define_cmd(const char *name, char *const argv[], const char *work_regex,
+		       bool work_total, char *err, size_t len) CT_WUR;
+void ct_load_forget_cmds(void);
 
 /* Makes l->dir and calls supported() and prepare(). On failure nothing is
  * left on disk. */

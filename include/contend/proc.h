@@ -60,6 +60,10 @@ enum ct_owner_state ct_owner_state(const struct ct_owner *o);
 
 /* cgroup v2: mount point of the unified hierarchy ("" when none). */
 int ct_cgroup_v2_root(char *buf, size_t len);
+/* cgroup v2: the directory of this process's own cgroup (the root's mount
+ * point when it lives there), so what contend starts stays under the
+ * limits and accounting it was started under. */
+int ct_cgroup_v2_own(char *buf, size_t len);
 /* mkdir parent/name; path returned in out. */
 int ct_cgroup_create(const char *parent, const char *name, char *out, size_t len) CT_WUR;
 /* Moves pid into the cgroup. */
@@ -92,6 +96,29 @@ int ct_memcg_attach(const struct ct_memcg *cg, pid_t pid) CT_WUR;
 int64_t ct_memcg_peak(const struct ct_memcg *cg);
 /* Removes it (after its processes are gone). */
 void ct_memcg_destroy(struct ct_memcg *cg);
+
+/* The memory limit this process lives under: the tightest of its own
+ * memory cgroup's and its ancestors' (a container's, a systemd unit's
+ * MemoryMax, a CI runner's), and the cgroup that sets it. */
+#define CT_MEMCG_LEVELS 8
+struct ct_memcg_limit {
+	int version;
+	uint64_t limit; /* the tightest limit on the way up */
+	/* each cgroup with a limit, from its own up (read once: a load asks
+	 * for the room at every chunk it touches) */
+	size_t n;
+	struct {
+		char dir[4096];
+		uint64_t limit;
+	} at[CT_MEMCG_LEVELS];
+};
+/* 0 and *out filled, -ENOENT when no limit applies (or no memory
+ * controller), -errno when /proc/self/cgroup cannot be read. */
+int ct_memcg_own_limit(struct ct_memcg_limit *out) CT_WUR;
+/* What may still be taken before a limit is met: at each limited cgroup
+ * from its own up to the root, the limit less what the cgroup holds that
+ * reclaim cannot take back (its usage less its file cache); the least. */
+int ct_memcg_room(const struct ct_memcg_limit *lim, uint64_t *room) CT_WUR;
 
 static inline int64_t ct_tv_us(struct timeval tv)
 {

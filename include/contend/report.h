@@ -42,6 +42,9 @@ struct ct_report_flag {
 	double load_rate, load_rate_median;
 	double cpu_speed_rel; /* its start CPU speed / the cell's median; NaN */
 	bool likely_fluke;
+	/* an imported run (hyperfine's, fio's): no monitors ran, so there is
+	 * no evidence either way and printers say so instead */
+	bool unmonitored;
 };
 
 /* One config under one load (or one dataset of plain numbers). */
@@ -141,7 +144,8 @@ struct ct_report {
 	bool score_default; /* the first config stored with these parameters */
 	double score_tps;
 	int64_t score_session_id;
-	bool paired; /* the comparisons paired runs by block */
+	bool paired;   /* the comparisons paired runs by block */
+	bool compared; /* some cell was compared: there are verdicts */
 	struct ct_report_block *blocks;
 	size_t nblocks;
 	/* stored runs: the configs of the query in order, and the facts in
@@ -215,6 +219,10 @@ const char *ct_report_test_name(const struct ct_stats_comparison *v);
 /* contest's layout: "io:" then "Kernel [runs] Time CPU% Loads LCPU% Ratio",
  * the Ratio line and what each load's Loads counts. */
 void ct_report_print_table(FILE *f, const struct ct_report *rep);
+/* Runs judged by a figure of their own that is not tps or a latency
+ * workload's p99 (an imported fio job's IOPS): per load a row per config
+ * with the figure's mean, median, min, max and CV. */
+void ct_report_print_figures(FILE *f, const struct ct_report *rep);
 /* Each compared config against the baseline, a line per load under a
  * heading; note (may be NULL) is said in the heading's parentheses. */
 void ct_report_print_verdicts(FILE *f, const struct ct_report *rep, const char *note);

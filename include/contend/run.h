@@ -54,7 +54,7 @@ struct ct_run {
 	double load_unit_scale;		   /* raw / scale = displayed Loads */
 	int64_t load_user_us, load_sys_us; /* load CPU during the foreground */
 	char workload_params[256];
-	char load_params[256];
+	char load_params[1024]; /* a --load-cmd's command is kept here */
 	struct ct_monitors mon;
 	/* a workload's own figures (oltp: tps, lat_p99_us...); none for timed
 	 * workloads */
@@ -81,9 +81,17 @@ int ct_run_metric_set(struct ct_run *r, const char *name, double value);
 /* The value of metric name; -ENOENT when absent. */
 int ct_run_metric(const struct ct_run *r, const char *name, double *value);
 
-/* The figure a run is judged by: its tps when it has one (oltp, higher is
- * better), else its p99 latency when it has one (latency, lower is
- * better), else its Time in seconds (lower is better). */
+/* A figure a run is judged by other than its Time: its key among the
+ * run's metrics, its name and unit in reports, its direction. */
+struct ct_figure {
+	const char *key, *name, *unit;
+	bool higher_better;
+};
+/* The figure r is judged by: the first of tps (oltp), p99_us (latency),
+ * iops, bw_kib, clat_p50_us, clat_p99_us (an imported fio job) that it
+ * has; NULL: its Time in seconds (lower is better). */
+const struct ct_figure *ct_run_figure(const struct ct_run *r);
+/* The judged figure's value and direction. */
 double ct_run_value(const struct ct_run *r);
 bool ct_run_higher_better(const struct ct_run *r);
 
@@ -93,7 +101,7 @@ int ct_run_status_parse(const char *s, enum ct_run_status *out);
 /* Derived figures of one run. */
 double ct_run_time_s(const struct ct_run *r);
 double ct_run_cpu_pct(const struct ct_run *r);	/* (user+sys)/wall*100 */
-double ct_run_loads(const struct ct_run *r);	/* load_work / load_unit_scale */
+double ct_run_loads(const struct ct_run *r);	/* load_work / load_unit_scale; NAN: not counted */
 double ct_run_lcpu_pct(const struct ct_run *r); /* load cpu / wall * 100 */
 
 /* Mean figures of a group of runs (only CT_RUN_OK ones count). */

@@ -136,6 +136,10 @@ struct ct_store {
 	/* opened for reading only: a reader's store it cannot write (a file
 	 * it may not write, a read-only mount); every write fails -EROFS */
 	bool readonly;
+	/* times a lost connection was made again (PostgreSQL), so the caller
+	 * can say so; a write of the moment is never silently lost: it failed
+	 * or it was sent again before anything of it was done */
+	unsigned reconnects;
 };
 
 /* Default path: $CONTEND_DB, else $XDG_DATA_HOME/contend/results.db, else

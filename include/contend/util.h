@@ -43,6 +43,10 @@ size_t ct_utf8_len(const unsigned char *s);
  * left open, -ENOMEM.
  */
 int ct_split_words(const char *s, char ***out) CT_WUR;
+/* Appends s to buf at *off (after a space unless *off is 0), in single
+ * quotes when a shell would split or expand it; false, buf unchanged past
+ * *off, when it does not fit in size. */
+bool ct_append_word(char *buf, size_t size, size_t *off, const char *s);
 /* s quoted for a message: 'text', with control characters, bytes that are
  * not valid UTF-8 (a binary file's) and the backslash escaped (\n, \t,
  * \xHH, \\) and the end cut to "..." when it does not fit; valid UTF-8

@@ -45,6 +45,8 @@ struct calib_row {
 	char load[32];
 	struct ct_stats_noise nz;
 	double mean;
+	/* the figure the runs are judged by (ct_run_figure); NULL: Time */
+	const struct ct_figure *fig;
 	double mde[CT_ARRAY_SIZE(mde_runs)];
 	size_t need; /* runs a side for --effect; 0: more than RUN_TARGET_MAX */
 	int64_t id;
@@ -53,8 +55,8 @@ struct calib_row {
 /* The ok runs of session under load, in the order they ran: their values
  * (*out malloc'd), the config and parameters they ran with. */
 static int session_values(struct ct_store *st, int64_t session, const char *load, bool scored,
-			  double **out, size_t *n, int64_t *config, char *params, size_t plen,
-			  char *err, size_t len)
+			  double **out, size_t *n, int64_t *config, const struct ct_figure **fig,
+			  char *params, size_t plen, char *err, size_t len)
 {
 	struct ct_run_filter f = { .session_id = session, .load = load, .ok_only = true };
 	struct ct_run *runs = NULL;
@@ -74,6 +76,7 @@ static int session_values(struct ct_store *st, int64_t session, const char *load
 		if (run_value(&runs[i], scored, &(*out)[*n])) {
 			(*n)++;
 			*config = runs[i].config_id;
+			*fig = ct_run_figure(&runs[i]);
 			snprintf(params, plen, "%s", runs[i].workload_params);
 		}
 	free(runs);
@@ -93,8 +96,8 @@ static int calibrate_load(struct run_args *a, struct ct_store *st, int64_t sessi
 
 	memset(row, 0, sizeof(*row));
 	snprintf(row->load, sizeof(row->load), "%s", load);
-	rc = session_values(st, session, load, scored, &v, &n, &c.config_id, params, plen, err,
-			    len);
+	rc = session_values(st, session, load, scored, &v, &n, &c.config_id, &row->fig, params,
+			    plen, err, len);
 	if (!rc && n < 5)
 		rc = ct_err(err, len, -EINVAL,
 			    "load %s: %zu ok runs in session %lld; a calibration needs 5", load, n,
@@ -122,7 +125,7 @@ static int calibrate_load(struct run_args *a, struct ct_store *st, int64_t sessi
 	snprintf(c.workload_params, sizeof(c.workload_params), "%s", params);
 	snprintf(c.load, sizeof(c.load), "%s", load);
 	c.created_at = ct_wall_ns();
-	c.higher_better = scored;
+	c.higher_better = row->fig && row->fig->higher_better;
 	c.values = v;
 	c.n = n;
 	rc = ct_store_calibration_put(st, &c, err, len);
@@ -131,28 +134,40 @@ static int calibrate_load(struct run_args *a, struct ct_store *st, int64_t sessi
 	return rc;
 }
 
-/* The noise table, the smallest effects, the runs --effect needs. */
+/* The noise table, the smallest effects, the runs --effect needs; in the
+ * figure the runs are judged by: Time ("mean s", a slowdown), tps ("mean
+ * tps", a tps drop), the latency workload's p99 ("mean p99 us", a p99 rise). */
 static void print_calibration(const struct run_args *a, const char *label, const char *params,
 			      const struct calib_row *r, size_t n)
 {
-	bool scored = scored_workload(a->s.opts.workload);
+	const struct ct_figure *fig = r[0].fig;
+	bool unit = fig && strcmp(fig->name, fig->unit);
+	char head[32], change[32];
+	int w;
 
+	snprintf(head, sizeof(head), "mean %s%s%s", fig ? fig->name : "s", unit ? " " : "",
+		 unit ? fig->unit : "");
+	w = strlen(head) > 10 ? (int)strlen(head) : 10; /* the value column */
+	if (fig)
+		snprintf(change, sizeof(change), "%s %s", fig->name,
+			 fig->higher_better ? "drop" : "rise");
+	else
+		snprintf(change, sizeof(change), "slowdown");
 	printf("\ncalibration of '%s', workload %s (%s):\n\n", label, a->s.opts.workload, params);
-	printf("%-9s %-5s %-10s %-7s %-11s %-9s %s\n", "load", "runs",
-	       scored ? "mean tps" : "mean s", "CoV", "robust CoV", "outliers",
-	       "drift a run (trend p)");
+	printf("%-9s %-5s %-*s %-7s %-11s %-9s %s\n", "load", "runs", w, head, "CoV", "robust CoV",
+	       "outliers", "drift a run (trend p)");
 	for (size_t i = 0; i < n; i++) {
 		char cov[16], rcov[16];
 
 		snprintf(cov, sizeof(cov), "%.2f%%", 100 * r[i].nz.cov);
 		snprintf(rcov, sizeof(rcov), "%.2f%%", 100 * r[i].nz.robust_cov);
-		printf("%-9s %-5zu %-10.*f %-7s %-11s %-9zu %+.3f%% (%.2g)\n", r[i].load, r[i].nz.n,
-		       scored ? 1 : 3, r[i].mean, cov, rcov, r[i].nz.outliers, 100 * r[i].nz.drift,
+		printf("%-9s %-5zu %-*.*f %-7s %-11s %-9zu %+.3f%% (%.2g)\n", r[i].load, r[i].nz.n,
+		       w, fig ? 1 : 3, r[i].mean, cov, rcov, r[i].nz.outliers, 100 * r[i].nz.drift,
 		       r[i].nz.drift_p);
 	}
 	printf("\nthe smallest %s the verdict finds with %.0f%% power (Mann-Whitney, 95%%), runs "
 	       "a side:\n\n%-9s",
-	       scored ? "tps drop" : "slowdown", 100 * RUN_POWER, "load");
+	       change, 100 * RUN_POWER, "load");
 	for (size_t k = 0; k < CT_ARRAY_SIZE(mde_runs); k++) {
 		char h[16];
 
@@ -179,7 +194,7 @@ static void print_calibration(const struct run_args *a, const char *label, const
 	printf("(n=%zu: no verdict is possible, %zu runs a side are needed)\n", mde_runs[0],
 	       ct_stats_runs_needed(95));
 	if (a->effect) {
-		printf("\nfor a %g%% %s:", a->effect, scored ? "tps drop" : "slowdown");
+		printf("\nfor a %g%% %s:", a->effect, change);
 		for (size_t i = 0; i < n; i++) {
 			if (r[i].need)
 				printf(" %s %zu runs a side%s", r[i].load, r[i].need,

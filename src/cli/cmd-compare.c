@@ -97,6 +97,8 @@ struct compared {
 
 /* The baseline's latest run says which workload and parameters; the loads
  * are -l's or, in order, those the baseline has with them. */
+static long count_runs(struct ct_store *st, const struct compared *c, size_t i, const char *load);
+
 static int what_to_compare(struct ct_store *st, const struct compare_args *a, struct compared *c)
 {
 	struct ct_run_filter f = { .session_id = c->sids[0],
@@ -125,8 +127,9 @@ static int what_to_compare(struct ct_store *st, const struct compare_args *a, st
 			c->loads[c->nloads++] = tok;
 	}
 	c->own_loads = !a->loads;
+	/* a load --load-cmd defined is known by its stored runs */
 	for (size_t i = 0; a->loads && !rc && i < c->nloads; i++)
-		if (!ct_load_find(c->loads[i])) {
+		if (!ct_load_find(c->loads[i]) && count_runs(st, c, 0, c->loads[i]) <= 0) {
 			cli_error("compare: unknown load '%s' (see: contend loads)", c->loads[i]);
 			rc = CT_EXIT_USAGE;
 		}
@@ -260,6 +263,8 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 		} else {
 			if (!strcmp(rep.figure_key, CT_METRIC_LATENCY))
 				ct_report_print_latency(o->f, &rep);
+			else if (strcmp(rep.figure_key, "time_s"))
+				ct_report_print_figures(o->f, &rep);
 			else
 				ct_report_print_table(o->f, &rep);
 			ct_report_print_verdicts(o->f, &rep, NULL);

@@ -230,5 +230,7 @@ int cmd_loads(int argc, char **argv)
 		       ops->flags & CT_LOAD_DEFAULT ? " [default]" : "",
 		       ops->flags & CT_LOAD_HIDDEN ? " [harness self-test]" : "");
 	}
+	printf("\nAny program is a load too: run --load-cmd NAME=COMMAND (see: contend run "
+	       "--help)\n");
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "contend/util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,30 @@ static int probe_opt(const struct cli_opt *o, void *base, const char *arg, char 
 	return 0;
 }
 
+/* --load-cmd, --load-work, --load-total: kept as given, checked and
+ * defined by define_load_cmds() once every option is read. */
+static int load_cmd_opt(const struct cli_opt *o, void *base, const char *arg, char *err, size_t len)
+{
+	struct run_args *a = base;
+	bool cmd = !strcmp(o->long_name, "load-cmd");
+	size_t *n = cmd ? &a->nload_cmd : &a->nload_work;
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1])
+		return ct_err(err, len, -EINVAL, "--%s %s: give NAME=%s", o->long_name, arg,
+			      cmd ? "COMMAND (or NAME=@FILE)" : "REGEX");
+	if (*n == CT_LOAD_MAX_CMDS)
+		return ct_err(err, len, -EINVAL, "at most %d --%s", CT_LOAD_MAX_CMDS,
+			      cmd ? "load-cmd" : "load-work and --load-total");
+	if (cmd) {
+		a->load_cmd[(*n)++] = arg;
+	} else {
+		a->load_total[*n] = !strcmp(o->long_name, "load-total");
+		a->load_work[(*n)++] = arg;
+	}
+	return 0;
+}
+
 static const char *const profiles[] = { "quick", "full", NULL };
 static const char *const progress_modes[] = { "auto", "plain", "none", NULL };
 static const char *const orders[] = { "interleaved", "sequential", NULL };
@@ -92,6 +117,18 @@ static const struct cli_opt run_opts[] = {
 	    "comma-separated loads (default: none,process,io,read,\nlist,mem,dbench; oltp: none; "
 	    "see: contend loads)",
 	    0),
+	CLI_CALLBACK("load-cmd", "NAME=COMMAND",
+		     "any command as the load NAME (repeatable; name it in -l):\nits words, no "
+		     "shell; NAME=@FILE: an argument per line.\nRuns in its own directory under "
+		     "--dir, is killed with\nits tree after each run, fails the run if it ends",
+		     load_cmd_opt),
+	CLI_CALLBACK("load-work", "NAME=REGEX",
+		     "NAME's work: each line of its output that matches adds\nthe number in the "
+		     "first group (k, M, Ki... allowed),\nor 1 when there is no group",
+		     load_cmd_opt),
+	CLI_CALLBACK("load-total", "NAME=REGEX",
+		     "the same, but the number is a running total: its growth\nis the work",
+		     load_cmd_opt),
 	{ .type = UINT,
 	  .short_name = 'n',
 	  .long_name = "runs",
@@ -449,6 +486,122 @@ static void join_argv(char *buf, size_t len, int argc, char **argv)
 	}
 }
 
+/* The words of a --load-cmd's COMMAND, or with @FILE the lines of FILE, an
+ * argument each. *out is one malloc'd block; 0 or the exit code after one
+ * line on stderr. */
+static int load_cmd_words(const struct run_args *a, const char *name, const char *text, char ***out)
+{
+	char q[96], buf[65536], **argv;
+	size_t n = 0, k = 0, nl = 0;
+	ssize_t got;
+
+	if (text[0] != '@') {
+		int w = ct_split_words(text, out);
+
+		if (w < 0)
+			return cli_usage_error(a->cmd, "--load-cmd %s: %s", name,
+					       w == -ENOMEM ? "out of memory"
+							    : "a quote is left open");
+		if (!w) {
+			free(*out);
+			return cli_usage_error(a->cmd, "--load-cmd %s: the command is empty", name);
+		}
+		return 0;
+	}
+	/* the last line's end is no empty argument: ct_read_file drops it */
+	got = ct_read_file(text + 1, buf, sizeof(buf));
+	if (got < 0)
+		return cli_usage_error(a->cmd, "--load-cmd %s: cannot read %s: %s", name,
+				       ct_quote(text + 1, q, sizeof(q)), strerror((int)-got));
+	if ((size_t)got == sizeof(buf) - 1 || memchr(buf, '\0', (size_t)got))
+		return cli_usage_error(a->cmd,
+				       "--load-cmd %s: %s is not a text file of under %zu "
+				       "bytes",
+				       name, ct_quote(text + 1, q, sizeof(q)), sizeof(buf) - 1);
+	if (!got)
+		return cli_usage_error(a->cmd, "--load-cmd %s: %s is empty", name,
+				       ct_quote(text + 1, q, sizeof(q)));
+	for (ssize_t i = 0; i < got; i++)
+		nl += buf[i] == '\n';
+	argv = malloc((nl + 2) * sizeof(*argv) + (size_t)got + 1);
+	if (!argv)
+		return cli_usage_error(a->cmd, "out of memory");
+	argv[0] = memcpy((char *)(argv + nl + 2), buf, (size_t)got);
+	argv[0][got] = '\0';
+	for (char *p = argv[0];; n++) {
+		char *end = strchr(p, '\n');
+
+		argv[k++] = p;
+		if (end)
+			*end = '\0';
+		if (!*p) {
+			free(argv);
+			return cli_usage_error(
+				a->cmd,
+				"--load-cmd %s: line %zu of %s is empty (an argument "
+				"per line)",
+				name, n + 1, ct_quote(text + 1, q, sizeof(q)));
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	argv[k] = NULL;
+	*out = argv;
+	return 0;
+}
+
+/* Defines the loads --load-cmd names, with their --load-work counters,
+ * before -l is read, so NAME is a load like the built-in ones. */
+static int define_load_cmds(struct run_args *a)
+{
+	char q[96], err[CT_ERRLEN], name[64], path[PATH_MAX];
+	const char *regex[CT_LOAD_MAX_CMDS] = { 0 };
+	bool total[CT_LOAD_MAX_CMDS] = { 0 };
+	int ex = 0;
+
+	for (size_t i = 0; i < a->nload_work; i++) {
+		const char *eq = strchr(a->load_work[i], '=');
+		size_t k, nl = (size_t)(eq - a->load_work[i]);
+
+		for (k = 0; k < a->nload_cmd; k++)
+			if (!strncmp(a->load_cmd[k], a->load_work[i], nl) &&
+			    a->load_cmd[k][nl] == '=')
+				break;
+		if (k == a->nload_cmd)
+			return cli_usage_error(a->cmd, "--load-%s %.*s: no --load-cmd %.*s=...",
+					       a->load_total[i] ? "total" : "work", (int)nl,
+					       a->load_work[i], (int)nl, a->load_work[i]);
+		if (regex[k])
+			return cli_usage_error(a->cmd, "load '%.*s' has two --load-work", (int)nl,
+					       a->load_work[i]);
+		regex[k] = eq + 1;
+		total[k] = a->load_total[i];
+	}
+	for (size_t i = 0; i < a->nload_cmd && !ex; i++) {
+		const char *eq = strchr(a->load_cmd[i], '=');
+		char **argv = NULL;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - a->load_cmd[i]), a->load_cmd[i]);
+		ex = load_cmd_words(a, name, eq + 1, &argv);
+		if (ex)
+			break;
+		if (!runnable(argv[0])) {
+			ex = cli_usage_error(a->cmd,
+					     "--load-cmd %s: cannot run %s: command not found",
+					     name, ct_quote(argv[0], q, sizeof(q)));
+		} else if (strchr(argv[0], '/') && argv[0][0] != '/') {
+			/* it runs in the load's own directory */
+			if (realpath(argv[0], path))
+				argv[0] = path;
+		}
+		if (!ex && ct_load_define_cmd(name, argv, regex[i], total[i], err, sizeof(err)))
+			ex = cli_usage_error(a->cmd, "--load-cmd %s: %s", name, err);
+		free(argv);
+	}
+	return ex;
+}
+
 /* The workload, its command and the options that only make sense together. */
 static int check_workload(struct run_args *a, const struct cli_parsed *p, int argc, char **argv,
 			  const struct ct_workload_ops **out)
@@ -643,9 +796,24 @@ static int check_args(struct run_args *a, const struct cli_parsed *p, int argc, 
 	if (!ex)
 		ex = cli_out_setup(&a->out, a->cmd, a->format, a->output, true);
 	if (!ex)
+		ex = define_load_cmds(a);
+	if (!ex)
 		ex = choose_loads(a, w);
 	if (!ex)
 		ex = check_scopes(a, p, w);
+	/* a load --load-cmd defined (its ops carry the definition) is run */
+	for (size_t i = 0; !ex && i < ct_load_count(); i++) {
+		const struct ct_load_ops *ops = ct_load_at(i);
+		size_t k;
+
+		for (k = 0; ops->data && k < o->nloads && strcmp(o->loads[k], ops->name); k++)
+			;
+		if (ops->data && k == o->nloads)
+			ex = cli_usage_error(a->cmd,
+					     "load '%s' is defined by --load-cmd but not run: name "
+					     "it in -l",
+					     ops->name);
+	}
 	if (!ex)
 		ex = prepare_knobs(a, w, p);
 	if (ex)
@@ -748,9 +916,10 @@ static int print_session(struct run_args *a, struct ct_store *st)
 				o->workload, s->workload_params, s->cfg[0].label,
 				s->cfg[0].si.fingerprint, (long long)s->rec.id);
 		if (s->env.quick && text)
-			fprintf(f, "profile: quick - scaled-down kbuild tree and load sizes, for a "
-				   "first "
-				   "look; use the full profile for comparisons\n");
+			fprintf(f,
+				"profile: quick - scaled-down %s sizes, for a first look; use the "
+				"full profile for comparisons\n",
+				w->opt_scope & CT_SCOPE_TREE ? "kbuild tree and load" : "load");
 	}
 	if (text)
 		fprintf(f, "\n");
@@ -765,6 +934,8 @@ static int print_session(struct run_args *a, struct ct_store *st)
 		ct_report_print_oltp(f, &rep);
 	else if (!strcmp(rep.figure_key, CT_METRIC_LATENCY))
 		ct_report_print_latency(f, &rep);
+	else if (strcmp(rep.figure_key, "time_s"))
+		ct_report_print_figures(f, &rep);
 	else
 		ct_report_print_table(f, &rep);
 	if (text && !scored && s->ncfg > 1)
@@ -872,7 +1043,14 @@ static int dry_run(struct run_args *a)
 		snprintf(db, sizeof(db), "%s", a->db);
 	else if (ct_store_default_path(db, sizeof(db)))
 		db[0] = '\0';
-	ex = access(db, F_OK) ? 0 : cli_open_store(a->db, 0, &st);
+	/* a file that is not there, or a database without contend's tables,
+	 * is no store yet: a run would make it */
+	if (!strcmp(ct_store_backend(db), "sqlite")) {
+		ex = access(db, F_OK) ? 0 : cli_open_store(a->db, 0, &st);
+	} else {
+		rc = ct_store_open(&st, db, 0, err, sizeof(err));
+		ex = rc && rc != -ENOENT ? cli_fail(rc, err) : 0;
+	}
 	if (!ex && a->baseline)
 		ex = st ? check_baseline(a, st)
 			: cli_usage_error(a->cmd, "--baseline '%s': no results store at '%s'",
@@ -1015,18 +1193,24 @@ static int run_main(struct run_args *a, int argc, char **argv)
 int cmd_run(int argc, char **argv)
 {
 	static struct run_args a;
+	int ex;
 
 	defaults(&a);
 	a.cmd = "run";
-	return run_main(&a, argc, argv);
+	ex = run_main(&a, argc, argv);
+	ct_load_forget_cmds();
+	return ex;
 }
 
 int cmd_calibrate(int argc, char **argv)
 {
 	static struct run_args a;
+	int ex;
 
 	defaults(&a);
 	a.cmd = "calibrate";
 	a.calibrate = true;
-	return run_main(&a, argc, argv);
+	ex = run_main(&a, argc, argv);
+	ct_load_forget_cmds();
+	return ex;
 }

@@ -8,6 +8,7 @@
 
 #include "contend/knob.h"
 #include "contend/oltp.h"
+#include "contend/load.h"
 #include "contend/session.h"
 #include "contend/store.h"
 #include "cli.h"
@@ -32,6 +33,10 @@ struct run_args {
 	size_t nknobs;
 	struct ct_knob_config *kconfigs;
 	char loadbuf[512];
+	/* --load-cmd NAME=COMMAND, --load-work/--load-total NAME=REGEX as given */
+	const char *load_cmd[CT_LOAD_MAX_CMDS], *load_work[CT_LOAD_MAX_CMDS];
+	bool load_total[CT_LOAD_MAX_CMDS];
+	size_t nload_cmd, nload_work;
 	/* run */
 	bool aa;
 	unsigned aa_pairs;

@@ -269,25 +269,25 @@ static int memcg_root(char *buf, size_t len, int *version)
 	return find_mount("cgroup", "memory", buf, len) ? -ENOTSUP : 0;
 }
 
-int ct_memcg_create(struct ct_memcg *cg, const char *name, uint64_t limit, char *err, size_t len)
+static int own_cgroup_path(int version, char *out, size_t len);
+
+/* Makes cgroup name under parent with the limit, read back; on failure
+ * nothing is left and err says why. */
+static int memcg_make(struct ct_memcg *cg, const char *parent, int version, const char *name,
+		      uint64_t limit, char *err, size_t len)
 {
-	char root[4096], file[4200], val[32], back[64];
-	int rc, version = 0;
+	char file[4200], val[32], back[64];
+	int rc;
 
 	memset(cg, 0, sizeof(*cg));
-	rc = memcg_root(root, sizeof(root), &version);
-	if (rc)
-		return ct_err(err, len, -ENOTSUP,
-			      "no cgroup memory controller on this system (neither cgroup v2 "
-			      "nor v1 offers 'memory')");
 	if (version == 2) {
-		/* children get the controller only when the root hands it down */
-		snprintf(file, sizeof(file), "%s/cgroup.subtree_control", root);
+		/* children get the controller only when the parent hands it down */
+		snprintf(file, sizeof(file), "%s/cgroup.subtree_control", parent);
 		(void)!ct_write_file(file, "+memory");
 	}
-	rc = ct_cgroup_create(root, name, cg->path, sizeof(cg->path));
+	rc = ct_cgroup_create(parent, name, cg->path, sizeof(cg->path));
 	if (rc)
-		return ct_err(err, len, rc, "cannot create memory cgroup '%s/%s': %s", root, name,
+		return ct_err(err, len, rc, "cannot create memory cgroup '%s/%s': %s", parent, name,
 			      strerror(-rc));
 	cg->version = version;
 	snprintf(val, sizeof(val), "%llu", (unsigned long long)limit);
@@ -303,9 +303,33 @@ int ct_memcg_create(struct ct_memcg *cg, const char *name, uint64_t limit, char 
 		ct_err(err, len, rc, "cannot set the memory limit of '%s': %s", cg->path,
 		       strerror(-rc));
 		ct_memcg_destroy(cg);
-		return rc;
 	}
-	return 0;
+	return rc;
+}
+
+/*
+ * Under contend's own memory cgroup first, so the limits above contend (a
+ * container's, a unit's MemoryMax) still hold for what joins it; at the
+ * hierarchy's root when its own takes no such child: on cgroup v2 contend's
+ * own cgroup holds contend itself, and a cgroup with processes in it hands
+ * no controller down.
+ */
+int ct_memcg_create(struct ct_memcg *cg, const char *name, uint64_t limit, char *err, size_t len)
+{
+	char root[4096], rel[4096], own[8200], why[CT_ERRLEN];
+	int rc, version = 0;
+
+	memset(cg, 0, sizeof(*cg));
+	rc = memcg_root(root, sizeof(root), &version);
+	if (rc)
+		return ct_err(err, len, -ENOTSUP,
+			      "no cgroup memory controller on this system (neither cgroup v2 "
+			      "nor v1 offers 'memory')");
+	if (!own_cgroup_path(version, rel, sizeof(rel)) && strcmp(rel, "/") &&
+	    (size_t)snprintf(own, sizeof(own), "%s%s", root, rel) < sizeof(own) &&
+	    !memcg_make(cg, own, version, name, limit, why, sizeof(why)))
+		return 0;
+	return memcg_make(cg, root, version, name, limit, err, len);
 }
 
 int ct_memcg_attach(const struct ct_memcg *cg, pid_t pid)
@@ -326,6 +350,176 @@ int64_t ct_memcg_peak(const struct ct_memcg *cg)
 	if (ct_read_file(file, buf, sizeof(buf)) <= 0)
 		return -ENOENT;
 	return (int64_t)strtoll(buf, NULL, 10);
+}
+
+/* This process's cgroup path in the memory hierarchy of the given
+ * version: v2's "0::/path" line, or the v1 line whose controllers include
+ * "memory". */
+static int own_cgroup_path(int version, char *out, size_t len)
+{
+	char buf[8192], *line, *save = NULL;
+	ssize_t n = ct_read_file("/proc/self/cgroup", buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *ctl = strchr(line, ':'), *path = ctl ? strchr(ctl + 1, ':') : NULL;
+		bool mine = false;
+
+		if (!path)
+			continue;
+		*path++ = '\0';
+		*ctl++ = '\0';
+		if (version == 2) {
+			mine = !strcmp(line, "0") && !*ctl;
+		} else {
+			char *tok, *s2 = NULL;
+
+			for (tok = strtok_r(ctl, ",", &s2); tok && !mine;
+			     tok = strtok_r(NULL, ",", &s2))
+				mine = !strcmp(tok, "memory");
+		}
+		if (mine) {
+			snprintf(out, len, "%s", path);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* A memory.max or memory.limit_in_bytes value; UINT64_MAX for none. */
+static uint64_t read_limit(const char *file)
+{
+	char buf[64];
+	unsigned long long v;
+
+	if (ct_read_file(file, buf, sizeof(buf)) <= 0 || sscanf(buf, "%llu", &v) != 1)
+		return UINT64_MAX; /* "max", or no such file (a root) */
+	/* v1 says "no limit" with the largest page-aligned long */
+	return v >= (1ull << 62) ? UINT64_MAX : v;
+}
+
+int ct_cgroup_v2_own(char *buf, size_t len)
+{
+	char root[4096], rel[4096];
+	int rc = ct_cgroup_v2_root(root, sizeof(root));
+
+	if (!rc)
+		rc = own_cgroup_path(2, rel, sizeof(rel));
+	if (!rc && (size_t)snprintf(buf, len, "%s%s", root, strcmp(rel, "/") ? rel : "") >= len)
+		rc = -ENAMETOOLONG;
+	return rc;
+}
+
+/* One level up from dir, a cgroup under the hierarchy mounted at its first
+ * root_len bytes; false at the root. */
+static bool memcg_up(char *dir, size_t root_len)
+{
+	char *slash = strrchr(dir, '/');
+
+	if (strlen(dir) <= root_len || !slash || (size_t)(slash - dir) < root_len)
+		return false;
+	*slash = '\0';
+	return true;
+}
+
+/* The limit set on the cgroup at dir; UINT64_MAX for none. */
+static uint64_t memcg_limit_at(const char *dir, int version)
+{
+	char file[4200];
+
+	snprintf(file, sizeof(file), "%s/%s", dir,
+		 version == 2 ? "memory.max" : "memory.limit_in_bytes");
+	return read_limit(file);
+}
+
+int ct_memcg_own_limit(struct ct_memcg_limit *out)
+{
+	char root[4096], rel[4096], dir[4096];
+	uint64_t best = UINT64_MAX;
+	int rc, version = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (memcg_root(root, sizeof(root), &version))
+		return -ENOENT;
+	rc = own_cgroup_path(version, rel, sizeof(rel));
+	if (rc)
+		return rc;
+	if ((size_t)snprintf(dir, sizeof(dir), "%s%s", root, strcmp(rel, "/") ? rel : "") >=
+	    sizeof(dir))
+		return -ENAMETOOLONG;
+	/* from the process's own cgroup up to the root: the tightest wins */
+	do {
+		uint64_t v = memcg_limit_at(dir, version);
+
+		if (v < best)
+			best = v;
+		if (v == UINT64_MAX || out->n == CT_MEMCG_LEVELS)
+			continue;
+		snprintf(out->at[out->n].dir, sizeof(out->at[out->n].dir), "%s", dir);
+		out->at[out->n++].limit = v;
+	} while (memcg_up(dir, strlen(root)));
+	if (best == UINT64_MAX)
+		return -ENOENT;
+	out->version = version;
+	out->limit = best;
+	return 0;
+}
+
+/* The value of key in a memory.stat file (0 when absent). */
+static uint64_t stat_value(const char *stat, const char *key)
+{
+	size_t k = strlen(key);
+
+	for (const char *p = stat; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, key, k) && p[k] == ' ')
+			return strtoull(p + k + 1, NULL, 10);
+	return 0;
+}
+
+/* Room under the limit of the cgroup at dir: its limit less what it holds
+ * that reclaim cannot take back. */
+static int memcg_room_at(const char *dir, int version, uint64_t limit, uint64_t *room)
+{
+	char file[4200], buf[8192];
+	uint64_t usage, cache;
+	ssize_t n;
+
+	snprintf(file, sizeof(file), "%s/%s", dir,
+		 version == 2 ? "memory.current" : "memory.usage_in_bytes");
+	n = ct_read_file(file, buf, sizeof(buf));
+	if (n <= 0)
+		return n < 0 ? (int)n : -EIO;
+	usage = strtoull(buf, NULL, 10);
+	snprintf(file, sizeof(file), "%s/memory.stat", dir);
+	n = ct_read_file(file, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	/* v1's counters of the whole subtree carry a total_ prefix */
+	cache = version == 2 ? stat_value(buf, "active_file") + stat_value(buf, "inactive_file")
+			     : stat_value(buf, "total_active_file") +
+				       stat_value(buf, "total_inactive_file");
+	usage = usage > cache ? usage - cache : 0;
+	*room = limit > usage ? limit - usage : 0;
+	return 0;
+}
+
+int ct_memcg_room(const struct ct_memcg_limit *lim, uint64_t *room)
+{
+	uint64_t least = UINT64_MAX;
+
+	/* a looser limit higher up with more under it can leave less room */
+	for (size_t i = 0; i < lim->n; i++) {
+		uint64_t r;
+		int rc = memcg_room_at(lim->at[i].dir, lim->version, lim->at[i].limit, &r);
+
+		if (rc)
+			return rc;
+		if (r < least)
+			least = r;
+	}
+	*room = least;
+	return least == UINT64_MAX ? -ENOENT : 0;
 }
 
 void ct_memcg_destroy(struct ct_memcg *cg)

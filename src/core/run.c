@@ -48,8 +48,9 @@ double ct_run_cpu_pct(const struct ct_run *r)
 
 double ct_run_loads(const struct ct_run *r)
 {
+	/* no scale: the load counts no work (a --load-cmd without --load-work) */
 	if (r->load_unit_scale <= 0)
-		return 0;
+		return NAN;
 	return (double)r->load_work / r->load_unit_scale;
 }
 
@@ -121,19 +122,39 @@ int ct_run_metric(const struct ct_run *r, const char *name, double *value)
 	return -ENOENT;
 }
 
-bool ct_run_higher_better(const struct ct_run *r)
+/* In order: a run with several is judged by the first. oltp's tps, the
+ * latency workload's p99, and an imported fio job's chosen figure (stored
+ * under these names only when chosen: its others carry a direction,
+ * read_iops, write_clat_p99_us). */
+static const struct ct_figure figures[] = {
+	{ CT_METRIC_TPS, "tps", "tps", true },	    { CT_METRIC_LATENCY, "p99", "us", false },
+	{ "iops", "IOPS", "IOPS", true },	    { "bw_kib", "BW", "KiB/s", true },
+	{ "clat_p50_us", "clat p50", "us", false }, { "clat_p99_us", "clat p99", "us", false },
+};
+
+const struct ct_figure *ct_run_figure(const struct ct_run *r)
 {
 	double v;
 
-	return ct_run_metric(r, CT_METRIC_TPS, &v) == 0;
+	for (size_t i = 0; i < CT_ARRAY_SIZE(figures); i++)
+		if (ct_run_metric(r, figures[i].key, &v) == 0)
+			return &figures[i];
+	return NULL;
+}
+
+bool ct_run_higher_better(const struct ct_run *r)
+{
+	const struct ct_figure *f = ct_run_figure(r);
+
+	return f && f->higher_better;
 }
 
 double ct_run_value(const struct ct_run *r)
 {
+	const struct ct_figure *f = ct_run_figure(r);
 	double v;
 
-	if (ct_run_metric(r, CT_METRIC_TPS, &v) == 0 ||
-	    ct_run_metric(r, CT_METRIC_LATENCY, &v) == 0)
+	if (f && ct_run_metric(r, f->key, &v) == 0)
 		return v;
 	return ct_run_time_s(r);
 }

@@ -572,3 +572,37 @@ int ct_split_words(const char *s, char ***out)
 	*out = argv;
 	return (int)nwords;
 }
+
+/* Appends s to buf at *off, quoted like a shell would need it. Returns false
+ * when it did not fit. */
+bool ct_append_word(char *buf, size_t size, size_t *off, const char *s)
+{
+	bool quote = !*s || strpbrk(s, " \t\n'\"\\$`*?;&|<>()") != NULL;
+	size_t need = strlen(s) + (*off ? 1 : 0) + (quote ? 2 : 0);
+	char *p;
+
+	if (quote)
+		for (const char *c = s; *c; c++)
+			if (*c == '\'')
+				need += 3; /* ' -> '\'' */
+	if (*off + need >= size)
+		return false;
+	p = buf + *off;
+	if (*off)
+		*p++ = ' ';
+	if (quote)
+		*p++ = '\'';
+	for (const char *c = s; *c; c++) {
+		if (quote && *c == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = *c;
+		}
+	}
+	if (quote)
+		*p++ = '\'';
+	*p = '\0';
+	*off = (size_t)(p - buf);
+	return true;
+}

@@ -21,6 +21,11 @@ void ct_load_param(struct ct_load *l, const char *fmt, ...) CT_PRINTF(2, 3);
 /* write()/pwrite() loops over short writes and EINTR; 0 or -errno. */
 int ct_load_pwrite_full(int fd, const void *buf, size_t len, off_t off) CT_WUR;
 
+/* cmd.c: the loads --load-cmd defines, listed after the built-in ones */
+
+size_t ct_load_cmd_count(void);
+const struct ct_load_ops *ct_load_cmd_at(size_t i);
+
 /* io.c: the load file of io, io_other and read */
 
 #define CT_IO_BLOCK    (1u << 20)

@@ -18,6 +18,7 @@
 #include "loads.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,20 +47,20 @@ enum { FAIL_SET = 1, FAIL_WRITING = 2 };
 
 const struct ct_load_ops *ct_load_find(const char *name)
 {
-	for (size_t i = 0; i < CT_ARRAY_SIZE(loads); i++)
-		if (!strcmp(loads[i]->name, name))
-			return loads[i];
+	for (size_t i = 0; i < ct_load_count(); i++)
+		if (!strcmp(ct_load_at(i)->name, name))
+			return ct_load_at(i);
 	return NULL;
 }
 
 size_t ct_load_count(void)
 {
-	return CT_ARRAY_SIZE(loads);
+	return CT_ARRAY_SIZE(loads) + ct_load_cmd_count();
 }
 
 const struct ct_load_ops *ct_load_at(size_t i)
 {
-	return i < CT_ARRAY_SIZE(loads) ? loads[i] : NULL;
+	return i < CT_ARRAY_SIZE(loads) ? loads[i] : ct_load_cmd_at(i - CT_ARRAY_SIZE(loads));
 }
 
 const char *ct_load_size_str(uint64_t bytes, char *buf, size_t len)
@@ -180,15 +181,53 @@ static __attribute__((noreturn)) void worker_main(struct ct_load *l, unsigned i,
 	_exit(1);
 }
 
+/* SIGKILLs every child of the calling process: the orphans of a killed
+ * worker come back to the leader (a child subreaper), and with them the
+ * tree of a --load-cmd's command one level at a time. */
+static void kill_children(void)
+{
+	char path[64], buf[4096], *p, *end;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (p = buf;; p = end) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (pid > 0)
+			kill((pid_t)pid, SIGKILL);
+	}
+}
+
 /* Kills the workers still running and reaps every child, including
- * orphans reparented to the leader (it is a child subreaper). */
+ * orphans reparented to the leader, killing those too, until none is
+ * left. */
 static void leader_reap_all(pid_t *pids, unsigned n)
 {
+	pid_t r;
+
 	for (unsigned i = 0; i < n; i++)
 		if (pids[i] > 0)
 			kill(pids[i], SIGKILL);
-	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
-		;
+	for (;;) {
+		r = waitpid(-1, NULL, WNOHANG);
+		if (r > 0 || (r < 0 && errno == EINTR))
+			continue;
+		if (r < 0)
+			return; /* ECHILD: none left */
+		kill_children();
+		usleep(1000);
+	}
 }
 
 static __attribute__((noreturn)) void leader_main(struct ct_load *l, pid_t *pids)
@@ -503,6 +542,11 @@ int ct_load_wait_ready(struct ct_load *l, int64_t delay_ns, char *err, size_t le
 		if (rc == 1)
 			return load_reason(l, err, len);
 	}
+	/* a load without a counter is ready when it lived through the delay */
+	if (l->uncounted)
+		return atomic_load(&l->shm->failed) || leader_exited(l, NULL)
+			       ? load_reason(l, err, len)
+			       : 0;
 	/* a load with start-up work (mem's first pass) gets longer to do it */
 	deadline = ct_now_ns() + (l->ready_work ? READY_WORK_MAX_NS : READY_GRACE_NS);
 	for (;;) {
@@ -564,7 +608,7 @@ int ct_load_check(struct ct_load *l, int64_t stall_ns, char *err, size_t len)
 	if (work != l->last_work) {
 		l->last_work = work;
 		l->last_progress_ns = now;
-	} else if (stall_ns > 0 && now - l->last_progress_ns > stall_ns) {
+	} else if (stall_ns > 0 && !l->uncounted && now - l->last_progress_ns > stall_ns) {
 		return ct_err(err, len, -EIO, "load '%s' made no progress for %.1f s", l->ops->name,
 			      (double)(now - l->last_progress_ns) / 1e9);
 	}

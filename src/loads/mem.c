@@ -4,10 +4,12 @@
  * RAM and makes the machine page; with none it squeezes the page cache down
  * to a reserve, re-reading MemAvailable every chunk and giving chunks back
  * below it, so the OOM killer is never needed (and picks this load if it is:
- * CT_LOAD_OOM_FIRST).
+ * CT_LOAD_OOM_FIRST). Under a memory cgroup's limit (a container, a CI
+ * runner) the limit is the RAM and its room the MemAvailable.
  */
 #include "internal.h"
 #include "loads.h"
+#include "contend/proc.h"
 #include "contend/util.h"
 
 #include <errno.h>
@@ -25,11 +27,18 @@ struct mem_plan {
 	uint64_t target;  /* bytes to keep touched */
 	uint64_t reserve; /* MemAvailable (+ SwapFree) never pushed below this */
 	bool swap;
+	bool limited; /* contend runs under a memory cgroup's limit: lim */
+	struct ct_memcg_limit lim;
 };
 
-/* MemAvailable (plus SwapFree when swap counts) in bytes. */
-static int mem_avail(bool with_swap, uint64_t *out)
+/* MemAvailable (plus SwapFree when swap counts) in bytes, and never more
+ * than the room left under the limit of the memory cgroup contend runs in
+ * (a container's, a CI runner's): the machine's free memory is not ours
+ * to take there, and the cgroup's OOM killer would end the load. */
+static int mem_avail(const struct mem_plan *plan, uint64_t *out)
 {
+	bool with_swap = plan->swap;
+	uint64_t room;
 	char buf[8192], *p;
 	unsigned long long kb;
 	uint64_t v = 0;
@@ -46,6 +55,8 @@ static int mem_avail(bool with_swap, uint64_t *out)
 		if (p && sscanf(p, "SwapFree: %llu", &kb) == 1)
 			v += kb * 1024;
 	}
+	if (plan->limited && !ct_memcg_room(&plan->lim, &room) && room < v)
+		v = room;
 	*out = v;
 	return 0;
 }
@@ -63,9 +74,21 @@ static int mem_prepare(struct ct_load *l, char *err, size_t len)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return ct_err(err, len, -ENOMEM, "mem: out of memory");
-	p->swap = env->swap_bytes > 0;
-	p->reserve = ram / 10 > GIB ? ram / 10 : GIB;
-	if (mem_avail(p->swap, &avail))
+	p->limited = !ct_memcg_own_limit(&p->lim) && p->lim.limit < ram;
+	/* under a limit the load never pushes into swap: whether the cgroup
+	 * may swap, and how much, is the cgroup's (memory.swap.max) */
+	p->swap = env->swap_bytes > 0 && !p->limited;
+	if (p->limited) {
+		/* the cgroup is the machine: its limit is the RAM, and the
+		 * reserve left for the foreground is a share of it */
+		ram = p->lim.limit;
+		p->reserve = ram / 4 < GIB ? ram / 4 : GIB;
+		if (p->reserve < ram / 10)
+			p->reserve = ram / 10;
+	} else {
+		p->reserve = ram / 10 > GIB ? ram / 10 : GIB;
+	}
+	if (mem_avail(p, &avail))
 		avail = env->mem_available;
 	cap = avail > p->reserve ? avail - p->reserve : 0;
 	if (p->swap) {
@@ -105,6 +128,8 @@ static int mem_prepare(struct ct_load *l, char *err, size_t len)
 	ct_load_param(l, "target=%s", ct_load_size_str(p->target, a, sizeof(a)));
 	ct_load_param(l, "reserve=%s", ct_load_size_str(p->reserve, b, sizeof(b)));
 	ct_load_param(l, "swap=%s", p->swap ? "yes" : "no");
+	if (p->limited)
+		ct_load_param(l, "memcg=%s", ct_load_size_str(p->lim.limit, a, sizeof(a)));
 	if (capped)
 		ct_load_param(l, "capped=yes");
 	return 0;
@@ -131,7 +156,7 @@ static int mem_work(struct ct_load *l, unsigned i)
 	if (!chunks)
 		return ct_load_fail(l, "mem: out of memory");
 	for (;;) {
-		rc = mem_avail(p->swap, &avail);
+		rc = mem_avail(p, &avail);
 		if (rc)
 			return ct_load_fail(l, "mem: cannot read '/proc/meminfo': %s",
 					    strerror(-rc));

@@ -240,12 +240,16 @@ static void summary_row(FILE *f, const struct ct_report *rep, const struct ct_re
 		fputs("<td colspan=\"8\" class=\"l\">no ok runs</td></tr>\n", f);
 		return;
 	}
-	if (rep->higher_better)
+	if (strcmp(rep->figure_key, "time_s")) /* tps, p99, IOPS: the figure's mean */
 		fprintf(f, "<td>%.1f</td><td>-</td><td>-</td><td>-</td><td>-</td>",
 			c->n ? c->sum.mean : NAN);
 	else if (!strcmp(b->load, "none"))
 		fprintf(f, "<td>%s</td><td>%.0f%%</td><td>-</td><td>-</td><td>%.2f</td>",
 			rp_fmt_time(c->g.time_s, t, sizeof(t)), c->g.cpu_pct, c->ratio);
+	else if (isnan(c->g.loads)) /* a --load-cmd that counts no work */
+		fprintf(f, "<td>%s</td><td>%.0f%%</td><td>-</td><td>%.0f%%</td><td>%.2f</td>",
+			rp_fmt_time(c->g.time_s, t, sizeof(t)), c->g.cpu_pct, c->g.lcpu_pct,
+			c->ratio);
 	else
 		fprintf(f, "<td>%s</td><td>%.0f%%</td><td>%.0f</td><td>%.0f%%</td><td>%.2f</td>",
 			rp_fmt_time(c->g.time_s, t, sizeof(t)), c->g.cpu_pct, c->g.loads,
@@ -268,7 +272,7 @@ static void summary_row(FILE *f, const struct ct_report *rep, const struct ct_re
 
 static void summary(FILE *f, const struct ct_report *rep)
 {
-	char t[32];
+	char t[32], head[48];
 
 	fprintf(f,
 		"<h2 id=\"summary\">Summary</h2>\n<div style=\"overflow-x:auto\"><table "
@@ -276,15 +280,13 @@ static void summary(FILE *f, const struct ct_report *rep)
 		"class=\"l\">Load</th><th class=\"l\">Config</th><th>runs</th><th>%s</th>"
 		"<th>CPU%%</th><th>Loads</th><th>LCPU%%</th><th>Ratio</th><th>Effect "
 		"[%g%% interval]</th><th>Holm p</th><th class=\"l\">Verdict</th></tr>\n",
-		rep->higher_better	   ? "tps"
-		: !strcmp(rep->unit, "us") ? "p99 us"
-					   : "Time s",
-		rep->confidence);
+		rp_figure_head(rep, head, sizeof(head)), rep->confidence);
 	for (size_t i = 0; i < rep->nblocks; i++)
 		for (size_t j = 0; j < rep->blocks[i].ncells; j++)
 			summary_row(f, rep, &rep->blocks[i], &rep->blocks[i].cells[j]);
 	fputs("</table></div>\n<p class=\"note\">", f);
-	if (!rep->higher_better && !isnan(rep->ref_time_s)) {
+	if ((!strcmp(rep->figure_key, "time_s") || !strcmp(rep->figure_key, CT_METRIC_LATENCY)) &&
+	    !isnan(rep->ref_time_s)) {
 		fprintf(f, "Ratio = Time / %s s, the no-load mean of ",
 			rp_fmt_time(rep->ref_time_s, t, sizeof(t)));
 		esc(f, rep->ref_label);
@@ -311,7 +313,9 @@ static void run_title(FILE *f, const struct ct_report *rep, const struct ct_repo
 	fprintf(f, "<title>");
 	esc(f, c->label);
 	fprintf(f, " run %u: %.4g %s", r ? r->seq : (unsigned)v + 1, c->values[v], unit_of(rep));
-	if (fl) {
+	if (fl && fl->unmonitored) {
+		fputs(" - flagged; imported, no monitors to say why", f);
+	} else if (fl) {
 		fprintf(f, " - flagged: foreign CPU %.0f%%, steal %.1f%%, PSI %s some %.0f%%",
 			fl->foreign_pct, fl->steal_pct, fl->psi_resource, fl->psi_pct);
 		if (!isnan(fl->load_rate))
@@ -806,7 +810,7 @@ int ct_report_print_html(FILE *f, const struct ct_report *rep, const char *comma
 		dotplot(f, rep, &rep->blocks[i]);
 	forest(f, rep);
 	latency_tables(f, rep);
-	if (rep->higher_better) {
+	if (!strcmp(rep->figure_key, CT_METRIC_TPS)) {
 		fputs("<h2 id=\"oltp\">tps and latency</h2>\n", f);
 		for (size_t i = 0; i < rep->nblocks; i++) {
 			tps_series(f, &rep->blocks[i]);

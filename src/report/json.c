@@ -184,14 +184,16 @@ static json_t *monitors_json(const struct ct_monitors *m)
 
 static json_t *flag_json(const struct ct_report_flag *fl)
 {
-	return json_pack(
-		"{s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:b}", "foreign_cpu_pct",
-		jnum(fl->foreign_pct), "steal_pct", jnum(fl->steal_pct), "psi_pct",
-		jnum(fl->psi_pct), "psi_resource", fl->psi_resource ? fl->psi_resource : "cpu",
-		"start_dirty_bytes", jknown(fl->start_dirty_bytes), "start_writeback_bytes",
-		jknown(fl->start_writeback_bytes), "cpu_speed_rel", jnum(fl->cpu_speed_rel),
-		"load_rate", jnum(fl->load_rate), "load_rate_median", jnum(fl->load_rate_median),
-		"likely_fluke", fl->likely_fluke);
+	return json_pack("{s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:b}", "foreign_cpu_pct",
+			 jnum(fl->unmonitored ? NAN : fl->foreign_pct), "steal_pct",
+			 jnum(fl->unmonitored ? NAN : fl->steal_pct), "psi_pct",
+			 jnum(fl->unmonitored ? NAN : fl->psi_pct), "psi_resource",
+			 fl->psi_resource ? fl->psi_resource : "cpu", "start_dirty_bytes",
+			 jknown(fl->start_dirty_bytes), "start_writeback_bytes",
+			 jknown(fl->start_writeback_bytes), "cpu_speed_rel",
+			 jnum(fl->cpu_speed_rel), "load_rate", jnum(fl->load_rate),
+			 "load_rate_median", jnum(fl->load_rate_median), "likely_fluke",
+			 fl->likely_fluke);
 }
 
 static json_t *run_json(const struct ct_report_cell *c, const struct ct_run *r)

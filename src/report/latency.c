@@ -112,7 +112,8 @@ void ct_report_print_latency(FILE *f, const struct ct_report *rep)
 	fprintf(f, "\nLatency: how late each period began (gaming: how much longer a frame took "
 		   "than its work), the mean of the runs' means, p99s and maxima; CPU%%: of the "
 		   "share asked for; Met%%: periods done by their deadline\n");
-	if (nt)
+	/* what the verdicts judge, when there are verdicts (two configs or more) */
+	if (nt && rep->compared)
 		fprintf(f, "Judged: p99 of %s (lower is better)%s\n", tasks[0],
 			rep->nextra ? ", and each figure named in the verdicts" : "");
 }

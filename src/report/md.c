@@ -71,6 +71,8 @@ static void time_table(FILE *f, const struct ct_report_block *b)
 			r->g.cpu_pct);
 		if (noload)
 			fprintf(f, "- | - | ");
+		else if (isnan(r->g.loads))
+			fprintf(f, "- | %.0f%% | ", r->g.lcpu_pct);
 		else
 			fprintf(f, "%.0f | %.0f%% | ", r->g.loads, r->g.lcpu_pct);
 		if (isnan(r->ratio))
@@ -101,6 +103,31 @@ static void score_table(FILE *f, const struct ct_report_block *b)
 		for (size_t i = 0; i < r->n; i++)
 			fprintf(f, " %.2f", r->scores ? r->scores[i] : r->values[i]);
 		fprintf(f, " | %.1f | %.2f |\n", tps, p99);
+	}
+}
+
+/* Runs judged by a figure of their own (an imported fio job's IOPS). */
+static void figure_table(FILE *f, const struct ct_report *rep, const struct ct_report_block *b)
+{
+	char head[48];
+
+	fprintf(f, "| Config | [runs] | %s | Median | Min | Max |\n",
+		rp_figure_head(rep, head, sizeof(head)));
+	fprintf(f, "|---|--:|--:|--:|--:|--:|\n");
+	for (size_t j = 0; j < b->ncells; j++) {
+		const struct ct_report_cell *c = &b->cells[j];
+
+		fprintf(f, "| ");
+		text(f, c->label);
+		if (!c->n)
+			fprintf(f, " | 0 | %s | | | |\n",
+				c->g.nfailed ? "every run failed" : "no runs");
+		else if (!c->have_summary) /* one run */
+			fprintf(f, " | 1 | %.6g | %.6g | %.6g | %.6g |\n", c->values[0],
+				c->values[0], c->values[0], c->values[0]);
+		else
+			fprintf(f, " | %zu | %.6g | %.6g | %.6g | %.6g |\n", c->n, c->sum.mean,
+				c->sum.median, c->sum.min, c->sum.max);
 	}
 }
 
@@ -243,6 +270,14 @@ static void flagged(FILE *f, const struct ct_report *rep)
 				text(f, rep->blocks[i].load);
 				fprintf(f, " ");
 				text(f, c->label);
+				if (fl->unmonitored) {
+					fprintf(f,
+						" run %u: %.4g %s; imported, no monitors to say "
+						"why\n",
+						fl->run ? fl->run->seq : 0, c->values[fl->value],
+						rep->unit);
+					continue;
+				}
 				fprintf(f,
 					" run %u: %.4g %s; foreign CPU %.0f%%, steal %.1f%%, PSI "
 					"%s some %.0f%%: %s\n",
@@ -311,10 +346,13 @@ int ct_report_print_md(FILE *f, const struct ct_report *rep)
 		fprintf(f, "\n### ");
 		text(f, rep->blocks[i].load);
 		fprintf(f, "\n\n");
-		if (rep->higher_better)
+		if (!strcmp(rep->figure_key, CT_METRIC_TPS))
 			score_table(f, &rep->blocks[i]);
-		else
+		else if (!strcmp(rep->figure_key, "time_s") ||
+			 !strcmp(rep->figure_key, CT_METRIC_LATENCY))
 			time_table(f, &rep->blocks[i]);
+		else
+			figure_table(f, rep, &rep->blocks[i]);
 		failures(f, &rep->blocks[i]);
 	}
 	fputc('\n', f);
@@ -322,7 +360,9 @@ int ct_report_print_md(FILE *f, const struct ct_report *rep)
 		fprintf(f, "Score = 1000 x tps / %.2f, the no-load mean tps of ", rep->score_tps);
 		text(f, rep->score_label);
 		fprintf(f, " (session %lld).\n", (long long)rep->score_session_id);
-	} else if (!rep->higher_better && !isnan(rep->ref_time_s)) {
+	} else if ((!strcmp(rep->figure_key, "time_s") ||
+		    !strcmp(rep->figure_key, CT_METRIC_LATENCY)) &&
+		   !isnan(rep->ref_time_s)) {
 		fprintf(f, "Ratio = Time / %s s, the no-load mean of ",
 			rp_fmt_time(rep->ref_time_s, t, sizeof(t)));
 		text(f, rep->ref_label);

@@ -72,7 +72,8 @@ static void flag_evidence(struct ct_report_flag *fl, double rate_median, double 
 	fl->load_rate = load_rate(r);
 	fl->load_rate_median = isnan(fl->load_rate) ? NAN : rate_median;
 	fl->cpu_speed_rel = cpu_speed(r) / speed_median;
-	if (!r || wall <= 0)
+	fl->unmonitored = r && !strncmp(r->load_params, "imported=", 9);
+	if (!r || wall <= 0 || fl->unmonitored)
 		return;
 	for (int k = 0; k < 3 && r->mon.have_psi; k++)
 		if ((double)r->mon.psi_us[k][0] > psi) {
@@ -404,6 +405,7 @@ static int compare_cell(struct ct_report *rep, const struct ct_report_cell *b,
 	int rc;
 
 	c->compared = true;
+	rep->compared = true;
 	if (paired) {
 		c->paired = true;
 		rep->paired = true;
@@ -465,6 +467,47 @@ static int compare_all(struct ct_report *rep, struct ct_store *st, size_t nsrc, 
 }
 
 /* The cells of every block, Ratio, scores, and the baseline of each. */
+/* A --load-cmd's command as stored with a run ("cmd=... work=..."), without
+ * what the run added ("lcpu=estimated"); NULL for a built-in load. */
+static size_t command_of(const struct ct_run *r, const char **cmd)
+{
+	const char *end = strstr(r->load_params, " lcpu=estimated");
+
+	*cmd = strncmp(r->load_params, "cmd=", 4) ? NULL : r->load_params;
+	return *cmd ? (end ? (size_t)(end - *cmd) : strlen(*cmd)) : 0;
+}
+
+/* Runs of a load defined by --load-cmd compare only when they ran the
+ * same command, counted the same way: a name is the user's, not a load's
+ * identity. -EINVAL naming both when they differ. */
+static int same_command(const struct ct_report_block *b, char *err, size_t len)
+{
+	const struct ct_report_cell *first = NULL;
+	const char *want = NULL, *cmd;
+	size_t wn = 0, n;
+
+	for (size_t j = 0; j <= b->ncells; j++) {
+		const struct ct_report_cell *c = j < b->ncells ? &b->cells[j] : &b->base;
+
+		for (size_t i = 0; i < c->n; i++) {
+			n = command_of(c->ok[i], &cmd);
+			if (!first) {
+				first = c;
+				want = cmd;
+				wn = n;
+			} else if ((!want) != (!cmd) || n != wn || (cmd && memcmp(cmd, want, n))) {
+				return ct_err(err, len, -EINVAL,
+					      "load '%s' ran different commands in '%s' (%.*s) and "
+					      "'%s' (%.*s): not compared",
+					      b->load, first->label, want ? (int)wn : 8,
+					      want ? want : "built-in", c->label, cmd ? (int)n : 8,
+					      cmd ? cmd : "built-in");
+			}
+		}
+	}
+	return 0;
+}
+
 static int build_blocks(struct ct_report *rep, struct ct_store *st, const struct ct_report_query *q,
 			char *err, size_t len)
 {
@@ -503,6 +546,8 @@ static int build_blocks(struct ct_report *rep, struct ct_store *st, const struct
 						? rep->score_session_id
 						: 0,
 					b->load, err, len);
+		if (!rc)
+			rc = same_command(b, err, len);
 	}
 	return rc;
 }
@@ -660,14 +705,14 @@ static void name_figure(struct ct_report *rep)
 	char first[CT_METRIC_NAME] = "", task[1][16];
 	double main;
 
-	rep->figure = rep->higher_better ? "tps" : "Time";
-	rep->unit = rep->higher_better ? "tps" : "s";
-	rep->figure_key = rep->higher_better ? "tps" : "time_s";
-	if (rep->higher_better || !r || ct_run_metric(r, CT_METRIC_LATENCY, &main))
+	const struct ct_figure *fig = r ? ct_run_figure(r) : NULL;
+
+	rep->figure = fig ? fig->name : "Time";
+	rep->unit = fig ? fig->unit : "s";
+	rep->figure_key = fig ? fig->key : "time_s";
+	if (!fig || strcmp(fig->key, CT_METRIC_LATENCY) ||
+	    ct_run_metric(r, CT_METRIC_LATENCY, &main))
 		return;
-	rep->figure = "p99";
-	rep->unit = "us";
-	rep->figure_key = CT_METRIC_LATENCY;
 	if (rp_tasks_of(rep, task, 1))
 		snprintf(first, sizeof(first), "%s_p99_us", task[0]);
 	for (unsigned i = 0; i < r->nmetrics && rep->nextra < CT_REPORT_MAX_EXTRA; i++) {
@@ -791,6 +836,7 @@ int ct_report_from_numbers(struct ct_report *rep, const char *const *names,
 		bool pair = paired && c->n == base->n;
 
 		c->compared = true;
+		rep->compared = true;
 		c->paired = pair;
 		ct_stats_compare(base->values, base->n, c->values, c->n, pair ? base->values : NULL,
 				 pair ? c->values : NULL, pair ? c->n : 0, confidence, one);

@@ -17,6 +17,15 @@ const char *rp_fmt_time(double s, char *buf, size_t len)
 	return buf;
 }
 
+const char *rp_figure_head(const struct ct_report *rep, char *buf, size_t len)
+{
+	if (!strcmp(rep->figure, rep->unit))
+		snprintf(buf, len, "%s", rep->figure);
+	else
+		snprintf(buf, len, "%s %s", rep->figure, rep->unit);
+	return buf;
+}
+
 double rp_metric(const struct ct_report_cell *c, const char *name)
 {
 	for (unsigned i = 0; i < c->nmetric_means; i++)
@@ -84,7 +93,8 @@ void ct_report_print_table(FILE *f, const struct ct_report *rep)
 					snprintf(loads, sizeof(loads), "-");
 					snprintf(lcpu, sizeof(lcpu), "-");
 				} else {
-					snprintf(loads, sizeof(loads), "%.0f", r->g.loads);
+					snprintf(loads, sizeof(loads),
+						 isnan(r->g.loads) ? "-" : "%.0f", r->g.loads);
 					snprintf(lcpu, sizeof(lcpu), "%.0f%%", r->g.lcpu_pct);
 				}
 				if (isnan(r->ratio))
@@ -140,6 +150,42 @@ void rp_effect(FILE *f, const struct ct_stats_comparison *v, const char *open)
 	} else {
 		fprintf(f, "%+.4g%s%+.4g, %+.4g]", v->effect, open, v->effect_low, v->effect_high);
 	}
+}
+
+void ct_report_print_figures(FILE *f, const struct ct_report *rep)
+{
+	int w = label_width(rep);
+	char head[48];
+
+	rp_figure_head(rep, head, sizeof(head));
+	for (size_t i = 0; i < rep->nblocks; i++) {
+		const struct ct_report_block *b = &rep->blocks[i];
+
+		if (i)
+			fputc('\n', f);
+		fprintf(f, "%s:\n", b->load);
+		fprintf(f, "%-*s  %-6s %-12s %-12s %-12s %-12s %s\n", w, "Config", "[runs]", head,
+			"Median", "Min", "Max", "CV%");
+		for (size_t j = 0; j < b->ncells; j++) {
+			const struct ct_report_cell *c = &b->cells[j];
+			const struct ct_stats_summary *s = &c->sum;
+
+			if (!c->n)
+				fprintf(f, "%-*s  %-6s %s\n", w, c->label, "0",
+					c->g.nfailed ? "(every run failed)" : "(no runs)");
+			else if (!c->have_summary) /* one run */
+				fprintf(f, "%-*s  %-6zu %-12.6g %-12.6g %-12.6g %-12.6g -\n", w,
+					c->label, c->n, c->values[0], c->values[0], c->values[0],
+					c->values[0]);
+			else
+				fprintf(f, "%-*s  %-6zu %-12.6g %-12.6g %-12.6g %-12.6g %.1f\n", w,
+					c->label, c->n, s->mean, s->median, s->min, s->max,
+					s->mean ? 100 * s->sd / fabs(s->mean) : 0);
+			rp_failed_runs(f, c);
+		}
+	}
+	fprintf(f, "\n%s: the mean of the runs, %s is better\n", head,
+		rep->higher_better ? "higher" : "lower");
 }
 
 void ct_report_print_effect(FILE *f, const struct ct_stats_comparison *v)
@@ -300,6 +346,12 @@ static void print_flag(FILE *f, const struct ct_report *rep, const struct ct_rep
 {
 	char v[32], d[32], w[32];
 
+	if (fl->unmonitored) {
+		fprintf(f, "%-9s %s run %u flagged (%s %s): imported, no monitors to say why\n",
+			b->load, c->label, fl->run ? fl->run->seq : 0,
+			fmt_value(rep, c->values[fl->value], v, sizeof(v)), rep->unit);
+		return;
+	}
 	fprintf(f,
 		"%-9s %s run %u flagged (%s %s): foreign CPU %.0f%%, steal %.1f%%, PSI %s some "
 		"%.0f%%",

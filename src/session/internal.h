@@ -24,6 +24,7 @@ struct session_rt {
 	char fg_log[PATH_MAX + 16]; /* the foreground's stdout and stderr */
 	char fg_tmp[PATH_MAX + 16]; /* its TMPDIR, in the work directory */
 	bool warned_short;	    /* said once that a foreground runs under 5 ms */
+	unsigned reconnects;	    /* the store's reconnects the user was told of */
 	pid_t guard;
 	struct guard_shm *guard_shm;
 	unsigned done, total;

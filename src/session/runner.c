@@ -61,16 +61,31 @@ static void sweep_stale_cgroups(const char *root)
 	closedir(d);
 }
 
+/*
+ * The session's cgroup goes under contend's own (v2), so the foreground and
+ * the loads stay under the limits and accounting contend was started under
+ * (a container's, a systemd unit's MemoryMax, a CI runner's); at the root
+ * they would escape them. Where contend's own cgroup takes no children,
+ * the root's hierarchy is used.
+ */
 void sess_cgroups_setup(struct session_rt *rt)
 {
-	char root[PATH_MAX], name[64];
+	char parent[2][PATH_MAX], name[64];
+	bool made = false;
 
 	rt->cg_session[0] = rt->cg_fg[0] = '\0';
-	if (!rt->s->opts.use_cgroups || ct_cgroup_v2_root(root, sizeof(root)))
+	if (!rt->s->opts.use_cgroups || ct_cgroup_v2_root(parent[1], sizeof(parent[1])))
 		return;
-	sweep_stale_cgroups(root);
+	if (ct_cgroup_v2_own(parent[0], sizeof(parent[0])))
+		snprintf(parent[0], sizeof(parent[0]), "%s", parent[1]);
 	snprintf(name, sizeof(name), "contend-%d", (int)getpid());
-	if (ct_cgroup_create(root, name, rt->cg_session, sizeof(rt->cg_session))) {
+	for (int i = 0; i < 2 && !made; i++) {
+		if (i && !strcmp(parent[0], parent[1]))
+			break;
+		sweep_stale_cgroups(parent[i]);
+		made = !ct_cgroup_create(parent[i], name, rt->cg_session, sizeof(rt->cg_session));
+	}
+	if (!made) {
 		rt->cg_session[0] = '\0';
 		return;
 	}

@@ -146,7 +146,13 @@ int sess_store_run(struct session_rt *rt, struct ct_session_config *c, struct ct
 	r->seq = seq;
 	/* runs of one block of an interleaved schedule pair up */
 	r->block = rt->s->ncfg > 1 && !rt->s->opts.sequential ? seq : 0;
-	return ct_store_run_put(rt->st, r, err, len);
+	rc = ct_store_run_put(rt->st, r, err, len);
+	if (rt->st->reconnects != rt->reconnects) {
+		rt->reconnects = rt->st->reconnects;
+		sess_warn(rt, "the connection to the results store was lost and made again (%u %s)",
+			  rt->reconnects, rt->reconnects == 1 ? "time" : "times");
+	}
+	return rc;
 }
 
 static int make_workdir(struct ct_session *s, char *err, size_t len)

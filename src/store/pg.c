@@ -8,6 +8,7 @@
  * postgresql:// URI or a libpq conninfo (service=, host=...); the PG*
  * environment variables apply as libpq reads them.
  */
+#include "contend/signals.h"
 #include "contend/store.h"
 #include "contend/util.h"
 #include "internal.h"
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <libpq-fe.h>
 
@@ -26,6 +28,14 @@
 /* the SQLite schema version this backend starts at */
 #define PG_FIRST_VERSION 9
 #define MAX_PARAMS	 64
+/* a lost connection is made again for about this long (1+2+4+8+15 s): a
+ * server restart or a failover, not an outage */
+#define RECONNECT_TRIES 6
+/* seconds a connection may take unless the URI or PGCONNECT_TIMEOUT says:
+ * libpq waits forever by default, and a server that accepts and never
+ * answers (a hung host, a firewall dropping packets) would hold a session
+ * and each of its reconnect tries that long */
+#define CONNECT_TIMEOUT "10"
 
 /*
  * Migrations: pg_migrations[i] takes the database to version
@@ -95,6 +105,8 @@ struct pg {
 	PGconn *conn;
 	char *name; /* the target, its password hidden, for messages */
 	unsigned txn;
+	bool opened;   /* pg_open is done: a lost connection may be made again */
+	bool in_write; /* between write_begin's BEGIN and write_end */
 };
 
 /* The parameters of one statement, as text; NULL is SQL NULL. */
@@ -302,6 +314,39 @@ static const char *first_line(const char *msg, char *buf, size_t size)
 	return buf;
 }
 
+static PGresult *submit(struct pg *p, const char *sql, const struct params *ps)
+{
+	/* without parameters, several statements may go at once (a migration) */
+	return ps ? PQexecParams(p->conn, sql, ps->n, NULL, ps->v, NULL, NULL, 0)
+		  : PQexec(p->conn, sql);
+}
+
+/*
+ * Makes a connection the server dropped (a restart, a failover,
+ * pg_terminate_backend, an idle timeout while a run was measured) again,
+ * waiting 1, 2, 4, 8 and 15 s between tries. True when connected; the
+ * store's reconnects count says so to the session, which tells the user.
+ */
+static bool reconnect(struct pg *p)
+{
+	for (int i = 0; i < RECONNECT_TRIES; i++) {
+		if (i) {
+			int s = i < 5 ? 1 << (i - 1) : 15;
+			struct timespec ts = { s, 0 };
+
+			/* a signal (the user's ^C) ends the wait and the tries */
+			if (nanosleep(&ts, NULL) || ct_signals_pending())
+				return false;
+		}
+		PQreset(p->conn);
+		if (PQstatus(p->conn) == CONNECTION_OK) {
+			p->base.reconnects++;
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * Runs sql with ps (NULL: none). Returns the result when its status is
  * PGRES_COMMAND_OK or PGRES_TUPLES_OK, else NULL with "cannot <what> in
@@ -310,12 +355,24 @@ static const char *first_line(const char *msg, char *buf, size_t size)
 static PGresult *query(struct pg *p, const char *sql, const struct params *ps, const char *what,
 		       int *rc, char *err, size_t len)
 {
-	/* without parameters, several statements may go at once (a migration) */
-	PGresult *res = ps ? PQexecParams(p->conn, sql, ps->n, NULL, ps->v, NULL, NULL, 0)
-			   : PQexec(p->conn, sql);
+	/* a statement sent outside a transaction (a read, the BEGIN of a
+	 * write, session_end's UPDATE of fixed values) that found the
+	 * connection gone is sent again on a new connection: it did nothing,
+	 * or what it did is the same done twice. Inside a transaction the
+	 * failure stands: the transaction went with the connection, and a
+	 * COMMIT whose answer was lost may have been done, so nothing in it
+	 * is sent twice. */
+	bool idle = p->opened && !p->txn && !p->in_write;
+	PGresult *res = submit(p, sql, ps);
 	ExecStatusType st = PQresultStatus(res);
 	char line[256];
 
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && idle &&
+	    PQstatus(p->conn) == CONNECTION_BAD && reconnect(p)) {
+		PQclear(res);
+		res = submit(p, sql, ps);
+		st = PQresultStatus(res);
+	}
 	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
 		*rc = 0;
 		return res;
@@ -356,7 +413,12 @@ static int write_begin(struct pg *p, const char *what, char *err, size_t len)
 		return ct_err(err, len, -EROFS,
 			      "cannot %s in results store '%s': the role may only read it", what,
 			      p->name);
-	return p->txn ? 0 : exec(p, "BEGIN", NULL, what, err, len);
+	if (p->txn)
+		return 0;
+	int rc = exec(p, "BEGIN", NULL, what, err, len);
+
+	p->in_write = !rc;
+	return rc;
 }
 
 static int write_end(struct pg *p, int rc, const char *what, char *err, size_t len)
@@ -367,6 +429,7 @@ static int write_end(struct pg *p, int rc, const char *what, char *err, size_t l
 		rc = exec(p, "COMMIT", NULL, what, err, len);
 	if (rc)
 		rollback(p);
+	p->in_write = false;
 	return rc;
 }
 
@@ -517,6 +580,22 @@ static int may_write(struct pg *p, bool *yes, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * PQconnectdb with a default connect_timeout: given before the target, so
+ * the target's own connect_timeout wins, and left out when
+ * PGCONNECT_TIMEOUT is set, which libpq reads only for what is not given.
+ * PQreset reuses it, so every reconnect try is bounded too.
+ */
+static PGconn *connect_to(const char *target)
+{
+	const char *keys[] = { "connect_timeout", "dbname", NULL };
+	const char *vals[] = { CONNECT_TIMEOUT, target, NULL };
+	const char *env = getenv("PGCONNECT_TIMEOUT");
+	int first = env && *env ? 1 : 0;
+
+	return PQconnectdbParams(keys + first, vals + first, 1);
+}
+
 static int pg_open(struct ct_store **out, const char *target, unsigned flags, char *err, size_t len)
 {
 	struct pg *p = calloc(1, sizeof(*p));
@@ -531,7 +610,7 @@ static int pg_open(struct ct_store **out, const char *target, unsigned flags, ch
 		goto fail;
 	}
 	p->base.ops = &ct_store_pg;
-	p->conn = PQconnectdb(target);
+	p->conn = connect_to(target);
 	if (!p->conn || PQstatus(p->conn) != CONNECTION_OK) {
 		rc = ct_err(err, len, -ECONNREFUSED, "cannot connect to results store '%s': %s",
 			    p->name,
@@ -567,6 +646,7 @@ static int pg_open(struct ct_store **out, const char *target, unsigned flags, ch
 			    p->name, PQuser(p->conn));
 		goto fail;
 	}
+	p->opened = true;
 	*out = &p->base;
 	return 0;
 fail:
@@ -1211,8 +1291,10 @@ static int pg_begin(struct ct_store *base, char *err, size_t len)
 		return 0;
 	}
 	rc = write_begin(p, "begin a transaction", err, len);
-	if (!rc)
-		p->txn = 1;
+	if (!rc) {
+		p->txn = 1; /* the caller's transaction, not one write's */
+		p->in_write = false;
+	}
 	return rc;
 }
 
@@ -1225,9 +1307,14 @@ static int pg_commit(struct ct_store *base, char *err, size_t len)
 		return ct_err(err, len, -EINVAL, "no transaction to commit");
 	if (--p->txn)
 		return 0;
+	/* still the caller's transaction: a COMMIT that finds the connection
+	 * gone is never sent again on a new one, where it would commit
+	 * nothing and say it did */
+	p->in_write = true;
 	rc = exec(p, "COMMIT", NULL, "commit a transaction", err, len);
 	if (rc)
 		rollback(p);
+	p->in_write = false;
 	return rc;
 }
 

@@ -25,40 +25,6 @@ struct cmd {
 	char *line;		   /* --shell: the command as one line for sh -c */
 };
 
-/* Appends s to buf at *off, quoted like a shell would need it. Returns false
- * when it did not fit. */
-static bool append_word(char *buf, size_t size, size_t *off, const char *s)
-{
-	bool quote = !*s || strpbrk(s, " \t\n'\"\\$`*?;&|<>()") != NULL;
-	size_t need = strlen(s) + (*off ? 1 : 0) + (quote ? 2 : 0);
-	char *p;
-
-	if (quote)
-		for (const char *c = s; *c; c++)
-			if (*c == '\'')
-				need += 3; /* ' -> '\'' */
-	if (*off + need >= size)
-		return false;
-	p = buf + *off;
-	if (*off)
-		*p++ = ' ';
-	if (quote)
-		*p++ = '\'';
-	for (const char *c = s; *c; c++) {
-		if (quote && *c == '\'') {
-			memcpy(p, "'\\''", 4);
-			p += 4;
-		} else {
-			*p++ = *c;
-		}
-	}
-	if (quote)
-		*p++ = '\'';
-	*p = '\0';
-	*off = (size_t)(p - buf);
-	return true;
-}
-
 /* A --prepare or --cleanup text as the argv that runs it: its words, or
  * with --shell "/bin/sh -c TEXT". */
 static int hook_argv(const char *text, bool shell, char ***out)
@@ -112,7 +78,7 @@ static void param_hook(char *buf, size_t size, size_t *off, const char *name, co
 		return;
 	if (*off + strlen(name) + 4 < size) {
 		*off += (size_t)snprintf(buf + *off, size - *off, " --%s", name);
-		if (!append_word(buf, size, off, text))
+		if (!ct_append_word(buf, size, off, text))
 			buf[*off] = '\0';
 	}
 }
@@ -153,11 +119,11 @@ static int cmd_prepare(struct ct_workload *w, char *err, size_t len)
 	if (w->opts.shell) {
 		snprintf(w->params, sizeof(w->params), "sh -c");
 		off = strlen(w->params);
-		if (!append_word(w->params, sizeof(w->params) - 4, &off, c->line))
+		if (!ct_append_word(w->params, sizeof(w->params) - 4, &off, c->line))
 			memcpy(w->params + off, "...", 4);
 	} else {
 		for (i = 0; argv[i]; i++) {
-			if (!append_word(w->params, sizeof(w->params) - 4, &off, argv[i])) {
+			if (!ct_append_word(w->params, sizeof(w->params) - 4, &off, argv[i])) {
 				/* Truncated: say so rather than store a different command. */
 				memcpy(w->params + off, "...", 4);
 				break;

@@ -8,10 +8,10 @@
 . "$CT_TESTLIB"
 
 script=${CT_COMPLETION:-$(dirname "$CT_TESTLIB")/../../completion/contend.bash}
-plan 22
+plan 23
 if ! command -v bash >/dev/null 2>&1; then
 	i=0
-	while [ $i -lt 22 ]; do skip "completion" "bash is not installed"; i=$((i + 1)); done
+	while [ $i -lt 23 ]; do skip "completion" "bash is not installed"; i=$((i + 1)); done
 	exit 0
 fi
 
@@ -84,7 +84,7 @@ expect "contend compare --<tab>: every long option of compare --help" \
 comp "contend run -l none,pr"
 expect "contend run -l none,pr<tab>: none,process" none,process
 comp "contend run --loads none,process,"
-loads=$("$CONTEND" loads | awk 'NR > 1 { print $1 }' | grep -vxE 'none|process')
+loads=$("$CONTEND" loads | awk 'NR > 1 && !NF { exit } NR > 1 { print $1 }' | grep -vxE 'none|process')
 has "--loads none,process,<tab>: every other load after the list" $(printf 'none,process,%s\n' $loads)
 if grep -qE '^none,process,(none|process)$' "$T/comp"; then
 	not_ok "and not the loads already in it" "$(echo $(cat "$T/comp"))"
@@ -110,6 +110,9 @@ expect "run --baseline m<tab>: a stored label" mylabel
 # bash splits the word at '=': what it replaces is the part after it
 comp "contend compare --db $T/x.db k1+sysctl.vm.swappiness="
 expect "a label with '=': the part after the '='" 10
+
+comp "contend run --load-cmd vm=true -l io,v"
+expect "-l io,v<tab> after --load-cmd vm=...: the load it defines" io,vm
 
 comp "contend run --format "
 expect "run --format <tab>: the five formats" text json csv md html

@@ -24,7 +24,7 @@ expect_err "SIGINT: says interrupted" "interrupted"
 sleep 0.3
 [ -z "$(leftovers)" ] && ok "SIGINT: no process left" || not_ok "SIGINT: no process left" "$(ps -o pid,args -p "$(leftovers | tr '\n' ',' | sed 's/,$//')")"
 [ "$(sql "select status from sessions order by id desc limit 1")" = interrupted ] && ok "session marked interrupted" || not_ok "session marked interrupted" "$(sql 'select * from sessions')"
-[ "$(sql "pragma integrity_check")" = ok ] && ok "store integrity after SIGINT" || not_ok "store integrity after SIGINT"
+store_whole && ok "store integrity after SIGINT" || not_ok "store integrity after SIGINT"
 
 "$CONTEND" run -w selftest --selftest-mode sleep --scale 30 -l io,process --file-size 64M \
 	--procs 4 -n 3 --delay 0.2s --no-warmup --dir "$T" >"$T/out" 2>"$T/err" &
@@ -35,7 +35,7 @@ rc=0; wait $pid || rc=$?
 expect_rc "SIGKILL: killed" 137
 sleep 0.5
 [ -z "$(leftovers)" ] && ok "SIGKILL: no load or foreground left" || not_ok "SIGKILL: no load or foreground left" "$(ps -o pid,args -p "$(leftovers | tr '\n' ',' | sed 's/,$//')")"
-[ "$(sql "pragma integrity_check")" = ok ] && ok "store integrity after SIGKILL" || not_ok "store integrity after SIGKILL"
+store_whole && ok "store integrity after SIGKILL" || not_ok "store integrity after SIGKILL"
 
 rc=0; "$CONTEND" run -w selftest --scale 0.02 -l none -n 1 --no-warmup --dir "$T" >"$T/out" 2>"$T/err" || rc=$?
 expect_rc "a session after a SIGKILL runs" 0

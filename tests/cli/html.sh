@@ -3,7 +3,7 @@
 # pages made from the committed fixture store and from runs made here.
 # The DOM it builds holds the plots the model calls for - a dot plot per
 # load with a group per config, the forest plot's effects, the timeline's
-# runs (counted against the store with sqlite3), oltp's tps and latency -
+# runs (counted against the store), oltp's tps and latency -
 # the screenshot is not blank, and labels written to attack the page come
 # out as text: no script or img element of theirs exists.
 . "$CT_TESTLIB"
@@ -71,7 +71,7 @@ expect_eq() { # expect_eq DESC GOT WANT
 	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "got '$2', expected '$3'" "$(tail -3 "$T/chrome.err" 2>/dev/null)"; fi
 }
 
-cp "$CT_FIXTURES/store/v5.db" "$CONTEND_DB"
+load_fixture "$CT_FIXTURES/store/v5.db"
 k10=k+sysctl.vm.swappiness=10
 k60=k+sysctl.vm.swappiness=60
 run report "$k10" "$k60" -o "$T/vary.html"

@@ -5,7 +5,7 @@
 # workload, its histogram read back by SQL, JSON that follows the schema,
 # and every bad input refused with one line before anything runs.
 . "$CT_TESTLIB"
-plan 32
+plan 35
 
 one="-l none -n 2 --no-warmup --delay 0 --dir $T"
 # shellcheck disable=SC2086
@@ -14,6 +14,8 @@ expect_rc "latency, audio and video: exit 0" 0
 expect_out "a row per task with its figures" "^lat +2 +audio +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$"
 expect_out "video under it" "^ +video +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$"
 expect_out "the probe's line" "lat wakeup probe \(us, mean of runs\): p50 [0-9.]+ +p99 [0-9.]+ +max [0-9.]+"
+grep -q "^Judged:" "$T/out" && not_ok "one config: no verdicts, so no 'Judged:' line" "$(grep "^Judged" "$T/out")" ||
+	ok "one config: no verdicts, so no 'Judged:' line"
 q="select count(*) from runs where workload = 'latency' and status = 'ok'"
 [ "$(sql "$q and json_extract(metrics, '$.p99_us') = json_extract(metrics, '$.audio_p99_us')
 	and json_extract(metrics, '$.audio_met_pct') between 0 and 100
@@ -33,7 +35,7 @@ q="select count(*) from runs where workload = 'latency' and status = 'ok'"
 	not_ok "the probe's histogram is stored with the run and agrees with its metrics" "$(sql "select metrics, substr(hists, 1, 200) from runs")"
 
 # push carries the histograms
-run push --to "$T/copy.db" -q
+run push --from "$CONTEND_DB" --to "$T/copy.db" -q
 expect_rc "push to another store: exit 0" 0
 [ "$(sqlite3 "$T/copy.db" "select hists from runs order by id")" = "$(sql "select hists from runs order by id")" ] &&
 	[ "$(sql "select count(*) from runs where hists like '%\"probe\"%'")" = 2 ] &&
@@ -41,7 +43,8 @@ expect_rc "push to another store: exit 0" 0
 
 # two configs: verdicts on p99 and on each task's deadlines met
 # shellcheck disable=SC2086
-run run -w latency $one -n 4 -L lat2 --task audio --duration 500ms
+run run -w latency $one -n 4 -L lat2 --task audio --duration 500ms --quick
+expect_out "--quick's note names no kbuild tree for latency" "^profile: quick - scaled-down load sizes, "
 expect_rc "a second config: exit 0" 0
 run compare lat lat2
 expect_rc "runs of other tasks are never compared: exit 2" 2
@@ -50,6 +53,7 @@ expect_err "it says which runs are missing" "no stored runs of 'lat2' for worklo
 run run -w latency $one -n 4 -L lat3 --task audio --duration 500ms
 run compare lat2 lat3
 expect_rc "compare lat2 lat3: exit 0" 0
+expect_out "two configs: what the verdicts judge" "^Judged: p99 of audio \(lower is better\), and each figure named in the verdicts"
 expect_out "verdict on p99" "^p99 against 'lat2'"
 expect_out "verdict on deadlines met" "^none +lat3 vs lat2: audio_met_pct: "
 run compare --format md lat2 lat3

@@ -33,6 +33,60 @@ expect_err() {
 	if grep -Eq -- "$2" "$T/err"; then ok "$1"; else not_ok "$1" "no '$2' in stderr:" "$(head -c 800 "$T/err")"; fi
 }
 sql() { sqlite3 "$CONTEND_DB" "$1"; }
+# whether the store holds contend's tables (a SQLite file: whether it exists)
+store_exists() { test -e "$CONTEND_DB"; }
+# the store is whole: SQLite's own check, and no run or session whose
+# session or config is missing
+store_whole() {
+	[ "$BACKEND" = pg ] || [ "$(sql "pragma integrity_check")" = ok ] || return 1
+	[ "$(sql "select (select count(*) from runs r left join sessions s on s.id = r.session_id
+		where s.id is null) + (select count(*) from sessions s left join configs c
+		on c.id = s.config_id where c.id is null)")" = 0 ]
+}
+# load_fixture FILE: the committed SQLite store FILE as the test's store
+load_fixture() { cp "$1" "$CONTEND_DB"; }
+# CT_BACKEND=pg (tests/meson.build's cli-*-pg, under tests/pg/with-cluster.sh):
+# the same test against PostgreSQL. CONTEND_DB is a fresh database of the
+# throwaway cluster, and sql reads it with psql, where the SQLite functions
+# the tests use (json_extract, json_array_length, group_concat) are defined
+# in that database with SQLite's meaning; BACKEND says which store is under
+# test, for the few checks that only mean something on one of them.
+BACKEND=sqlite
+if [ "${CT_BACKEND:-}" = pg ]; then
+	if [ -z "${CT_PG:-}" ]; then
+		echo "1..0 # SKIP no PostgreSQL server (run under tests/pg/with-cluster.sh)"
+		exit 0
+	fi
+	BACKEND=pg
+	export PGOPTIONS="-c client_min_messages=warning"
+	_db="ct_$(basename "$T" | tr -c 'a-zA-Z0-9\n' _ | tr 'A-Z' 'a-z')"
+	command psql -X -q "$CT_PG" -c "CREATE DATABASE $_db" >/dev/null || exit 1
+	export CONTEND_DB="postgresql://postgres@/$_db?host=$CT_PG_SOCKET&port=$CT_PG_PORT"
+	sql() { command psql -X -q -At -F'|' -v ON_ERROR_STOP=1 "$CONTEND_DB" -c "$1"; }
+	store_exists() {
+		[ "$(sql "select count(*) from information_schema.tables where table_name = 'runs'")" != 0 ]
+	}
+	# pushed into the database: its sessions, configs and runs as stored
+	load_fixture() {
+		cp "$1" "$T/fixture.db" && "$CONTEND" push --from "$T/fixture.db" -q >/dev/null
+	}
+	sql "
+CREATE FUNCTION json_extract(doc text, path text) RETURNS double precision IMMUTABLE LANGUAGE sql AS \$\$
+  SELECT (nullif(doc, '')::jsonb #>> regexp_split_to_array(
+    regexp_replace(regexp_replace(path, '\\[([0-9]+)\\]', '.\\1', 'g'), '^\\\$\\.', ''), '\\.'))::double precision
+\$\$;
+CREATE FUNCTION json_array_length(doc text) RETURNS integer IMMUTABLE LANGUAGE sql AS \$\$
+  SELECT jsonb_array_length(nullif(doc, '')::jsonb)
+\$\$;
+CREATE FUNCTION gc_step(acc text, v anyelement, sep text) RETURNS text IMMUTABLE LANGUAGE sql AS \$\$
+  SELECT CASE WHEN v IS NULL THEN acc WHEN acc IS NULL THEN v::text ELSE acc || sep || v::text END
+\$\$;
+CREATE FUNCTION gc_step(acc text, v anyelement) RETURNS text IMMUTABLE LANGUAGE sql AS \$\$
+  SELECT gc_step(acc, v, ',')
+\$\$;
+CREATE AGGREGATE group_concat(anyelement, text) (SFUNC = gc_step, STYPE = text);
+CREATE AGGREGATE group_concat(anyelement) (SFUNC = gc_step, STYPE = text);" >/dev/null || exit 1
+fi
 # processes whose command line mentions this test's directory (contend, its
 # forked loads and foregrounds, tar children...)
 # or whose working directory is in it (a compiler under make)

@@ -3,14 +3,16 @@
 # (tests/pg/with-cluster.sh): run, list, compare and report work on it;
 # two contends migrate an empty database at once; eight write at once and
 # nothing is lost; a writer SIGKILLed mid-run leaves whole runs and a
-# session list shows interrupted; a role that may only SELECT reads and
-# cannot run; push copies a SQLite store's sessions once, and a second push
-# copies nothing; compare over two machines' sessions shows the machine.
+# session list shows interrupted; a dropped connection and a server restart
+# between runs are survived; a server that never answers is given up on; a
+# role that may only SELECT reads and cannot run; push copies a SQLite
+# store's sessions once, and a second push copies nothing; compare over two
+# machines' sessions shows the machine.
 . "$CT_TESTLIB"
-plan 34
+plan 39
 
 if [ -z "${CT_PG:-}" ]; then
-	for i in $(seq 34); do skip "postgresql" "no server (run under tests/pg/with-cluster.sh)"; done
+	for i in $(seq 39); do skip "postgresql" "no server (run under tests/pg/with-cluster.sh)"; done
 	exit 0
 fi
 export PGOPTIONS="-c client_min_messages=warning"
@@ -95,6 +97,56 @@ run list --db "$(uri ct_kill)"
 expect_out "killed writer: list shows the session interrupted" "interrupted"
 [ "$(q ct_kill "select status from sessions")" = interrupted ] &&
 	ok "killed writer: marked interrupted in the database" || not_ok "killed writer: marked interrupted in the database"
+
+# the server drops contend's connection between runs (pg_terminate_backend),
+# later restarts: the session goes on with every run stored, and says so
+mkdb ct_drop
+"$CONTEND" run -w selftest --scale 0.3 -l none -n 16 --no-warmup -L d --db "$(uri ct_drop)" \
+	-q >"$T/d.out" 2>"$T/d.err" &
+dp=$!
+stored() { # stored N: waits until N runs are in ct_drop (at most 20 s)
+	i=0
+	while [ "$(q ct_drop "select count(*) from runs" 2>/dev/null || echo 0)" -lt "$1" ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+stored 2
+term=$(q ct_drop "select count(pg_terminate_backend(pid)) from pg_stat_activity
+	where datname = 'ct_drop' and pid <> pg_backend_pid()")
+stored 5
+su postgres -s /bin/sh -c "'$CT_PG_BIN/pg_ctl' -D '$CT_PG_SOCKET/data' -l '$CT_PG_SOCKET/server.log' -m fast -w restart" >"$T/restart" 2>&1 ||
+	not_ok "the server restarts" "$(cat "$T/restart")"
+rc=0
+wait $dp || rc=$?
+expect_rc "connection dropped, then the server restarted: the session exits 0" 0
+[ "$term" = 1 ] && [ "$(q ct_drop "select count(*) from runs where status = 'ok'")" = 16 ] &&
+	[ "$(q ct_drop "select status from sessions")" = complete ] &&
+	ok "connection dropped and restarted: 16 runs of 16 stored, the session complete" ||
+	not_ok "connection dropped and restarted: 16 runs of 16 stored, the session complete" \
+		"terminated $term" "$(q ct_drop 'select count(*) from runs')" "$(cat "$T/d.err")"
+grep -q "the connection to the results store was lost and made again (2 times)" "$T/d.err" &&
+	ok "the session says its connection was made again, twice" ||
+	not_ok "the session says its connection was made again, twice" "$(cat "$T/d.err")"
+
+# a server that accepts the connection and never answers (a hung host): the
+# connection fails after contend's default bound instead of waiting forever
+python3 -c 'import socket, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(8)
+print(s.getsockname()[1], flush=True)
+time.sleep(120)' >"$T/mute.port" &
+mp=$!
+i=0
+while [ ! -s "$T/mute.port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+rc=0
+(unset PGCONNECT_TIMEOUT; timeout 60 "$CONTEND" list --db "postgresql://ct@127.0.0.1:$(cat "$T/mute.port")/ct") \
+	>"$T/out" 2>"$T/err" || rc=$?
+kill $mp 2>/dev/null
+wait $mp 2>/dev/null
+expect_rc "a server that never answers: exit 3, not a wait without end" 3
+expect_err "the connection's timeout is named" "^contend: cannot connect to results store 'postgresql://ct@127.0.0.1:[0-9]+/ct': .*timeout expired$"
 
 # a role that may only SELECT: reads, and run says why it cannot write
 psql "$(uri ct_cli)" -c "DROP ROLE IF EXISTS ct_ro" -c "CREATE ROLE ct_ro LOGIN" \

@@ -40,11 +40,11 @@ expect_out "the second config's row" "^k\+iosched=$b +6 "
 # 6 blocks: enough for the signed-rank test to decide
 expect_out "the paired analysis beside the unpaired" "^none +k\+iosched=$b vs k\+iosched=$a: .*\(Welch\).*paired over 6 blocks: p=.* \(paired t\), .* \(signed-rank\) +Holm p=.* by signed-rank: "
 check "the scheduler is back to '$orig'" test "$(sched)" = "$orig"
-check "each config stored with its scheduler" test "$(sql "SELECT group_concat(c.iosched) FROM sessions s JOIN configs c ON c.id = s.config_id ORDER BY s.id")" = "$a,$b"
+check "each config stored with its scheduler" test "$(sql "SELECT group_concat(i) FROM (SELECT c.iosched i FROM sessions s JOIN configs c ON c.id = s.config_id ORDER BY s.id) t")" = "$a,$b"
 check "the order, its seed and the group are recorded" test "$(sql "SELECT count(*) FROM sessions WHERE run_order = 'interleaved' AND order_seed = 3 AND group_id = 1")" = 2
 check "each run's block is recorded" test "$(sql "SELECT count(DISTINCT block) FROM runs WHERE block BETWEEN 1 AND 6")" = 6
 # blocks: each holds one run of each config, the two in alternating order
-order=$(sql "SELECT group_concat(s, '') FROM (SELECT CASE WHEN c.label LIKE '%=$a' THEN 'A' ELSE 'B' END s FROM runs r JOIN configs c ON c.id = r.config_id WHERE r.load = 'none' ORDER BY r.id)")
+order=$(sql "SELECT group_concat(s, '') FROM (SELECT CASE WHEN c.label LIKE '%=$a' THEN 'A' ELSE 'B' END s FROM runs r JOIN configs c ON c.id = r.config_id WHERE r.load = 'none' ORDER BY r.id) t")
 check "runs alternate in ABBA blocks ($order)" sh -c "[ '$order' = ABBAABBAABBA ] || [ '$order' = BAABBAABBAAB ]"
 check "the journal is empty" test "$(journal_rows)" = 0
 run compare "k+iosched=$a" "k+iosched=$b"

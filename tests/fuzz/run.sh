@@ -7,10 +7,12 @@ set -eu
 build=${1:?usage: tests/fuzz/run.sh BUILD [SECONDS]}
 secs=${2:-20}
 here=$(cd "$(dirname "$0")" && pwd)
+# undefined behaviour is a failure like a crash, not a line in the log
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 work=$(mktemp -d /var/tmp/contend-fuzz.XXXXXX)
 trap 'rm -rf "${work:?}"' EXIT
 status=0
-for t in numbers knob store hyperfine; do
+for t in numbers knob store hyperfine fio; do
 	mkdir -p "$work/$t"
 	cp "$here/corpus/$t"/* "$work/$t/"
 	if "$build/tests/fuzz/fuzz-$t" -max_total_time="$secs" -print_final_stats=1 \
