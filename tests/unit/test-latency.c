@@ -30,9 +30,14 @@ static int64_t cpu_ns(void)
 }
 
 /* Burning d ms by the calibration takes d ms of this thread's CPU, to
- * within 5% (the least of 5 tries: a preempted try is only slower),
- * for bursts of 2, 20 and 100 ms - a calibration off by a unit or a
- * factor fails; the machine's noise gets 3 rounds. */
+ * within 10% (the least of 5 tries: a preempted try is only slower),
+ * for bursts of 2, 20 and 100 ms - a calibration off by a unit, or a
+ * burn that is not linear in its loops (the first burn ran 2 ms bursts
+ * three times faster than 20 ms ones), fails. The host steals in spells
+ * (a CI under ASan saw 5.1% after 3 rounds back to back), so up to 10
+ * rounds, 100 ms apart, each with a fresh calibration. */
+#define BURN_TOL    0.10
+#define BURN_ROUNDS 10
 static void test_calibration(void **state)
 {
 	static const double ms[] = { 2, 20, 100 };
@@ -40,8 +45,13 @@ static void test_calibration(void **state)
 	double lpu = 0, check = 1, worst = 0;
 
 	(void)state;
-	for (int round = 0; round < 3; round++) {
-		int rc = ct_lat_calibrate(&lpu, &check, err, sizeof(err));
+	for (int round = 0; round < BURN_ROUNDS; round++) {
+		const struct timespec pause = { 0, 100 * 1000000L };
+		int rc;
+
+		if (round)
+			nanosleep(&pause, NULL);
+		rc = ct_lat_calibrate(&lpu, &check, err, sizeof(err));
 
 		if (rc)
 			print_message("calibration: %s\n", err);
@@ -64,12 +74,12 @@ static void test_calibration(void **state)
 			if (e > worst)
 				worst = e;
 		}
-		if (worst <= 0.05)
+		if (worst <= BURN_TOL)
 			break;
 	}
-	if (worst > 0.05)
+	if (worst > BURN_TOL)
 		print_message("burn off by %.1f%%\n", worst * 100);
-	assert_true(worst <= 0.05);
+	assert_true(worst <= BURN_TOL);
 }
 
 /* nearest rank, computed without the histogram */
