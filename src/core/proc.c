@@ -269,7 +269,7 @@ static int memcg_root(char *buf, size_t len, int *version)
 	return find_mount("cgroup", "memory", buf, len) ? -ENOTSUP : 0;
 }
 
-static int own_cgroup_path(int version, char *out, size_t len);
+static int own_cgroup_dir(int version, const char *root, char *out, size_t len);
 
 /* Makes cgroup name under parent with the limit, read back; on failure
  * nothing is left and err says why. */
@@ -316,7 +316,7 @@ static int memcg_make(struct ct_memcg *cg, const char *parent, int version, cons
  */
 int ct_memcg_create(struct ct_memcg *cg, const char *name, uint64_t limit, char *err, size_t len)
 {
-	char root[4096], rel[4096], own[8200], why[CT_ERRLEN];
+	char root[4096], own[4096], why[CT_ERRLEN];
 	int rc, version = 0;
 
 	memset(cg, 0, sizeof(*cg));
@@ -325,8 +325,7 @@ int ct_memcg_create(struct ct_memcg *cg, const char *name, uint64_t limit, char 
 		return ct_err(err, len, -ENOTSUP,
 			      "no cgroup memory controller on this system (neither cgroup v2 "
 			      "nor v1 offers 'memory')");
-	if (!own_cgroup_path(version, rel, sizeof(rel)) && strcmp(rel, "/") &&
-	    (size_t)snprintf(own, sizeof(own), "%s%s", root, rel) < sizeof(own) &&
+	if (!own_cgroup_dir(version, root, own, sizeof(own)) && strcmp(own, root) &&
 	    !memcg_make(cg, own, version, name, limit, why, sizeof(why)))
 		return 0;
 	return memcg_make(cg, root, version, name, limit, err, len);
@@ -387,6 +386,18 @@ static int own_cgroup_path(int version, char *out, size_t len)
 	return -ENOENT;
 }
 
+/* The directory of this process's cgroup in the hierarchy of the given
+ * version mounted at root (root itself when it lives there). */
+static int own_cgroup_dir(int version, const char *root, char *out, size_t len)
+{
+	char rel[4096];
+	int rc = own_cgroup_path(version, rel, sizeof(rel));
+
+	if (!rc && (size_t)snprintf(out, len, "%s%s", root, strcmp(rel, "/") ? rel : "") >= len)
+		rc = -ENAMETOOLONG;
+	return rc;
+}
+
 /* A memory.max or memory.limit_in_bytes value; UINT64_MAX for none. */
 static uint64_t read_limit(const char *file)
 {
@@ -401,14 +412,10 @@ static uint64_t read_limit(const char *file)
 
 int ct_cgroup_v2_own(char *buf, size_t len)
 {
-	char root[4096], rel[4096];
+	char root[4096];
 	int rc = ct_cgroup_v2_root(root, sizeof(root));
 
-	if (!rc)
-		rc = own_cgroup_path(2, rel, sizeof(rel));
-	if (!rc && (size_t)snprintf(buf, len, "%s%s", root, strcmp(rel, "/") ? rel : "") >= len)
-		rc = -ENAMETOOLONG;
-	return rc;
+	return rc ? rc : own_cgroup_dir(2, root, buf, len);
 }
 
 /* One level up from dir, a cgroup under the hierarchy mounted at its first
@@ -435,19 +442,16 @@ static uint64_t memcg_limit_at(const char *dir, int version)
 
 int ct_memcg_own_limit(struct ct_memcg_limit *out)
 {
-	char root[4096], rel[4096], dir[4096];
+	char root[4096], dir[4096];
 	uint64_t best = UINT64_MAX;
 	int rc, version = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (memcg_root(root, sizeof(root), &version))
 		return -ENOENT;
-	rc = own_cgroup_path(version, rel, sizeof(rel));
+	rc = own_cgroup_dir(version, root, dir, sizeof(dir));
 	if (rc)
 		return rc;
-	if ((size_t)snprintf(dir, sizeof(dir), "%s%s", root, strcmp(rel, "/") ? rel : "") >=
-	    sizeof(dir))
-		return -ENAMETOOLONG;
 	/* from the process's own cgroup up to the root: the tightest wins */
 	do {
 		uint64_t v = memcg_limit_at(dir, version);
