@@ -24,6 +24,8 @@ struct ct_knob_config;
 #define CT_ADAPTIVE_MIN_RUNS   5
 #define CT_SESSION_MAX_CONFIGS 16
 
+enum ct_load_order { CT_LOAD_ORDER_AUTO, CT_LOAD_ORDER_ROUNDS, CT_LOAD_ORDER_GROUPED };
+
 /* One config of the session: with knobs (--vary) a session runs several,
  * each stored as its own session row with its own config and label. */
 struct ct_session_config {
@@ -80,6 +82,10 @@ struct ct_session_opts {
 	 * blocks (ABBA for two), or all of one config then the next */
 	bool sequential;
 	uint64_t order_seed;
+	/* order of the loads: auto (rounds with one config, grouped with
+	 * several), rounds (run i of every load, then run i+1) or grouped
+	 * (every run of one load, then the next) */
+	enum ct_load_order load_order;
 	unsigned knob_warmup; /* unrecorded runs after each knob change */
 	char argv[1024];      /* for the session record */
 	/* called once the workload is ready (s->workload_params known),

@@ -87,6 +87,7 @@ static int load_cmd_opt(const struct cli_opt *o, void *base, const char *arg, ch
 static const char *const profiles[] = { "quick", "full", NULL };
 static const char *const progress_modes[] = { "auto", "plain", "none", NULL };
 static const char *const orders[] = { "interleaved", "sequential", NULL };
+static const char *const load_orders[] = { "rounds", "grouped", NULL };
 static const char *const modes[] = { "spin", "sleep", "fail", NULL };
 #ifdef CT_HAVE_URING
 static const char *const engines[] = { "psync", "io_uring", NULL };
@@ -117,6 +118,11 @@ static const struct cli_opt run_opts[] = {
 	    "comma-separated loads (default: none,process,io,read,\nlist,mem,dbench; oltp: none; "
 	    "see: contend loads)",
 	    0),
+	CLI_CHOICE("load-order", A, load_order, "O",
+		   "rounds (run i of every load, then run i+1, so the loads\nshare the session's "
+		   "minutes; the default with one config)\nor grouped (every run of one load, then "
+		   "the next; one\nload's files at a time; the default with --vary)",
+		   load_orders, 0),
 	CLI_CALLBACK("load-cmd", "NAME=COMMAND",
 		     "any command as the load NAME (repeatable; name it in -l):\nits words, no "
 		     "shell; NAME=@FILE: an argument per line.\nRuns in its own directory under "
@@ -822,6 +828,9 @@ static int check_args(struct run_args *a, const struct cli_parsed *p, int argc, 
 	o->warmup = !a->no_warmup;
 	o->use_cgroups = !a->no_cgroup;
 	o->sequential = a->order && !strcmp(a->order, "sequential");
+	o->load_order = !a->load_order			   ? CT_LOAD_ORDER_AUTO
+			: !strcmp(a->load_order, "rounds") ? CT_LOAD_ORDER_ROUNDS
+							   : CT_LOAD_ORDER_GROUPED;
 	a->s.env.keep_files = a->keep;
 	a->oltp.engine =
 		a->engine && !strcmp(a->engine, "io_uring") ? CT_OLTP_IO_URING : CT_OLTP_PSYNC;
@@ -1078,6 +1087,12 @@ static int dry_run(struct run_args *a)
 	printf("runs:      %s%u per load and config, %zu in all%s\n", o->adaptive ? "up to " : "",
 	       per, (size_t)per * o->nloads * (o->nkconfigs ? o->nkconfigs : 1),
 	       o->warmup ? ", after an unrecorded warm-up" : "");
+	if (o->nloads > 1)
+		printf("order:     %s\n",
+		       o->load_order == CT_LOAD_ORDER_ROUNDS ||
+				       (o->load_order == CT_LOAD_ORDER_AUTO && o->nkconfigs < 2)
+			       ? "the loads in rounds (run i of each, then run i+1)"
+			       : "load by load (every run of one, then the next)");
 	printf("store:     %s%s\n", db, access(db, F_OK) ? " (to be made)" : "");
 	return 0;
 }

@@ -25,7 +25,7 @@ struct run_args {
 	const char *cmd; /* "run" or "calibrate", for messages */
 	struct ct_session s;
 	struct ct_oltp_opts oltp;
-	const char *workload, *loads, *db, *baseline, *profile, *order, *engine;
+	const char *workload, *loads, *db, *baseline, *profile, *order, *load_order, *engine;
 	const char *format, *output, *progress;
 	struct cli_out out; /* run: where the session's report goes */
 	bool quick, quiet, keep, no_warmup, no_cgroup, ignore_failures, dry_run;

@@ -66,9 +66,9 @@ void sess_guard_stop(struct session_rt *rt);
 void sess_guard_foreground(struct session_rt *rt, pid_t pgid);
 
 /* schedule.c */
-/* Prepares load name, then runs its schedule: every config n times, in
- * interleaved blocks or config by config, or adaptively. */
-int sess_run_load(struct session_rt *rt, struct ct_workload *w, const char *name, char *err,
-		  size_t len) CT_WUR;
+/* Prepares the loads and runs their schedules - under each, every config
+ * n times, in interleaved blocks or config by config, or adaptively - the
+ * loads in rounds or one after the other (opts.load_order). */
+int sess_run_loads(struct session_rt *rt, struct ct_workload *w, char *err, size_t len) CT_WUR;
 
 #endif

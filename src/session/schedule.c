@@ -2,7 +2,8 @@
  * The order of a session's runs: under each load, every config n times -
  * interleaved in randomized blocks (ABBA for two configs) so drift hits
  * every config alike, or config by config - or, adaptively, until the mean
- * is precise enough. A knob change is followed by unrecorded warm-ups.
+ * is precise enough; the loads take turns, a block each per round, or
+ * follow one another. A knob change is followed by unrecorded warm-ups.
  */
 #include "internal.h"
 #include "contend/signals.h"
@@ -82,83 +83,170 @@ static void block_order(const struct ct_session *s, unsigned b, size_t *order)
 	}
 }
 
-int sess_run_load(struct session_rt *rt, struct ct_workload *w, const char *name, char *err,
-		  size_t len)
+/* One load of the session and where its schedule stands. */
+struct load_slot {
+	struct ct_load l;
+	const char *name;
+	struct ct_cell_outcome *cell; /* adaptive only */
+	double *times;		      /* adaptive: its runs' figures */
+	size_t next, nsched;	      /* the next (config, run) pair, and how many */
+	int64_t spent_ns;	      /* time its runs took (--max-time) */
+	bool ready, done;
+};
+
+/* Prepares load name into ls. */
+static int load_open(struct session_rt *rt, const char *name, struct load_slot *ls, char *err,
+		     size_t len)
 {
 	struct ct_session *s = rt->s;
-	const struct ct_load_ops *ops = ct_load_find(name);
-	struct ct_load l;
+	unsigned cap = s->opts.adaptive ? s->opts.max_runs : s->opts.runs;
 	char msg[CT_ERRLEN + 64];
 	int rc;
 
+	memset(ls, 0, sizeof(*ls));
+	ls->name = name;
+	ls->nsched = (size_t)cap * s->ncfg;
 	snprintf(msg, sizeof(msg), "preparing load '%s'", name);
 	sess_emit(rt, CT_EV_INFO, name, 0, NULL, msg);
-	rc = ct_load_init(&l, ops, &s->env, err, len);
+	rc = ct_load_init(&ls->l, ct_load_find(name), &s->env, err, len);
 	if (rc)
 		return rc;
-	if (ct_signals_pending()) {
-		ct_load_release(&l);
+	ls->ready = true;
+	if (ct_signals_pending())
 		return -EINTR;
-	}
-	rc = sess_begin_sessions(rt, err, len);
-	if (rc) {
-		ct_load_release(&l);
-		return rc;
-	}
-	unsigned cap = s->opts.adaptive ? s->opts.max_runs : s->opts.runs;
-	struct ct_cell_outcome *cell = s->opts.adaptive ? &s->cells[s->ncells++] : NULL;
-	double *times = cell ? calloc(cap, sizeof(*times)) : NULL;
-	int64_t cell_start = ct_now_ns();
-
-	if (cell) {
-		if (!times) {
-			ct_load_release(&l);
+	if (s->opts.adaptive) {
+		ls->times = calloc(cap, sizeof(*ls->times));
+		if (!ls->times)
 			return ct_err(err, len, -ENOMEM, "out of memory");
-		}
-		memset(cell, 0, sizeof(*cell));
-		snprintf(cell->load, sizeof(cell->load), "%s", name);
-		cell->halfwidth_pct = NAN;
+		ls->cell = &s->cells[s->ncells++];
+		memset(ls->cell, 0, sizeof(*ls->cell));
+		snprintf(ls->cell->load, sizeof(ls->cell->load), "%s", name);
+		ls->cell->halfwidth_pct = NAN;
 	}
-	/* the schedule: (config, run) pairs, block by block or config by config */
-	size_t nsched = (size_t)cap * s->ncfg, order[CT_SESSION_MAX_CONFIGS];
-	bool stop = false;
+	return 0;
+}
 
-	for (size_t i = 0; i < nsched && !stop; i++) {
-		unsigned run;
-		size_t k;
-		struct ct_run r;
+static void load_close(struct load_slot *ls)
+{
+	free(ls->times);
+	ls->times = NULL;
+	if (ls->ready)
+		ct_load_release(&ls->l);
+	ls->ready = false;
+}
 
-		if (s->opts.sequential || s->ncfg == 1) {
-			k = i / cap;
-			run = (unsigned)(i % cap) + 1;
-		} else {
-			run = (unsigned)(i / s->ncfg) + 1;
-			if (i % s->ncfg == 0)
-				block_order(s, run, order);
-			k = order[i % s->ncfg];
-		}
-		rc = switch_config(rt, w, &l, k, err, len);
-		if (rc)
-			break;
-		memset(&r, 0, sizeof(r));
-		sess_emit(rt, CT_EV_RUN_START, name, run, NULL, NULL);
-		rc = sess_run_one(rt, w, &l, &r, err, len);
-		if (rc)
-			break;
-		rc = sess_store_run(rt, &s->cfg[k], &r, run, err, len);
-		if (rc)
-			break;
-		rt->done++;
-		sess_emit(rt, CT_EV_RUN_DONE, name, run, &r, NULL);
-		if (cell && r.status == CT_RUN_OK) {
-			times[cell->runs++] = ct_run_value(&r);
-			if (adaptive_done(s, cell, times))
-				stop = true;
-		}
-		if (cell && s->opts.max_time_ns && ct_now_ns() - cell_start >= s->opts.max_time_ns)
-			stop = true;
+/* Runs the next (config, run) pair of ls's schedule, block by block or
+ * config by config, and stores it; marks ls done when its schedule is
+ * through or, adaptively, precise enough or out of time. */
+static int load_step(struct session_rt *rt, struct ct_workload *w, struct load_slot *ls,
+		     size_t *order, char *err, size_t len)
+{
+	struct ct_session *s = rt->s;
+	size_t i = ls->next++, cap = ls->nsched / s->ncfg, k;
+	int64_t t0 = ct_now_ns();
+	unsigned run;
+	struct ct_run r;
+	int rc;
+
+	if (s->opts.sequential || s->ncfg == 1) {
+		k = i / cap;
+		run = (unsigned)(i % cap) + 1;
+	} else {
+		run = (unsigned)(i / s->ncfg) + 1;
+		if (i % s->ncfg == 0)
+			block_order(s, run, order);
+		k = order[i % s->ncfg];
 	}
-	free(times);
-	ct_load_release(&l);
+	rc = switch_config(rt, w, &ls->l, k, err, len);
+	if (rc)
+		return rc;
+	memset(&r, 0, sizeof(r));
+	sess_emit(rt, CT_EV_RUN_START, ls->name, run, NULL, NULL);
+	rc = sess_run_one(rt, w, &ls->l, &r, err, len);
+	if (rc)
+		return rc;
+	rc = sess_store_run(rt, &s->cfg[k], &r, run, err, len);
+	if (rc)
+		return rc;
+	rt->done++;
+	sess_emit(rt, CT_EV_RUN_DONE, ls->name, run, &r, NULL);
+	ls->spent_ns += ct_now_ns() - t0;
+	if (ls->cell && r.status == CT_RUN_OK) {
+		ls->times[ls->cell->runs++] = ct_run_value(&r);
+		if (adaptive_done(s, ls->cell, ls->times))
+			ls->done = true;
+	}
+	if (ls->cell && s->opts.max_time_ns && ls->spent_ns >= s->opts.max_time_ns)
+		ls->done = true;
+	if (ls->next == ls->nsched)
+		ls->done = true;
+	return 0;
+}
+
+/* Grouped: each load is prepared, run through and released before the
+ * next. */
+static int run_grouped(struct session_rt *rt, struct ct_workload *w, struct load_slot *ls,
+		       char *err, size_t len)
+{
+	struct ct_session *s = rt->s;
+	size_t order[CT_SESSION_MAX_CONFIGS];
+	int rc = 0;
+
+	for (size_t j = 0; !rc && j < s->opts.nloads; j++) {
+		rc = load_open(rt, s->opts.loads[j], ls, err, len);
+		if (!rc)
+			rc = sess_begin_sessions(rt, err, len);
+		while (!rc && !ls->done)
+			rc = load_step(rt, w, ls, order, err, len);
+		load_close(ls);
+	}
+	return rc;
+}
+
+/* Rounds: every load is prepared first; then each round gives every load
+ * that is not done one block (a run of each config), in the order the
+ * loads were given, so a load's runs and the no-load runs share the
+ * session's minutes and a Ratio does not carry the host's drift. */
+static int run_rounds(struct session_rt *rt, struct ct_workload *w, struct load_slot *ls, char *err,
+		      size_t len)
+{
+	struct ct_session *s = rt->s;
+	size_t n = s->opts.nloads, opened = 0;
+	size_t order[CT_SESSION_MAX_LOADS][CT_SESSION_MAX_CONFIGS];
+	bool more = true;
+	int rc = 0;
+
+	while (!rc && opened < n) {
+		rc = load_open(rt, s->opts.loads[opened], &ls[opened], err, len);
+		opened++;
+	}
+	if (!rc)
+		rc = sess_begin_sessions(rt, err, len);
+	while (!rc && more) {
+		more = false;
+		for (size_t j = 0; !rc && j < n; j++)
+			for (size_t b = 0; !rc && b < s->ncfg && !ls[j].done; b++)
+				rc = load_step(rt, w, &ls[j], order[j], err, len);
+		for (size_t j = 0; j < n; j++)
+			more = more || !ls[j].done;
+	}
+	for (size_t j = 0; j < opened; j++)
+		load_close(&ls[j]);
+	return rc;
+}
+
+int sess_run_loads(struct session_rt *rt, struct ct_workload *w, char *err, size_t len)
+{
+	struct ct_session *s = rt->s;
+	bool rounds =
+		s->opts.nloads > 1 && (s->opts.load_order == CT_LOAD_ORDER_ROUNDS ||
+				       (s->opts.load_order == CT_LOAD_ORDER_AUTO && s->ncfg == 1));
+	struct load_slot *ls = calloc(rounds ? s->opts.nloads : 1, sizeof(*ls));
+	int rc;
+
+	if (!ls)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	rc = rounds ? run_rounds(rt, w, ls, err, len) : run_grouped(rt, w, ls, err, len);
+	free(ls);
 	return rc;
 }

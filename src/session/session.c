@@ -390,9 +390,7 @@ static int run_all(struct session_rt *rt, struct ct_workload *w, bool *have_wl, 
 			  "%u session%s left running by a contend that is gone marked interrupted",
 			  closed, closed == 1 ? "" : "s");
 	rc = warmup(rt, w, err, len);
-	for (size_t i = 0; !rc && i < s->opts.nloads; i++)
-		rc = sess_run_load(rt, w, s->opts.loads[i], err, len);
-	return rc;
+	return rc ? rc : sess_run_loads(rt, w, err, len);
 }
 
 /* Every exit path that returns comes through here: the knobs go back

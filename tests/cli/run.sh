@@ -2,7 +2,7 @@
 # Whole sessions of the real binary at tiny sizes: the table, the store's
 # contents, failed runs reported as failed, the baseline, the kbuild tree.
 . "$CT_TESTLIB"
-plan 38
+plan 44
 
 run run -w selftest --scale 0.05 -l none,null -n 2 --delay 0.2s --dir "$T" -L st
 expect_rc "selftest session: exit 0" 0
@@ -56,6 +56,23 @@ run run -w selftest --scale 0.02 -l none --adaptive --precision 0.0001 --max-run
 expect_out "adaptive: an unreachable target stops at the cap" "^adaptive: none IMPRECISE after 5 runs"
 run run -w selftest -l none --adaptive --max-runs 3
 expect_rc "adaptive: a cap under 5 runs is refused" 2
+
+# the loads take turns: run 1 of each, then run 2 (rounds, the default with
+# one config), so the no-load runs share the loads' minutes; grouped runs
+# every run of one load, then the next; adaptively, each load stops on its
+# own runs
+order_of() { sql "select r.load from runs r join configs c on c.id = r.config_id where c.label = '$1' order by r.id" | paste -sd, -; }
+run run -w selftest --scale 0.02 -l none,null -n 3 --no-warmup --dir "$T" -L rounds
+[ "$(order_of rounds)" = none,null,none,null,none,null ] && ok "the loads run in rounds by default" || not_ok "the loads run in rounds by default" "$(order_of rounds)"
+run run -w selftest --scale 0.02 -l none,null -n 3 --no-warmup --load-order grouped --dir "$T" -L grouped
+[ "$(order_of grouped)" = none,none,none,null,null,null ] && ok "--load-order grouped runs load by load" || not_ok "--load-order grouped runs load by load" "$(order_of grouped)"
+run run -w selftest --scale 0.02 -l none,null --adaptive --precision 0.0001 --max-runs 5 --no-warmup --dir "$T" -L around
+[ "$(order_of around)" = none,null,none,null,none,null,none,null,none,null ] && ok "adaptive loads take turns, 5 runs each" || not_ok "adaptive loads take turns, 5 runs each" "$(order_of around)"
+expect_out "adaptive in rounds: each load judged on its own runs" "^adaptive: null IMPRECISE after 5 runs"
+run run --dry-run -w selftest -l none,null --load-order grouped
+expect_out "the dry run says the load order" "^order: +load by load"
+run run -w selftest -l none,null --load-order sideways
+expect_rc "an unknown load order is refused" 2
 
 # each run records the state it started from: dirty and writeback page
 # cache at the start stamp (never -1, "unknown"); under io, which has
