@@ -28,8 +28,9 @@ const struct ct_load_ops *ct_load_cmd_at(size_t i);
 
 /* io.c: the load file of io, io_other and read */
 
-#define CT_IO_BLOCK    (1u << 20)
-#define CT_IO_MIN_SIZE (64ull << 20)
+#define CT_IO_BLOCK	(1u << 20)
+#define CT_IO_MIN_SIZE	(64ull << 20)
+#define CT_IO_READY_MAX (2ull << 30)
 
 struct ct_io_file {
 	char path[PATH_MAX];
@@ -47,7 +48,14 @@ int ct_io_prepare_in(struct ct_load *l, const char *dir, const char *name, char 
  * take in dir fits (-ENOSPC), nothing made. */
 int ct_io_check_in(const struct ct_env *env, const char *load, const char *dir, char *err,
 		   size_t len) CT_WUR;
+/* The writer of io and io_other: reads its file into the page cache from
+ * its end to its start (so every run meets the same cache, whatever ran
+ * before), then rewrites it from offset 0 in 1 MiB blocks, forever. */
 int ct_io_work(struct ct_load *l, unsigned i);
+/* For io and io_other, after ct_io_prepare_in(): the foreground starts once
+ * the writer has written an eighth of its file (at most CT_IO_READY_MAX)
+ * after reading it into the cache, a head start in bytes, not seconds. */
+void ct_io_ready_after_warm(struct ct_load *l);
 /* Removes the file (unless keep_files) and frees l->priv. */
 void ct_io_cleanup(struct ct_load *l);
 

@@ -51,6 +51,7 @@ static int io_other_prepare(struct ct_load *l, char *err, size_t len)
 	rc = ct_io_prepare_in(l, dir, name, err, len);
 	if (rc)
 		return rc;
+	ct_io_ready_after_warm(l);
 	/* the point of io_other is a second device; results must show if not */
 	if (!stat(l->env->dir, &here) && here.st_dev == st.st_dev)
 		ct_load_param(l, "same_fs=yes");
