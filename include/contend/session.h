@@ -131,6 +131,10 @@ struct ct_session {
 	int64_t t0;
 };
 
+/* Whether a session of these options and nconfigs configs runs its loads
+ * in rounds (opts.load_order, auto: with one config). */
+bool ct_session_in_rounds(const struct ct_session_opts *o, size_t nconfigs);
+
 /* What can be checked before anything is made or changed: the workload,
  * the runs, every load (it runs here, what the user set for it fits the
  * work directory's disk), the workload's own inputs (--tree). -errno with

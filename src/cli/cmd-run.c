@@ -1089,8 +1089,7 @@ static int dry_run(struct run_args *a)
 	       o->warmup ? ", after an unrecorded warm-up" : "");
 	if (o->nloads > 1)
 		printf("order:     %s\n",
-		       o->load_order == CT_LOAD_ORDER_ROUNDS ||
-				       (o->load_order == CT_LOAD_ORDER_AUTO && o->nkconfigs < 2)
+		       ct_session_in_rounds(o, o->nkconfigs)
 			       ? "the loads in rounds (run i of each, then run i+1)"
 			       : "load by load (every run of one, then the next)");
 	printf("store:     %s%s\n", db, access(db, F_OK) ? " (to be made)" : "");

@@ -235,12 +235,16 @@ static int run_rounds(struct session_rt *rt, struct ct_workload *w, struct load_
 	return rc;
 }
 
+bool ct_session_in_rounds(const struct ct_session_opts *o, size_t nconfigs)
+{
+	return o->nloads > 1 && (o->load_order == CT_LOAD_ORDER_ROUNDS ||
+				 (o->load_order == CT_LOAD_ORDER_AUTO && nconfigs < 2));
+}
+
 int sess_run_loads(struct session_rt *rt, struct ct_workload *w, char *err, size_t len)
 {
 	struct ct_session *s = rt->s;
-	bool rounds =
-		s->opts.nloads > 1 && (s->opts.load_order == CT_LOAD_ORDER_ROUNDS ||
-				       (s->opts.load_order == CT_LOAD_ORDER_AUTO && s->ncfg == 1));
+	bool rounds = ct_session_in_rounds(&s->opts, s->ncfg);
 	struct load_slot *ls = calloc(rounds ? s->opts.nloads : 1, sizeof(*ls));
 	int rc;
 
