@@ -83,6 +83,10 @@ struct ct_load {
 	uint64_t size;	     /* main size, set by prepare (bytes or count) */
 	uint64_t ready_work; /* set by prepare: raw units done before the load counts as
 			      * started (mem: one full pass); 0 = any work */
+	bool slow_start;     /* set by prepare: its start-up before the first unit of
+			      * work may take long (xtar removing the last run's
+			      * tree, ctar truncating its archive); it gets as
+			      * long as ready_work does */
 	bool uncounted;	     /* set by prepare: no work counter (a --load-cmd without
 			      * --load-work): ready when alive after the delay, never
 			      * stalled, its Loads unknown */
@@ -129,8 +133,10 @@ int ct_load_init(struct ct_load *l, const struct ct_load_ops *ops, const struct 
 /* Forks the leader and its workers. cgroup_parent: a cgroup v2 directory to
  * create the load's cgroup in, or NULL. */
 int ct_load_start(struct ct_load *l, const char *cgroup_parent, char *err, size_t len) CT_WUR;
-/* Waits up to delay_ns for the load to produce work; -EIO with the reason
- * when it died or produced nothing. */
+/* Waits until the load has been producing work for delay_ns (counted from
+ * its first unit, so start-up that counts none does not shorten it) and has
+ * done its ready_work; -EIO with the reason when it died or produced
+ * nothing. */
 int ct_load_wait_ready(struct ct_load *l, int64_t delay_ns, char *err, size_t len) CT_WUR;
 /* Marks the start of the measured interval (foreground start). */
 void ct_load_mark(struct ct_load *l);

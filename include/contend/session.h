@@ -53,7 +53,7 @@ struct ct_session_opts {
 	unsigned runs;	   /* per load */
 	const char *label; /* NULL: kernel release */
 	const char *dir;   /* parent of the work dir; NULL: /var/tmp */
-	int64_t delay_ns;  /* load start-up before the foreground */
+	int64_t delay_ns;  /* the load works this long before the foreground */
 	int64_t stall_ns;  /* load without progress this long fails the run */
 	bool warmup;
 	/* adaptive repetition: after CT_ADAPTIVE_MIN_RUNS runs a load stops once

@@ -170,7 +170,7 @@ static const struct cli_opt run_opts[] = {
 	STR(0, "db", A, db, "PATH",
 	    "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
 	NUM(DUR, 0, "delay", A, O(delay_ns), "DURATION",
-	    "load start-up before the foreground (default 3s)", 0, NO_MAX, 0, 0),
+	    "how long the load works before the foreground\nstarts (default 3s)", 0, NO_MAX, 0, 0),
 	NUM(DUR, 0, "stall-timeout", A, O(stall_ns), "D",
 	    "a load without progress this long fails the run\n(default 10s; %R)", 0, NO_MAX, OPEN,
 	    0),

@@ -277,6 +277,9 @@ static int ctar_prepare(struct ct_load *l, char *err, size_t len)
 	}
 	l->priv = p;
 	l->nworkers = 1;
+	/* tar first truncates the last run's archive, whose freed blocks are
+	 * discarded on a disk mounted with discard */
+	l->slow_start = true;
 	l->size = bytes;
 	if (generated)
 		ct_load_param(l, "tree=generated");

@@ -54,7 +54,8 @@ int ct_io_check_in(const struct ct_env *env, const char *load, const char *dir, 
 int ct_io_work(struct ct_load *l, unsigned i);
 /* For io and io_other, after ct_io_prepare_in(): the foreground starts once
  * the writer has written an eighth of its file (at most CT_IO_READY_MAX)
- * after reading it into the cache, a head start in bytes, not seconds. */
+ * after reading it into the cache, a head start in bytes on top of the
+ * delay, which runs from its first write. */
 void ct_io_ready_after_warm(struct ct_load *l);
 /* Removes the file (unless keep_files) and frees l->priv. */
 void ct_io_cleanup(struct ct_load *l);

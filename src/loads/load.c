@@ -522,11 +522,37 @@ fail:
 	return rc;
 }
 
+/* Waits until the load's work counter reaches want (want 0: any work),
+ * giving up at deadline. 0, 1 at the deadline, or an error with the
+ * reason. */
+static int work_wait(struct ct_load *l, uint64_t want, int64_t deadline, char *err, size_t len)
+{
+	for (;;) {
+		uint64_t work;
+		int rc;
+
+		if (atomic_load(&l->shm->failed) || leader_exited(l, NULL))
+			return load_reason(l, err, len);
+		work = atomic_load(&l->shm->work);
+		if (work > 0 && work >= want)
+			return 0;
+		if (ct_now_ns() >= deadline)
+			return 1;
+		rc = leader_wait(l, 10 * 1000000LL);
+		if (rc < 0)
+			return ct_err(err, len, rc, "interrupted");
+	}
+}
+
 /* Beyond load.h: returns -EINTR ("interrupted") when a signal handler of
- * contend's interrupts the wait, so SIGINT does not wait out the delay. */
+ * contend's interrupts the wait, so SIGINT does not wait out the delay.
+ * The delay runs from the load's first unit of work: start-up that does
+ * none (io reading its file into the cache) does not eat into it, so the
+ * foreground meets a load that has been working for the whole delay. */
 int ct_load_wait_ready(struct ct_load *l, int64_t delay_ns, char *err, size_t len)
 {
-	int64_t t0 = ct_now_ns(), deadline;
+	int64_t t0 = ct_now_ns(), grace, first;
+	uint64_t work;
 	int rc;
 
 	if (!l->ops || !l->shm)
@@ -535,6 +561,27 @@ int ct_load_wait_ready(struct ct_load *l, int64_t delay_ns, char *err, size_t le
 		return 0;
 	if (l->leader <= 0)
 		return ct_err(err, len, -EIO, "load '%s' is not running", l->ops->name);
+	if (delay_ns < 0)
+		delay_ns = 0;
+	/* a load without a counter is ready when it lived through the delay */
+	if (l->uncounted) {
+		rc = leader_wait(l, delay_ns);
+		if (rc < 0)
+			return ct_err(err, len, rc, "interrupted");
+		return rc == 1 || atomic_load(&l->shm->failed) || leader_exited(l, NULL)
+			       ? load_reason(l, err, len)
+			       : 0;
+	}
+	/* a load with start-up work (io's read-in, mem's first pass, xtar's
+	 * removal of the last run's tree) gets longer to do it */
+	grace = l->ready_work || l->slow_start ? READY_WORK_MAX_NS : READY_GRACE_NS;
+	rc = work_wait(l, 0, t0 + delay_ns + grace, err, len);
+	if (rc == 1)
+		return ct_err(err, len, -EIO, "load '%s' produced no work in %.1f s", l->ops->name,
+			      (double)(ct_now_ns() - t0) / 1e9);
+	if (rc)
+		return rc;
+	first = ct_now_ns();
 	if (delay_ns > 0) {
 		rc = leader_wait(l, delay_ns);
 		if (rc < 0)
@@ -542,33 +589,16 @@ int ct_load_wait_ready(struct ct_load *l, int64_t delay_ns, char *err, size_t le
 		if (rc == 1)
 			return load_reason(l, err, len);
 	}
-	/* a load without a counter is ready when it lived through the delay */
-	if (l->uncounted)
-		return atomic_load(&l->shm->failed) || leader_exited(l, NULL)
-			       ? load_reason(l, err, len)
-			       : 0;
-	/* a load with start-up work (mem's first pass) gets longer to do it */
-	deadline = ct_now_ns() + (l->ready_work ? READY_WORK_MAX_NS : READY_GRACE_NS);
-	for (;;) {
-		uint64_t work;
-
-		if (atomic_load(&l->shm->failed) || leader_exited(l, NULL))
-			return load_reason(l, err, len);
+	rc = work_wait(l, l->ready_work, first + delay_ns + grace, err, len);
+	if (rc == 1) {
 		work = atomic_load(&l->shm->work);
-		if (work > 0 && work >= l->ready_work)
-			break;
-		if (ct_now_ns() >= deadline && !work)
-			return ct_err(err, len, -EIO, "load '%s' produced no work in %.1f s",
-				      l->ops->name, (double)(ct_now_ns() - t0) / 1e9);
-		if (ct_now_ns() >= deadline)
-			return ct_err(err, len, -EIO,
-				      "load '%s' did only %.0f%% of its start-up work in %.1f s",
-				      l->ops->name, 100.0 * (double)work / (double)l->ready_work,
-				      (double)(ct_now_ns() - t0) / 1e9);
-		rc = leader_wait(l, 10 * 1000000LL);
-		if (rc < 0)
-			return ct_err(err, len, rc, "interrupted");
+		return ct_err(err, len, -EIO,
+			      "load '%s' did only %.0f%% of its start-up work in %.1f s",
+			      l->ops->name, 100.0 * (double)work / (double)l->ready_work,
+			      (double)(ct_now_ns() - t0) / 1e9);
 	}
+	if (rc)
+		return rc;
 	l->last_work = atomic_load(&l->shm->work);
 	l->last_progress_ns = ct_now_ns();
 	return 0;

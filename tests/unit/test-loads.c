@@ -706,6 +706,55 @@ static void test_worker_exits(void **state)
 	ct_load_release(&l);
 }
 
+/* A load that spends its first 300 ms on start-up that counts no work
+ * (as io reads its file into the cache), then counts a unit every 5 ms. */
+static int slow_start_work(struct ct_load *l, unsigned i)
+{
+	usleep(300 * 1000);
+	for (;;) {
+		ct_load_add(l, 1);
+		usleep(5 * 1000);
+	}
+	return 0;
+}
+
+static const struct ct_load_ops slow_starter = {
+	.name = "slowstart",
+	.summary = "300 ms of start-up, then work",
+	.work_unit = "units",
+	.unit_scale = 1,
+	.work = slow_start_work,
+};
+
+/*
+ * The delay runs from the load's first unit of work, not from its start:
+ * a load whose start-up outlasts the delay has still worked for the whole
+ * delay when the foreground starts. Both are lower bounds (a sleep never
+ * ends early): the first unit comes 300 ms or more after the start, and
+ * the wait ends 200 ms or more after it. When the delay ran from the start,
+ * the wait ended as soon as the first unit came, about 300 ms in.
+ */
+static void test_delay_after_first_work(void **state)
+{
+	struct ct_load l;
+	struct ct_load_result res;
+	char err[CT_ERRLEN] = "";
+	int64_t t0, waited;
+
+	assert_ok(ct_load_init(&l, &slow_starter, &env, err, sizeof(err)), err);
+	t0 = ct_now_ns();
+	assert_ok(ct_load_start(&l, NULL, err, sizeof(err)), err);
+	assert_ok(ct_load_wait_ready(&l, 200 * MS, err, sizeof(err)), err);
+	waited = ct_now_ns() - t0;
+	print_message("ready after %.3f s, %llu units done\n", (double)waited / 1e9,
+		      (unsigned long long)atomic_load(&l.shm->work));
+	assert_true(waited >= 500 * MS);
+	assert_true(atomic_load(&l.shm->work) > 0);
+	ct_load_stop(&l, &res);
+	assert_false(res.failed);
+	ct_load_release(&l);
+}
+
 static void test_leader_killed(void **state)
 {
 	struct ct_load l;
@@ -869,6 +918,7 @@ int main(void)
 		cmocka_unit_test(test_ctar_tree_capped),
 		cmocka_unit_test(test_ctar_tar_fails),
 		cmocka_unit_test(test_worker_exits),
+		cmocka_unit_test(test_delay_after_first_work),
 		cmocka_unit_test(test_leader_killed),
 		cmocka_unit_test(test_null_stall),
 		cmocka_unit_test(test_kill),
