@@ -5,7 +5,7 @@
 # a doubling is found with the rule's least n, a 0.001% change never - and
 # what the store and the messages must say, not times.
 . "$CT_TESTLIB"
-plan 54
+plan 55
 
 sel="-w selftest --selftest-mode sleep --scale 0.05 --delay 0 --no-warmup --dir $T"
 
@@ -110,5 +110,20 @@ want=$(sql "SELECT avg(json_extract(r.metrics, '\$.p99_us')) FROM runs r JOIN co
 got=$(awk '$1 == "none" && $2 == 5 { print $3 }' "$T/out")
 check "the mean is the runs' mean p99 ($got against $want us)" awk -v g="$got" -v w="$want" 'BEGIN { exit !(w > 0 && g - w < 0.051 && w - g < 0.051) }'
 expect_out "the smallest p99 rise, not a slowdown" "^the smallest p99 rise the verdict finds"
-expect_out "and the runs a 50% p99 rise needs" "^for a 50% p99 rise: none [0-9]+ runs a side\$"
+# a p99 is at the host's mercy: one stalled run can make the spread so wide
+# that 200 runs a side would not do. Either answer may be right; what is
+# checked is that it agrees with the table of smallest rises above it,
+# away from 50% by a tenth: both are Monte-Carlo estimates.
+expect_out "and the runs a 50% p99 rise needs" "^for a 50% p99 rise: none ([0-9]+ runs a side|more than 200)\$"
+need=$(sed -n 's/^for a 50% p99 rise: none \([0-9]*\) runs a side$/\1/p' "$T/out")
+mde=$(awk '$1 == "none" && NF == 5 && $2 !~ /^[0-9]+$/ { gsub("%", ""); gsub(">", ""); print $3, $4, $5 }' "$T/out")
+check "the runs needed agree with the smallest rises at n = 5, 10, 20 (need '$need', rises $mde)" \
+	awk -v n="$need" -v m="$mde" 'BEGIN {
+		if (split(m, a, " ") != 3) exit 1
+		split("5 10 20", k, " ")
+		for (i = 1; i <= 3; i++) {
+			if (a[i] <= 45 && !(n != "" && n + 0 <= k[i])) exit 1
+			if (a[i] >= 55 && n != "" && n + 0 <= k[i]) exit 1
+		}
+	}'
 check "stored as lower-is-better" test "$(sql "SELECT count(*) FROM calibrations WHERE workload = 'latency' AND higher_better = 0")" = 1
