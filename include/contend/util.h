@@ -53,6 +53,26 @@ bool ct_append_word(char *buf, size_t size, size_t *off, const char *s);
  * characters stay whole. Returns buf. */
 const char *ct_quote(const char *s, char *buf, size_t len);
 
+/*
+ * Secrets in a command line or a store target: the password of a URI's
+ * user information (scheme://user:PASSWORD@host) and the value of a
+ * password keyword (a URI's ?password=, a libpq conninfo's password=VALUE
+ * or password = 'quoted value'; sslpassword too). ct_hide_secrets copies
+ * in to out (len bytes, always terminated) with each one written as
+ * CT_SECRET_MASK, whatever its length, and returns how many it hid; a value
+ * already hidden is left as it is. ct_blank_secrets overwrites them in
+ * place with '*', keeping the length (for memory another process reads,
+ * such as this process's own argv in /proc/PID/cmdline), and returns how
+ * many it blanked.
+ */
+#define CT_SECRET_MASK "********"
+unsigned ct_hide_secrets(const char *in, char *out, size_t len);
+unsigned ct_blank_secrets(char *s);
+/* ct_hide_secrets for a command line joined as a shell would split it
+ * (ct_append_word's quoting): each word on its own, the line joined again
+ * when one was hidden. */
+unsigned ct_hide_secrets_cmdline(const char *in, char *out, size_t len);
+
 /* Formats bytes as "1.5 GiB" into buf. Returns buf. */
 const char *ct_fmt_size(uint64_t bytes, char *buf, size_t len);
 

@@ -462,7 +462,8 @@ static bool runnable(const char *prog)
 
 /* The command line as a shell would take it back: an argument with
  * anything but [A-Za-z0-9_./:=,@%+-] in it (a space, a quote, nothing at
- * all) in single quotes, a quote inside as '\''. */
+ * all) in single quotes, a quote inside as '\''; a password in one
+ * hidden (it is stored, and printed by list and the reports). */
 static void join_argv(char *buf, size_t len, int argc, char **argv)
 {
 	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -471,8 +472,12 @@ static void join_argv(char *buf, size_t len, int argc, char **argv)
 
 	buf[0] = '\0';
 	for (int i = 0; i < argc && off + 1 < len; i++) {
-		const char *a = argv[i];
-		bool quote = !*a || strspn(a, plain) != strlen(a);
+		char hidden[1024];
+		const char *a = hidden;
+		bool quote;
+
+		ct_hide_secrets(argv[i], hidden, sizeof(hidden));
+		quote = !*a || strspn(a, plain) != strlen(a);
 
 		if (i)
 			buf[off++] = ' ';

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int cmd_help(int argc, char **argv);
@@ -129,8 +130,32 @@ static int cmd_help(int argc, char **argv)
 	return c->fn(2, args);
 }
 
+/* A password in an argument (--db postgresql://user:secret@..., a
+ * conninfo's password=...) is blanked in the memory that /proc/PID/cmdline
+ * shows to every user of the machine; contend goes on with a copy. */
+static char **hide_argv(int argc, char **argv)
+{
+	static char **copies;
+
+	for (int i = 1; i < argc; i++) {
+		char *copy;
+
+		if (!ct_hide_secrets(argv[i], (char[1]){ 0 }, 1))
+			continue;
+		if (!copies && !(copies = calloc((size_t)argc, sizeof(*copies))))
+			break;
+		if (!(copy = strdup(argv[i])))
+			break;
+		copies[i] = copy;
+		ct_blank_secrets(argv[i]);
+		argv[i] = copy;
+	}
+	return copies;
+}
+
 int main(int argc, char **argv)
 {
+	hide_argv(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return CT_EXIT_USAGE;

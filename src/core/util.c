@@ -606,3 +606,140 @@ bool ct_append_word(char *buf, size_t size, size_t *off, const char *s)
 	*off = (size_t)(p - buf);
 	return true;
 }
+
+/* The password of a URI's user information, as libpq reads it: after
+ * "://", up to the last '@' before the first '/' (or a blank, in a joined
+ * command line), from the first ':'. */
+static bool uri_secret(const char *s, const char **b, const char **e)
+{
+	for (const char *p = s; (p = strstr(p, "://")); p += 3) {
+		const char *host = p + 3;
+		size_t n = strcspn(host, "/ \t\n");
+		const char *at = memrchr(host, '@', n);
+		const char *colon = at ? memchr(host, ':', (size_t)(at - host)) : NULL;
+
+		if (colon && colon + 1 < at) {
+			*b = colon + 1;
+			*e = at;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The value of a password keyword: conninfo's password = VALUE (blanks
+ * around '=', a quoted value with backslash escapes), a URI's
+ * &password=VALUE (up to '&' when the word is a URI), PGPASSWORD=VALUE. */
+static bool keyword_secret(const char *s, const char **b, const char **e)
+{
+	for (const char *p = s; (p = strcasestr(p, "password")); p += 8) {
+		const char *v = p + 8, *word = p;
+		bool uri;
+
+		v += strspn(v, " \t");
+		if (*v != '=')
+			continue;
+		v++;
+		v += strspn(v, " \t");
+		while (word > s && !strchr(" \t\n", word[-1]))
+			word--;
+		uri = memmem(word, (size_t)(p - word), "://", 3) != NULL;
+		if (*v == '\'' && !uri) {
+			*b = ++v;
+			while (*v && *v != '\'')
+				v += v[0] == '\\' && v[1] ? 2 : 1;
+			*e = v;
+		} else {
+			*b = v;
+			*e = v + strcspn(v, uri ? " \t\n&#" : " \t\n");
+		}
+		if (*e > *b)
+			return true;
+	}
+	return false;
+}
+
+/* The first secret at or after s that is not already CT_SECRET_MASK. */
+static bool next_secret(const char *s, const char **b, const char **e)
+{
+	const char *ub = NULL, *ue = NULL, *kb = NULL, *ke = NULL;
+
+	for (;;) {
+		bool u = uri_secret(s, &ub, &ue), k = keyword_secret(s, &kb, &ke);
+
+		if (!u && !k)
+			return false;
+		if (u && (!k || ub <= kb)) {
+			*b = ub;
+			*e = ue;
+		} else {
+			*b = kb;
+			*e = ke;
+		}
+		if ((size_t)(*e - *b) != strlen(CT_SECRET_MASK) ||
+		    memcmp(*b, CT_SECRET_MASK, strlen(CT_SECRET_MASK)))
+			return true;
+		s = *e;
+	}
+}
+
+unsigned ct_hide_secrets(const char *in, char *out, size_t len)
+{
+	const char *b, *e;
+	unsigned n = 0;
+	size_t off = 0;
+
+	if (!len)
+		return 0;
+	while (next_secret(in, &b, &e)) {
+		off += (size_t)snprintf(out + off, len - off, "%.*s%s", (int)(b - in), in,
+					CT_SECRET_MASK);
+		n++;
+		in = e;
+		if (off >= len)
+			return n;
+	}
+	snprintf(out + off, len - off, "%s", in);
+	return n;
+}
+
+unsigned ct_blank_secrets(char *s)
+{
+	const char *b, *e;
+	unsigned n = 0;
+
+	while (next_secret(s, &b, &e)) {
+		memset(s + (b - s), '*', (size_t)(e - b));
+		s += e - s;
+		n++;
+	}
+	return n;
+}
+
+unsigned ct_hide_secrets_cmdline(const char *in, char *out, size_t len)
+{
+	char **words, word[4096];
+	const char *b, *e;
+	unsigned n = 0;
+	size_t off = 0;
+	int nw;
+
+	if (!len)
+		return 0;
+	snprintf(out, len, "%s", in);
+	if (!next_secret(in, &b, &e))
+		return 0;
+	nw = ct_split_words(in, &words);
+	if (nw < 0) /* not a shell's words (cut short): the text as one */
+		return ct_hide_secrets(in, out, len);
+	out[0] = '\0';
+	for (int i = 0; i < nw; i++) {
+		n += ct_hide_secrets(words[i], word, sizeof(word));
+		if (!ct_append_word(out, len, &off, word))
+			break;
+	}
+	free(words);
+	if (!n) /* only what a word's quoting made look like one */
+		snprintf(out, len, "%s", in);
+	return n;
+}

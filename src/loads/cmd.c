@@ -214,6 +214,9 @@ static int cmd_prepare(struct ct_load *l, char *err, size_t len)
 			      "load '%s': the command and its --load-work are "
 			      "longer than %zu bytes",
 			      d->name, sizeof(l->params) - 1);
+	/* stored and printed: a password the command takes is not */
+	if (ct_hide_secrets_cmdline(l->params, line, sizeof(line)))
+		memcpy(l->params, line, sizeof(line));
 	return 0;
 }
 

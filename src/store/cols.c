@@ -140,3 +140,10 @@ void ct_store_sysctl_parse(const char *t, struct ct_sysinfo *si)
 		t = nl ? nl + 1 : end;
 	}
 }
+
+const struct secret_col ct_store_secret_cols[4] = {
+	{ "sessions", "argv" },
+	{ "runs", "workload_params" },
+	{ "runs", "load_params" },
+	{ "calibrations", "workload_params" },
+};

@@ -37,6 +37,12 @@ extern const size_t ct_store_nrun_cols;
 extern const struct col ct_store_config_cols[]; /* struct ct_sysinfo, but its sysctls */
 extern const size_t ct_store_nconfig_cols;
 
+/* The columns that hold command lines, whose passwords schema 11 hid. */
+struct secret_col {
+	const char *table, *col;
+};
+extern const struct secret_col ct_store_secret_cols[4];
+
 /* "<prefix>name<sep><prefix>name..." of cols, malloc'd (NULL: no memory). */
 char *ct_store_join_cols(const struct col *cols, size_t n, const char *prefix, const char *sep);
 /* A config's sysctls as "name=value\n" lines, malloc'd, and back. */

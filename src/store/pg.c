@@ -96,6 +96,9 @@ static const char *const pg_migrations[] = {
 	"INSERT INTO contend_meta VALUES ('application', 'contend'), ('schema_version', '9');",
 	/* 10: SQLite's 10, the hists of a run */
 	"ALTER TABLE runs ADD COLUMN hists TEXT NOT NULL DEFAULT '';",
+	/* 11: SQLite's 11, the passwords in stored command lines hidden
+	 * (hide_secrets) */
+	NULL,
 };
 
 #define PG_VERSION ((int)(PG_FIRST_VERSION - 1 + CT_ARRAY_SIZE(pg_migrations)))
@@ -433,20 +436,15 @@ static int write_end(struct pg *p, int rc, const char *what, char *err, size_t l
 	return rc;
 }
 
-/* postgresql://user:secret@host/db and password=secret, shown without the secret. */
+/* postgresql://user:secret@host/db and password=secret, shown without the
+ * secret (nor its length). */
 static char *hide_password(const char *target)
 {
-	char *s = strdup(target), *at, *colon, *pw;
+	size_t len = strlen(target) + strlen(CT_SECRET_MASK) * 4 + 1;
+	char *s = malloc(len);
 
-	if (!s)
-		return NULL;
-	at = strchr(s, '@');
-	colon = strstr(s, "://");
-	if (at && colon && (colon = memchr(colon + 3, ':', (size_t)(at - colon - 3))))
-		memset(colon + 1, '*', (size_t)(at - colon - 1));
-	if ((pw = strstr(s, "password=")))
-		for (pw += 9; *pw && *pw != ' ' && *pw != '&'; pw++)
-			*pw = '*';
+	if (s)
+		ct_hide_secrets(target, s, len);
 	return s;
 }
 
@@ -518,6 +516,47 @@ static int newer_err(struct pg *p, int64_t version, char *err, size_t len)
 		      p->name, version, PG_VERSION);
 }
 
+/* Schema 11: SQLite's migrate_11, the passwords that command lines held
+ * before contend hid them. */
+static int hide_secrets(struct pg *p, char *err, size_t len)
+{
+	char sel[256], upd[128];
+	int rc = 0;
+
+	for (size_t t = 0; !rc && t < CT_ARRAY_SIZE(ct_store_secret_cols); t++) {
+		const char *tab = ct_store_secret_cols[t].table, *c = ct_store_secret_cols[t].col;
+		PGresult *res;
+
+		snprintf(sel, sizeof(sel),
+			 "SELECT id, %s FROM %s WHERE %s ILIKE '%%password%%' OR %s LIKE '%%://%%'",
+			 c, tab, c, c);
+		snprintf(upd, sizeof(upd), "UPDATE %s SET %s = $1 WHERE id = $2", tab, c);
+		res = query(p, sel, NULL, "migrate the schema", &rc, err, len);
+		if (!res)
+			return rc;
+		for (int i = 0; !rc && i < PQntuples(res); i++) {
+			struct params ps = { 0 };
+			char hidden[4096];
+
+			if (!ct_hide_secrets_cmdline(PQgetvalue(res, i, 1), hidden, sizeof(hidden)))
+				continue;
+			rc = p_text(&ps, hidden, sizeof(hidden));
+			p_i64(&ps, strtoll(PQgetvalue(res, i, 0), NULL, 10));
+			if (!rc)
+				rc = exec(p, upd, &ps, "migrate the schema", err, len);
+			params_free(&ps);
+		}
+		PQclear(res);
+	}
+	return rc;
+}
+
+/* What SQL alone cannot do, run after pg_migrations[i] in its transaction. */
+static int (*const pg_migration_fns[])(struct pg *p, char *err, size_t len) = {
+	[11 - PG_FIRST_VERSION] = hide_secrets,
+};
+_Static_assert(CT_ARRAY_SIZE(pg_migration_fns) <= CT_ARRAY_SIZE(pg_migrations), "pg_migration_fns");
+
 /* Applies the missing migrations in one transaction under the advisory
  * lock, the version re-read once it is held: two contends opening a new
  * database at once do not both migrate it. The lock is the session's,
@@ -539,8 +578,12 @@ static int migrate(struct pg *p, int64_t *version, char *err, size_t len)
 	if (!rc && *version > PG_VERSION)
 		rc = newer_err(p, *version, err, len);
 	for (int64_t v = *version ? *version : PG_FIRST_VERSION - 1; !rc && v < PG_VERSION; v++) {
-		rc = exec(p, pg_migrations[v - (PG_FIRST_VERSION - 1)], NULL, "migrate the schema",
-			  err, len);
+		size_t i = (size_t)(v - (PG_FIRST_VERSION - 1));
+
+		if (pg_migrations[i])
+			rc = exec(p, pg_migrations[i], NULL, "migrate the schema", err, len);
+		if (!rc && i < CT_ARRAY_SIZE(pg_migration_fns) && pg_migration_fns[i])
+			rc = pg_migration_fns[i](p, err, len);
 		if (!rc && v + 1 > PG_FIRST_VERSION) {
 			params_free(&ps);
 			p_i64(&ps, v + 1);

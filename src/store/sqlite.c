@@ -162,6 +162,9 @@ static const char *const migrations[] = {
 	/* 10: latency distributions kept with a run (the wakeup probe's, each
 	 * latency task's), as JSON of sparse buckets */
 	"ALTER TABLE runs ADD COLUMN hists TEXT NOT NULL DEFAULT '';",
+	/* 11: the passwords that stored command lines held hidden
+	 * (migrate_11) */
+	NULL,
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))
@@ -723,9 +726,43 @@ static int migrate_6(struct sq *s, char *err, size_t len)
 	return rc;
 }
 
+/* A stored command line without the passwords it held. */
+static int fix_secrets(struct sq *s, sqlite3_stmt *row, sqlite3_stmt *upd, char *err, size_t len)
+{
+	const char *text = (const char *)sqlite3_column_text(row, 1);
+	char hidden[4096];
+
+	ct_hide_secrets_cmdline(text ? text : "", hidden, sizeof(hidden));
+	if (sqlite3_bind_text(upd, 1, hidden, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_int64(upd, 2, sqlite3_column_int64(row, 0)) != SQLITE_OK)
+		return db_err(s, sqlite3_errcode(s->db), "migrate the schema", err, len);
+	return 0;
+}
+
+/* 11: the passwords that command lines held before contend hid them (a
+ * session's --db postgresql://user:secret@..., a command under test's or
+ * a --load-cmd's), hidden as they are stored now. */
+static int migrate_11(struct sq *s, char *err, size_t len)
+{
+	char sel[256], upd[128];
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < CT_ARRAY_SIZE(ct_store_secret_cols); i++) {
+		const char *t = ct_store_secret_cols[i].table, *c = ct_store_secret_cols[i].col;
+
+		snprintf(sel, sizeof(sel),
+			 "SELECT id, %s FROM %s WHERE %s LIKE '%%password%%' OR %s LIKE '%%://%%'",
+			 c, t, c, c);
+		snprintf(upd, sizeof(upd), "UPDATE %s SET %s = ?1 WHERE id = ?2", t, c);
+		rc = rewrite_rows(s, sel, upd, fix_secrets, err, len);
+	}
+	return rc;
+}
+
 /* What SQL alone cannot do, run after migrations[i] in its transaction. */
 static int (*const migration_fns[])(struct sq *s, char *err, size_t len) = {
 	[5] = migrate_6,
+	[10] = migrate_11,
 };
 _Static_assert(CT_ARRAY_SIZE(migration_fns) <= CT_ARRAY_SIZE(migrations), "migration_fns");
 
@@ -749,7 +786,8 @@ static int migrate(struct sq *s, char *err, size_t len)
 		}
 		if (v >= SCHEMA_VERSION)
 			break;
-		rc = exec(s, migrations[v], "migrate the schema", err, len);
+		if (migrations[v])
+			rc = exec(s, migrations[v], "migrate the schema", err, len);
 		if (!rc && (size_t)v < CT_ARRAY_SIZE(migration_fns) && migration_fns[v])
 			rc = migration_fns[v](s, err, len);
 		if (rc)

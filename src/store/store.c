@@ -106,6 +106,16 @@ int ct_store_config_get(struct ct_store *s, int64_t id, char *label, size_t labe
 	return s->ops->config_get(s, id, label, label_len, si, err, len);
 }
 
+/* A session's command line is stored without its passwords, whoever
+ * built it (run, calibrate, import), and so is a copy of one. */
+static void hide_argv(struct ct_session_rec *rec)
+{
+	char hidden[sizeof(rec->argv)];
+
+	if (ct_hide_secrets_cmdline(rec->argv, hidden, sizeof(hidden)))
+		memcpy(rec->argv, hidden, sizeof(rec->argv));
+}
+
 int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char *err, size_t len)
 {
 	int rc;
@@ -115,6 +125,7 @@ int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char 
 	snprintf(rec->status, sizeof(rec->status), "running");
 	rec->ended_at = 0;
 	rec->nruns = rec->nfailed = 0;
+	hide_argv(rec);
 	if (!rec->uuid[0]) {
 		rc = ct_uuid4(rec->uuid);
 		if (rc)
@@ -138,6 +149,7 @@ int ct_store_session_copy(struct ct_store *s, struct ct_session_rec *rec, char *
 	if (!rec->uuid[0])
 		return ct_err(err, len, -EINVAL, "session %" PRId64 " has no UUID to copy it by",
 			      rec->id);
+	hide_argv(rec);
 	return s->ops->session_put(s, rec, err, len);
 }
 

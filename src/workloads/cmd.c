@@ -133,6 +133,13 @@ static int cmd_prepare(struct ct_workload *w, char *err, size_t len)
 	/* what runs around the command is part of what is measured */
 	param_hook(w->params, sizeof(w->params), &off, "prepare", w->opts.prepare);
 	param_hook(w->params, sizeof(w->params), &off, "cleanup", w->opts.cleanup);
+	/* stored and printed: a password the command takes is not */
+	{
+		char hidden[sizeof(w->params)];
+
+		if (ct_hide_secrets_cmdline(w->params, hidden, sizeof(hidden)))
+			memcpy(w->params, hidden, sizeof(hidden));
+	}
 	return 0;
 }
 

@@ -287,6 +287,88 @@ static void test_quote(void **state)
 	assert_string_equal(ct_quote("abcdefghijklmnop", b, 12), "'abcdef...'");
 }
 
+/* Passwords as libpq takes them, each written as the mask whatever its
+ * length; everything else kept byte for byte. */
+static void test_hide_secrets(void **state)
+{
+	static const struct {
+		const char *in, *out;
+		unsigned n;
+	} cases[] = {
+		{ "postgresql://postgres:topsecret42@/postgres?host=/tmp/x",
+		  "postgresql://postgres:********@/postgres?host=/tmp/x", 1 },
+		{ "postgres://u:p@db.example:5432/r", "postgres://u:********@db.example:5432/r",
+		  1 },
+		/* libpq reads the user information up to '@' before '/': '?' and
+		 * ':' belong to the password */
+		{ "postgresql://u:a?b:c@h/db", "postgresql://u:********@h/db", 1 },
+		{ "postgresql://u@h/db?password=x1&sslmode=require",
+		  "postgresql://u@h/db?password=********&sslmode=require", 1 },
+		{ "postgresql://u:p@h/db?password=q",
+		  "postgresql://u:********@h/db?password=********", 2 },
+		{ "host=/tmp dbname=r password=hunter2 user=u",
+		  "host=/tmp dbname=r password=******** user=u", 1 },
+		{ "host=h password = 'a b\\'c' user=u", "host=h password = '********' user=u", 1 },
+		/* conninfo skips blanks after '=' too */
+		{ "host=h password= x", "host=h password= ********", 1 },
+		{ "sslpassword=k PGPASSWORD=z", "sslpassword=******** PGPASSWORD=********", 2 },
+		/* conninfo values run to a blank, '&' included */
+		{ "password=a&b", "password=********", 1 },
+		/* nothing to hide */
+		{ "postgresql://postgres@/db?host=/tmp", "postgresql://postgres@/db?host=/tmp", 0 },
+		{ "ssh://git@host:22/repo", "ssh://git@host:22/repo", 0 },
+		{ "https://example.org/a:b@c", "https://example.org/a:b@c", 0 },
+		{ "user:pw@host", "user:pw@host", 0 },
+		{ "--password-file=/etc/pw", "--password-file=/etc/pw", 0 },
+		{ "postgresql://u:@h/db", "postgresql://u:@h/db", 0 },
+		/* hidden already: left as it is */
+		{ "postgresql://u:********@h/db password=********",
+		  "postgresql://u:********@h/db password=********", 0 },
+	};
+	char out[256], line[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char blank[256];
+		size_t j;
+
+		assert_int_equal(ct_hide_secrets(cases[i].in, out, sizeof(out)), cases[i].n);
+		assert_string_equal(out, cases[i].out);
+		/* blanked in place: the same length, a '*' where each secret was */
+		snprintf(blank, sizeof(blank), "%s", cases[i].in);
+		assert_int_equal(ct_blank_secrets(blank), cases[i].n);
+		assert_int_equal(strlen(blank), strlen(cases[i].in));
+		for (j = 0; blank[j] && blank[j] == cases[i].in[j]; j++)
+			;
+		if (!cases[i].n)
+			assert_int_equal(blank[j], '\0');
+		else
+			assert_int_equal(blank[j], '*');
+	}
+	/* cut short: terminated, nothing of the secret */
+	assert_int_equal(ct_hide_secrets("password=hunter2", out, 12), 1);
+	assert_string_equal(out, "password=**");
+
+	/* a joined command line, word by word: a conninfo in quotes keeps its
+	 * quoting, a line without a secret is kept as it was */
+	assert_int_equal(
+		ct_hide_secrets_cmdline("contend run --db 'host=/s password='\\''a b'\\''' -L x",
+					line, sizeof(line)),
+		1);
+	assert_string_equal(line, "contend run --db 'host=/s password='\\''********'\\''' -L x");
+	assert_int_equal(ct_hide_secrets_cmdline("contend run --db postgresql://u:s3@/d -n  5",
+						 line, sizeof(line)),
+			 1);
+	/* the mask's '*' quoted, as a shell would glob it */
+	assert_string_equal(line, "contend run --db 'postgresql://u:********@/d' -n 5");
+	assert_int_equal(ct_hide_secrets_cmdline("contend run -n  5 'a b'", line, sizeof(line)), 0);
+	assert_string_equal(line, "contend run -n  5 'a b'");
+	/* an open quote (a line cut short when stored): hidden all the same */
+	assert_int_equal(
+		ct_hide_secrets_cmdline("contend run --db 'password=abc", line, sizeof(line)), 1);
+	assert_string_equal(line, "contend run --db 'password=********");
+}
+
 static void test_exit_codes(void **state)
 {
 	char err[32];
@@ -309,7 +391,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_size),       cmocka_unit_test(test_fnv1a),
 		cmocka_unit_test(test_files),	       cmocka_unit_test(test_strtod),
 		cmocka_unit_test(test_random),	       cmocka_unit_test(test_exit_codes),
-		cmocka_unit_test(test_quote),
+		cmocka_unit_test(test_quote),	       cmocka_unit_test(test_hide_secrets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
