@@ -1,8 +1,9 @@
 /*
  * The results store (DESIGN.md section 7): the interface the rest of
- * contend sees. A backend is an ops table (SQLite in src/store/sqlite.c;
- * PostgreSQL plugs in beside it) chosen by ct_store_open() from the
- * target's form; nothing outside src/store includes a database's header.
+ * contend sees. A backend is a driver (SQLite in src/store/sqlite.c,
+ * PostgreSQL in src/store/pg.c) chosen by ct_store_open() from the
+ * target's form, under one set of entity operations (src/store/query.c);
+ * nothing outside src/store includes a database's header.
  * Every raw run is kept; one transaction per run so a crash loses at most
  * the run in flight.
  *
@@ -84,55 +85,8 @@ enum {
 	CT_STORE_CREATE = 1 << 0, /* make it (and its directory) when missing: writers */
 };
 
-/*
- * A backend. Each op returns 0 or -errno with one line in err, as the
- * ct_store_* wrappers below document; a backend's struct embeds struct
- * ct_store as its first member.
- */
-struct ct_store_ops {
-	const char *name;
-	/* true when the target (a path, a URI) is this backend's */
-	bool (*accepts)(const char *target);
-	int (*open)(struct ct_store **out, const char *target, unsigned flags, char *err,
-		    size_t len);
-	void (*close)(struct ct_store *s);
-	int (*begin)(struct ct_store *s, char *err, size_t len);
-	int (*commit)(struct ct_store *s, char *err, size_t len);
-	void (*rollback)(struct ct_store *s);
-	int (*config_put)(struct ct_store *s, const char *label, const struct ct_sysinfo *si,
-			  int64_t *id, char *err, size_t len);
-	int (*config_get)(struct ct_store *s, int64_t id, char *label, size_t label_len,
-			  struct ct_sysinfo *si, char *err, size_t len);
-	/* inserts rec as it is; the first of a group (order set, group_id 0)
-	 * becomes its group */
-	int (*session_put)(struct ct_store *s, struct ct_session_rec *rec, char *err, size_t len);
-	int (*session_end)(struct ct_store *s, int64_t id, const char *status, char *err,
-			   size_t len);
-	int (*sessions)(struct ct_store *s, size_t limit, struct ct_session_rec **out, size_t *n,
-			char *err, size_t len);
-	int (*session_find)(struct ct_store *s, const char *uuid, int64_t *id, char *err,
-			    size_t len);
-	int (*run_put)(struct ct_store *s, struct ct_run *r, char *err, size_t len);
-	int (*runs)(struct ct_store *s, const struct ct_run_filter *f, struct ct_run **out,
-		    size_t *n, char *err, size_t len);
-	int (*run_series)(struct ct_store *s, int64_t run_id, double **out, size_t *n, char *err,
-			  size_t len);
-	/* the hists of run_id as stored (malloc'd JSON text, "" when none) */
-	int (*run_hists)(struct ct_store *s, int64_t run_id, char **out, char *err, size_t len);
-	int (*latest_session_with)(struct ct_store *s, const char *label, const char *workload,
-				   const char *load, const char *workload_params,
-				   int64_t *session_id, char *err, size_t len);
-	int (*knob_rows)(struct ct_store *s, struct ct_store_knob_row **out, size_t *n, char *err,
-			 size_t len);
-	int (*knob_rows_clear)(struct ct_store *s, char *err, size_t len);
-	int (*calibration_put)(struct ct_store *s, struct ct_calibration *c, char *err, size_t len);
-	int (*calibration_get)(struct ct_store *s, const char *label, const char *workload,
-			       const char *workload_params, const char *load,
-			       struct ct_calibration *c, char *err, size_t len);
-};
-
+/* An open store (src/store/query.c holds the rest of it). */
 struct ct_store {
-	const struct ct_store_ops *ops;
 	/* opened for reading only: a reader's store it cannot write (a file
 	 * it may not write, a read-only mount); every write fails -EROFS */
 	bool readonly;

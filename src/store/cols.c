@@ -1,9 +1,8 @@
 /*
- * What the backends share about the schema: the columns of a run and of a
- * config as data (one table per struct says which member lands in which
- * column; each backend builds its INSERT and SELECT texts from it, so a
- * field cannot be written but not read back), and the text a config's
- * sysctls are kept as.
+ * The schema's columns as data: one table per struct (a run, a config, a
+ * session) says which member lands in which column, and query.c builds
+ * its INSERT and SELECT texts from it, so a field cannot be written but
+ * not read back; and the text a config's sysctls are kept as.
  */
 #include "internal.h"
 
@@ -84,6 +83,30 @@ const struct col ct_store_config_cols[] = {
 	SI_TEXT("iosched", iosched),
 };
 
+#define SES(name, type, m) COL(name, type, struct ct_session_rec, m)
+#define SES_TEXT(name, m)  TEXT(name, struct ct_session_rec, m)
+
+/* label, nruns and nfailed are read from configs and runs, not stored */
+const struct col ct_store_session_cols[] = {
+	SES("config_id", COL_ID, config_id),
+	SES_TEXT("argv", argv),
+	SES_TEXT("workload", workload),
+	SES_TEXT("profile", profile),
+	SES_TEXT("status", status),
+	SES("started_at", COL_I64, started_at),
+	SES("ended_at", COL_ID, ended_at),
+	SES("pid", COL_INT, owner.pid),
+	SES("pid_start", COL_U64, owner.start),
+	SES_TEXT("boot_id", owner.boot),
+	SES_TEXT("machine_id", owner.machine),
+	SES_TEXT("hostname", owner.host),
+	SES("group_id", COL_I64, group_id),
+	SES_TEXT("run_order", order),
+	SES("order_seed", COL_U64, order_seed),
+	SES_TEXT("uuid", uuid),
+};
+
+const size_t ct_store_nsession_cols = CT_ARRAY_SIZE(ct_store_session_cols);
 const size_t ct_store_nrun_cols = CT_ARRAY_SIZE(ct_store_run_cols);
 const size_t ct_store_nconfig_cols = CT_ARRAY_SIZE(ct_store_config_cols);
 
@@ -140,10 +163,3 @@ void ct_store_sysctl_parse(const char *t, struct ct_sysinfo *si)
 		t = nl ? nl + 1 : end;
 	}
 }
-
-const struct secret_col ct_store_secret_cols[4] = {
-	{ "sessions", "argv" },
-	{ "runs", "workload_params" },
-	{ "runs", "load_params" },
-	{ "calibrations", "workload_params" },
-};

@@ -1,10 +1,11 @@
 /*
- * The PostgreSQL results store (DESIGN.md section 7): a fleet's machines
- * write into one database at once. The same tables and columns as SQLite
- * at the same schema version (cols.c names them), a version kept in
+ * The PostgreSQL driver of the results store (DESIGN.md section 7): a
+ * fleet's machines write into one database at once. The same tables and
+ * columns as SQLite at the same schema version, a version kept in
  * contend_meta and moved forward by an append-only list of migrations under
- * an advisory lock, one transaction per run. The only file that includes
- * libpq-fe.h; every value reaches SQL as a parameter. A target is a
+ * an advisory lock, a lost connection made again, and a cursor for
+ * query.c's statements. The only file that includes libpq-fe.h; every
+ * value reaches SQL as a parameter. A target is a
  * postgresql:// URI or a libpq conninfo (service=, host=...); the PG*
  * environment variables apply as libpq reads them.
  */
@@ -102,14 +103,13 @@ static const char *const pg_migrations[] = {
 };
 
 #define PG_VERSION ((int)(PG_FIRST_VERSION - 1 + CT_ARRAY_SIZE(pg_migrations)))
+_Static_assert(PG_VERSION == CT_STORE_SCHEMA, "PostgreSQL's migrations");
 
 struct pg {
-	struct ct_store base; /* first: the ops */
+	struct db base; /* first */
 	PGconn *conn;
-	char *name; /* the target, its password hidden, for messages */
-	unsigned txn;
-	bool opened;   /* pg_open is done: a lost connection may be made again */
-	bool in_write; /* between write_begin's BEGIN and write_end */
+	bool opened; /* pg_open is done: a lost connection may be made again */
+	bool in_txn; /* between BEGIN and its COMMIT or ROLLBACK */
 };
 
 /* The parameters of one statement, as text; NULL is SQL NULL. */
@@ -120,10 +120,22 @@ struct params {
 	char *owned[MAX_PARAMS];
 };
 
+struct db_stmt {
+	struct pg *p;
+	char *sql; /* with $N */
+	struct params ps;
+	int bind_rc;   /* the first bind that failed, reported by step */
+	PGresult *res; /* of the statement's run, row by row */
+	int row;
+};
+
 static void params_free(struct params *ps)
 {
-	for (int i = 0; i < ps->n; i++)
+	for (int i = 0; i < ps->n; i++) {
 		free(ps->owned[i]);
+		ps->owned[i] = NULL;
+		ps->v[i] = NULL;
+	}
 	ps->n = 0;
 }
 
@@ -135,35 +147,64 @@ static void p_i64(struct params *ps, int64_t x)
 	ps->n++;
 }
 
-static void p_double(struct params *ps, double x)
+/* Parameter i (from 1) of st, what it held released; NULL past the end. */
+static int param(struct db_stmt *st, int i)
 {
-	if (isnan(x))
-		snprintf(ps->num[ps->n], sizeof(ps->num[0]), "NaN");
-	else if (isinf(x))
-		snprintf(ps->num[ps->n], sizeof(ps->num[0]), "%sInfinity", x < 0 ? "-" : "");
-	else
-		snprintf(ps->num[ps->n], sizeof(ps->num[0]), "%.17g", x);
-	ps->owned[ps->n] = NULL;
-	ps->v[ps->n] = ps->num[ps->n];
-	ps->n++;
+	struct params *ps = &st->ps;
+
+	if (i < 1 || i > MAX_PARAMS) {
+		st->bind_rc = st->bind_rc ? st->bind_rc : -E2BIG;
+		return -1;
+	}
+	for (; ps->n < i; ps->n++) {
+		ps->v[ps->n] = NULL;
+		ps->owned[ps->n] = NULL;
+	}
+	free(ps->owned[i - 1]);
+	ps->owned[i - 1] = NULL;
+	return i - 1;
 }
 
-static void p_null(struct params *ps)
+static void pg_bind_i64(struct db_stmt *st, int i, int64_t x)
 {
-	ps->owned[ps->n] = NULL;
-	ps->v[ps->n++] = NULL;
+	int k = param(st, i);
+
+	if (k < 0)
+		return;
+	snprintf(st->ps.num[k], sizeof(st->ps.num[0]), "%" PRId64, x);
+	st->ps.v[k] = st->ps.num[k];
+}
+
+static void pg_bind_double(struct db_stmt *st, int i, double x)
+{
+	int k = param(st, i);
+
+	if (k < 0)
+		return;
+	if (isnan(x))
+		snprintf(st->ps.num[k], sizeof(st->ps.num[0]), "NaN");
+	else if (isinf(x))
+		snprintf(st->ps.num[k], sizeof(st->ps.num[0]), "%sInfinity", x < 0 ? "-" : "");
+	else
+		snprintf(st->ps.num[k], sizeof(st->ps.num[0]), "%.17g", x);
+	st->ps.v[k] = st->ps.num[k];
 }
 
 /* Text of at most size bytes as valid UTF-8 (a database in UTF8 refuses
  * anything else; a foreground's last line may hold any byte): each byte of
  * an invalid sequence becomes '?'. */
-static int p_text(struct params *ps, const char *t, size_t size)
+static void pg_bind_text(struct db_stmt *st, int i, const char *t, size_t size)
 {
-	char *c = strndup(t, size);
+	int k = param(st, i);
+	char *c;
 	size_t l;
 
-	if (!c)
-		return -ENOMEM;
+	if (k < 0 || !t)
+		return;
+	if (!(c = strndup(t, size))) {
+		st->bind_rc = st->bind_rc ? st->bind_rc : -ENOMEM;
+		return;
+	}
 	for (unsigned char *u = (unsigned char *)c; *u; u += l) {
 		l = *u < 0x80 ? 1 : ct_utf8_len(u);
 		if (!l) {
@@ -171,116 +212,8 @@ static int p_text(struct params *ps, const char *t, size_t size)
 			l = 1;
 		}
 	}
-	ps->owned[ps->n] = c;
-	ps->v[ps->n++] = c;
-	return 0;
-}
-
-static int p_str(struct params *ps, const char *t)
-{
-	if (!t) {
-		p_null(ps);
-		return 0;
-	}
-	return p_text(ps, t, strlen(t) + 1);
-}
-
-/* Each of v[0..n-1] as text, a NULL as SQL NULL. */
-static int p_strs(struct params *ps, const char *const *v, int n)
-{
-	int rc = 0;
-
-	for (int i = 0; i < n && !rc; i++)
-		rc = p_str(ps, v[i]);
-	return rc;
-}
-
-static int p_cols(struct params *ps, const struct col *cols, size_t n, const void *base)
-{
-	int rc = 0;
-
-	for (size_t i = 0; i < n && !rc; i++) {
-		const char *p = (const char *)base + cols[i].off;
-
-		switch (cols[i].type) {
-		case COL_I64:
-			p_i64(ps, *(const int64_t *)p);
-			break;
-		case COL_U64: /* values past INT64_MAX wrap and wrap back on read */
-			p_i64(ps, (int64_t) * (const uint64_t *)p);
-			break;
-		case COL_INT:
-			p_i64(ps, *(const int *)p);
-			break;
-		case COL_UINT:
-			p_i64(ps, *(const unsigned *)p);
-			break;
-		case COL_BOOL:
-			p_i64(ps, *(const bool *)p);
-			break;
-		case COL_DOUBLE:
-			p_double(ps, *(const double *)p);
-			break;
-		case COL_TEXT:
-			rc = p_text(ps, p, cols[i].size);
-			break;
-		case COL_STATUS:
-			rc = p_str(ps, ct_run_status_name(*(const enum ct_run_status *)p));
-			break;
-		}
-	}
-	return rc;
-}
-
-static int64_t get_i64(const PGresult *res, int row, int col)
-{
-	return PQgetisnull(res, row, col) ? 0 : strtoll(PQgetvalue(res, row, col), NULL, 10);
-}
-
-static void get_text(const PGresult *res, int row, int col, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s", PQgetvalue(res, row, col));
-}
-
-/* Reads columns first, first+1, ... of row into base's members. 0, or 1 +
- * the column of a value that cannot be a member (an unknown run status). */
-static int get_cols(const PGresult *res, int row, int first, const struct col *cols, size_t n,
-		    void *base)
-{
-	for (size_t i = 0; i < n; i++) {
-		char *p = (char *)base + cols[i].off;
-		int idx = first + (int)i;
-		const char *v = PQgetvalue(res, row, idx);
-
-		switch (cols[i].type) {
-		case COL_I64:
-			*(int64_t *)p = get_i64(res, row, idx);
-			break;
-		case COL_U64:
-			*(uint64_t *)p = (uint64_t)get_i64(res, row, idx);
-			break;
-		case COL_INT:
-			*(int *)p = (int)get_i64(res, row, idx);
-			break;
-		case COL_UINT:
-			*(unsigned *)p = (unsigned)get_i64(res, row, idx);
-			break;
-		case COL_BOOL:
-			*(bool *)p = get_i64(res, row, idx) != 0;
-			break;
-		case COL_DOUBLE:
-			*(double *)p = PQgetisnull(res, row, idx) ? 0 : strtod(v, NULL);
-			break;
-		case COL_TEXT:
-			get_text(res, row, idx, p, cols[i].size);
-			break;
-		case COL_STATUS:
-			if (ct_run_status_parse(v, (enum ct_run_status *)p))
-				return idx + 1;
-			break;
-		}
-	}
-	return 0;
+	st->ps.owned[k] = c;
+	st->ps.v[k] = c;
 }
 
 /* -errno for a failed statement, from its SQLSTATE. */
@@ -343,7 +276,7 @@ static bool reconnect(struct pg *p)
 		}
 		PQreset(p->conn);
 		if (PQstatus(p->conn) == CONNECTION_OK) {
-			p->base.reconnects++;
+			p->base.store->reconnects++;
 			return true;
 		}
 	}
@@ -365,7 +298,7 @@ static PGresult *query(struct pg *p, const char *sql, const struct params *ps, c
 	 * failure stands: the transaction went with the connection, and a
 	 * COMMIT whose answer was lost may have been done, so nothing in it
 	 * is sent twice. */
-	bool idle = p->opened && !p->txn && !p->in_write;
+	bool idle = p->opened && !p->in_txn;
 	PGresult *res = submit(p, sql, ps);
 	ExecStatusType st = PQresultStatus(res);
 	char line[256];
@@ -384,9 +317,9 @@ static PGresult *query(struct pg *p, const char *sql, const struct params *ps, c
 	if (*rc == -EROFS)
 		ct_err(err, len, -EROFS,
 		       "cannot %s in results store '%s': the role may only read it (%s)", what,
-		       p->name, first_line(PQerrorMessage(p->conn), line, sizeof(line)));
+		       p->base.name, first_line(PQerrorMessage(p->conn), line, sizeof(line)));
 	else
-		ct_err(err, len, *rc, "cannot %s in results store '%s': %s", what, p->name,
+		ct_err(err, len, *rc, "cannot %s in results store '%s': %s", what, p->base.name,
 		       first_line(PQerrorMessage(p->conn), line, sizeof(line)));
 	PQclear(res);
 	return NULL;
@@ -409,33 +342,6 @@ static void rollback(struct pg *p)
 		PQclear(PQexec(p->conn, "ROLLBACK"));
 }
 
-/* A write of its own transaction, or part of the caller's. */
-static int write_begin(struct pg *p, const char *what, char *err, size_t len)
-{
-	if (p->base.readonly)
-		return ct_err(err, len, -EROFS,
-			      "cannot %s in results store '%s': the role may only read it", what,
-			      p->name);
-	if (p->txn)
-		return 0;
-	int rc = exec(p, "BEGIN", NULL, what, err, len);
-
-	p->in_write = !rc;
-	return rc;
-}
-
-static int write_end(struct pg *p, int rc, const char *what, char *err, size_t len)
-{
-	if (p->txn)
-		return rc;
-	if (!rc)
-		rc = exec(p, "COMMIT", NULL, what, err, len);
-	if (rc)
-		rollback(p);
-	p->in_write = false;
-	return rc;
-}
-
 /* postgresql://user:secret@host/db and password=secret, shown without the
  * secret (nor its length). */
 static char *hide_password(const char *target)
@@ -448,15 +354,11 @@ static char *hide_password(const char *target)
 	return s;
 }
 
-static void pg_close(struct ct_store *base)
+static void pg_close(struct db *base)
 {
-	struct pg *p = (struct pg *)base;
-
-	if (!p)
-		return;
-	PQfinish(p->conn);
-	free(p->name);
-	free(p);
+	if (base)
+		PQfinish(((struct pg *)base)->conn);
+	ct_store_db_free(base);
 }
 
 static void quiet_notice(void *arg, const char *msg)
@@ -489,7 +391,7 @@ static int read_version(struct pg *p, int64_t *version, char *err, size_t len)
 			     : ct_err(err, len, -EINVAL,
 				      "'%s' is not a contend results store (it has tables of "
 				      "another program)",
-				      p->name);
+				      p->base.name);
 		PQclear(res);
 		return rc;
 	}
@@ -501,54 +403,17 @@ static int read_version(struct pg *p, int64_t *version, char *err, size_t len)
 	if (!res)
 		return rc;
 	if (strcmp(PQgetvalue(res, 0, 0), "contend"))
-		rc = ct_err(err, len, -EINVAL, "'%s' is not a contend results store", p->name);
+		rc = ct_err(err, len, -EINVAL, "'%s' is not a contend results store", p->base.name);
 	else
 		*version = strtoll(PQgetvalue(res, 0, 1), NULL, 10);
 	PQclear(res);
 	return rc;
 }
 
-static int newer_err(struct pg *p, int64_t version, char *err, size_t len)
-{
-	return ct_err(err, len, -EINVAL,
-		      "results store '%s' has schema version %" PRId64
-		      ", this contend knows up to %d",
-		      p->name, version, PG_VERSION);
-}
-
-/* Schema 11: SQLite's migrate_11, the passwords that command lines held
- * before contend hid them. */
+/* Schema 11: SQLite's 11, the passwords that command lines held hidden. */
 static int hide_secrets(struct pg *p, char *err, size_t len)
 {
-	char sel[256], upd[128];
-	int rc = 0;
-
-	for (size_t t = 0; !rc && t < CT_ARRAY_SIZE(ct_store_secret_cols); t++) {
-		const char *tab = ct_store_secret_cols[t].table, *c = ct_store_secret_cols[t].col;
-		PGresult *res;
-
-		snprintf(sel, sizeof(sel),
-			 "SELECT id, %s FROM %s WHERE %s ILIKE '%%password%%' OR %s LIKE '%%://%%'",
-			 c, tab, c, c);
-		snprintf(upd, sizeof(upd), "UPDATE %s SET %s = $1 WHERE id = $2", tab, c);
-		res = query(p, sel, NULL, "migrate the schema", &rc, err, len);
-		if (!res)
-			return rc;
-		for (int i = 0; !rc && i < PQntuples(res); i++) {
-			struct params ps = { 0 };
-			char hidden[4096];
-
-			if (!ct_hide_secrets_cmdline(PQgetvalue(res, i, 1), hidden, sizeof(hidden)))
-				continue;
-			rc = p_text(&ps, hidden, sizeof(hidden));
-			p_i64(&ps, strtoll(PQgetvalue(res, i, 0), NULL, 10));
-			if (!rc)
-				rc = exec(p, upd, &ps, "migrate the schema", err, len);
-			params_free(&ps);
-		}
-		PQclear(res);
-	}
-	return rc;
+	return ct_store_migrate_11(&p->base, err, len);
 }
 
 /* What SQL alone cannot do, run after pg_migrations[i] in its transaction. */
@@ -576,7 +441,7 @@ static int migrate(struct pg *p, int64_t *version, char *err, size_t len)
 	if (!rc)
 		rc = read_version(p, version, err, len);
 	if (!rc && *version > PG_VERSION)
-		rc = newer_err(p, *version, err, len);
+		rc = ct_store_newer_err(&p->base, *version, err, len);
 	for (int64_t v = *version ? *version : PG_FIRST_VERSION - 1; !rc && v < PG_VERSION; v++) {
 		size_t i = (size_t)(v - (PG_FIRST_VERSION - 1));
 
@@ -639,7 +504,8 @@ static PGconn *connect_to(const char *target)
 	return PQconnectdbParams(keys + first, vals + first, 1);
 }
 
-static int pg_open(struct ct_store **out, const char *target, unsigned flags, char *err, size_t len)
+static int pg_open(struct db **out, struct ct_store *store, const char *target, unsigned flags,
+		   char *err, size_t len)
 {
 	struct pg *p = calloc(1, sizeof(*p));
 	char line[256];
@@ -648,15 +514,16 @@ static int pg_open(struct ct_store **out, const char *target, unsigned flags, ch
 	int rc;
 
 	*out = NULL;
-	if (!p || !(p->name = hide_password(target))) {
+	if (!p || !(p->base.name = hide_password(target))) {
 		rc = ct_err(err, len, -ENOMEM, "out of memory");
 		goto fail;
 	}
 	p->base.ops = &ct_store_pg;
+	p->base.store = store;
 	p->conn = connect_to(target);
 	if (!p->conn || PQstatus(p->conn) != CONNECTION_OK) {
 		rc = ct_err(err, len, -ECONNREFUSED, "cannot connect to results store '%s': %s",
-			    p->name,
+			    p->base.name,
 			    p->conn ? first_line(PQerrorMessage(p->conn), line, sizeof(line))
 				    : "out of memory");
 		goto fail;
@@ -666,12 +533,12 @@ static int pg_open(struct ct_store **out, const char *target, unsigned flags, ch
 	if (rc)
 		goto fail;
 	if (version > PG_VERSION) {
-		rc = newer_err(p, version, err, len);
+		rc = ct_store_newer_err(&p->base, version, err, len);
 		goto fail;
 	}
 	if (!version && !(flags & CT_STORE_CREATE)) {
 		rc = ct_err(err, len, -ENOENT, "no results store at '%s' (no contend tables)",
-			    p->name);
+			    p->base.name);
 		goto fail;
 	}
 	if (version < PG_VERSION) {
@@ -682,11 +549,11 @@ static int pg_open(struct ct_store **out, const char *target, unsigned flags, ch
 	rc = may_write(p, &writable, err, len);
 	if (rc)
 		goto fail;
-	p->base.readonly = !writable;
+	store->readonly = !writable;
 	if (!writable && (flags & CT_STORE_CREATE)) {
 		rc = ct_err(err, len, -EROFS,
 			    "cannot write results store '%s': the role '%s' may only read it",
-			    p->name, PQuser(p->conn));
+			    p->base.name, PQuser(p->conn));
 		goto fail;
 	}
 	p->opened = true;
@@ -697,676 +564,99 @@ fail:
 	return rc;
 }
 
-static int config_find(struct pg *p, const char *label, const struct ct_sysinfo *si, int64_t *id,
-		       char *err, size_t len)
-{
-	struct params ps = { 0 };
-	PGresult *res = NULL;
-	int rc = p_str(&ps, label);
-
-	*id = 0;
-	if (!rc)
-		rc = p_text(&ps, si->fingerprint, sizeof(si->fingerprint));
-	if (!rc)
-		res = query(p, "SELECT id FROM configs WHERE label = $1 AND fingerprint = $2", &ps,
-			    "look up config", &rc, err, len);
-	else
-		rc = ct_err(err, len, rc, "out of memory");
-	if (res && PQntuples(res))
-		*id = get_i64(res, 0, 0);
-	PQclear(res);
-	params_free(&ps);
-	return rc;
-}
-
-static int pg_config_put(struct ct_store *base, const char *label, const struct ct_sysinfo *si,
-			 int64_t *id, char *err, size_t len)
+static int pg_begin(struct db *base, const char *what, char *err, size_t len)
 {
 	struct pg *p = (struct pg *)base;
-	struct params ps = { 0 };
-	char *cols = NULL, *sql = NULL, *sysctls = NULL;
-	int rc;
+	int rc = exec(p, "BEGIN", NULL, what, err, len);
 
-	*id = 0;
-	rc = config_find(p, label, si, id, err, len);
-	if (rc || *id)
-		return rc;
-	cols = ct_store_join_cols(ct_store_config_cols, ct_store_nconfig_cols, "", ", ");
-	sysctls = ct_store_sysctl_text(si);
-	rc = cols && sysctls ? p_str(&ps, label) : -ENOMEM;
-	if (!rc)
-		rc = p_str(&ps, sysctls);
-	if (!rc) {
-		p_i64(&ps, ct_wall_ns());
-		rc = p_cols(&ps, ct_store_config_cols, ct_store_nconfig_cols, si);
-	}
-	if (!rc) {
-		size_t o = 0, size = 16 * ct_store_nconfig_cols + 16;
-		char *vals = malloc(size);
-
-		if (vals) {
-			for (size_t i = 0; i < ct_store_nconfig_cols; i++)
-				o += (size_t)snprintf(vals + o, size - o, "%s$%zu", i ? "," : "",
-						      i + 4);
-			if (asprintf(&sql,
-				     "INSERT INTO configs (label, sysctls, created_at, %s)"
-				     " VALUES ($1, $2, $3, %s) ON CONFLICT (label, fingerprint)"
-				     " DO NOTHING",
-				     cols, vals) < 0)
-				sql = NULL;
-		}
-		free(vals);
-		rc = sql ? 0 : -ENOMEM;
-	}
-	if (rc) {
-		rc = ct_err(err, len, rc, "out of memory");
-		goto out;
-	}
-	rc = write_begin(p, "store config", err, len);
-	if (!rc)
-		rc = write_end(p, exec(p, sql, &ps, "store config", err, len), "store config", err,
-			       len);
-	/* another contend may have inserted it first: read the id back */
-	if (!rc)
-		rc = config_find(p, label, si, id, err, len);
-	if (!rc && !*id)
-		rc = ct_err(err, len, -EIO, "config '%s' vanished from results store '%s'", label,
-			    p->name);
-out:
-	params_free(&ps);
-	free(cols);
-	free(sql);
-	free(sysctls);
+	p->in_txn = !rc;
 	return rc;
 }
 
-static int pg_config_get(struct ct_store *base, int64_t id, char *label, size_t label_len,
-			 struct ct_sysinfo *si, char *err, size_t len)
+static void pg_rollback(struct db *base)
 {
 	struct pg *p = (struct pg *)base;
-	struct params ps = { 0 };
-	char *cols = ct_store_join_cols(ct_store_config_cols, ct_store_nconfig_cols, "", ", ");
-	char *sql = NULL;
-	PGresult *res;
-	int rc;
 
-	memset(si, 0, sizeof(*si));
-	if (!cols ||
-	    asprintf(&sql, "SELECT label, sysctls, %s FROM configs WHERE id = $1", cols) < 0) {
-		free(cols);
-		return ct_err(err, len, -ENOMEM, "out of memory");
-	}
-	p_i64(&ps, id);
-	res = query(p, sql, &ps, "read config", &rc, err, len);
-	if (res && !PQntuples(res))
-		rc = ct_err(err, len, -ENOENT, "no config %" PRId64 " in results store '%s'", id,
-			    p->name);
-	else if (res) {
-		if (label && label_len)
-			get_text(res, 0, 0, label, label_len);
-		ct_store_sysctl_parse(PQgetvalue(res, 0, 1), si);
-		get_cols(res, 0, 2, ct_store_config_cols, ct_store_nconfig_cols, si);
-	}
-	PQclear(res);
-	free(cols);
-	free(sql);
-	return rc;
+	rollback(p);
+	p->in_txn = false;
 }
 
-static int session_params(struct params *ps, const struct ct_session_rec *rec)
-{
-	int rc = 0;
-
-	if (rec->config_id)
-		p_i64(ps, rec->config_id);
-	else
-		p_null(ps);
-	rc = p_text(ps, rec->argv, sizeof(rec->argv));
-	if (!rc)
-		rc = p_text(ps, rec->workload, sizeof(rec->workload));
-	if (!rc)
-		rc = p_text(ps, rec->profile, sizeof(rec->profile));
-	if (!rc)
-		rc = p_text(ps, rec->status, sizeof(rec->status));
-	if (rc)
-		return rc;
-	p_i64(ps, rec->started_at);
-	p_i64(ps, rec->owner.pid);
-	p_i64(ps, (int64_t)rec->owner.start);
-	rc = p_text(ps, rec->owner.boot, sizeof(rec->owner.boot));
-	if (!rc)
-		rc = p_text(ps, rec->owner.machine, sizeof(rec->owner.machine));
-	if (rc)
-		return rc;
-	p_i64(ps, rec->group_id);
-	rc = p_text(ps, rec->order, sizeof(rec->order));
-	if (rc)
-		return rc;
-	p_i64(ps, (int64_t)rec->order_seed); /* past INT64_MAX: wraps, and back */
-	rc = p_text(ps, rec->uuid, sizeof(rec->uuid));
-	if (!rc)
-		rc = p_text(ps, rec->owner.host, sizeof(rec->owner.host));
-	return rc;
-}
-
-/* Inserts rec as it is (ct_store_session_begin made it a new running
- * session); the first session of a group becomes the group. */
-static int pg_session_put(struct ct_store *base, struct ct_session_rec *rec, char *err, size_t len)
+/* A COMMIT that finds the connection gone is never sent again on a new
+ * one, where it would commit nothing and say it did. */
+static int pg_commit(struct db *base, const char *what, char *err, size_t len)
 {
 	struct pg *p = (struct pg *)base;
-	struct params ps = { 0 };
-	PGresult *res = NULL;
-	int rc;
+	int rc = exec(p, "COMMIT", NULL, what, err, len);
 
-	rc = session_params(&ps, rec);
-	if (rc) {
-		params_free(&ps);
-		return ct_err(err, len, rc, "out of memory");
-	}
-	if (rec->ended_at)
-		p_i64(&ps, rec->ended_at);
-	else
-		p_null(&ps);
-	rc = write_begin(p, "store session", err, len);
-	if (!rc)
-		res = query(p,
-			    "INSERT INTO sessions (config_id, argv, workload, profile, status,"
-			    " started_at, pid, pid_start, boot_id, machine_id, group_id, run_order,"
-			    " order_seed, uuid, hostname, ended_at) VALUES ($1, $2, $3, $4, $5, $6,"
-			    " $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id",
-			    &ps, "store session", &rc, err, len);
-	if (res)
-		rec->id = get_i64(res, 0, 0);
-	PQclear(res);
-	params_free(&ps);
-	if (!rc && rec->order[0] && !rec->group_id) {
-		p_i64(&ps, rec->id);
-		rc = exec(p, "UPDATE sessions SET group_id = id WHERE id = $1", &ps,
-			  "store session", err, len);
-		params_free(&ps);
-		if (!rc)
-			rec->group_id = rec->id;
-	}
-	rc = write_end(p, rc, "store session", err, len);
-	if (rc)
-		rec->id = 0;
-	return rc;
-}
-
-static int pg_session_find(struct ct_store *base, const char *uuid, int64_t *id, char *err,
-			   size_t len)
-{
-	struct pg *p = (struct pg *)base;
-	struct params ps = { 0 };
-	PGresult *res = NULL;
-	int rc = p_str(&ps, uuid);
-
-	*id = 0;
-	if (!rc)
-		res = query(p, "SELECT id FROM sessions WHERE uuid = $1", &ps, "find a session",
-			    &rc, err, len);
-	else
-		rc = ct_err(err, len, rc, "out of memory");
-	if (res && PQntuples(res))
-		*id = get_i64(res, 0, 0);
-	PQclear(res);
-	params_free(&ps);
-	return rc;
-}
-
-static int pg_session_end(struct ct_store *base, int64_t id, const char *status, char *err,
-			  size_t len)
-{
-	struct pg *p = (struct pg *)base;
-	struct params ps = { 0 };
-	PGresult *res;
-	int rc;
-
-	if (p->base.readonly)
-		return write_begin(p, "end session", err, len);
-	ps.v[ps.n] = status; /* one of the three words ct_store_session_end() allows */
-	ps.owned[ps.n++] = NULL;
-	p_i64(&ps, ct_wall_ns());
-	p_i64(&ps, id);
-	res = query(p, "UPDATE sessions SET status = $1, ended_at = $2 WHERE id = $3", &ps,
-		    "end session", &rc, err, len);
-	if (res && !strcmp(PQcmdTuples(res), "0"))
-		rc = ct_err(err, len, -ENOENT, "no session %" PRId64 " in results store '%s'", id,
-			    p->name);
-	PQclear(res);
-	return rc;
-}
-
-static int pg_sessions(struct ct_store *base, size_t limit, struct ct_session_rec **out, size_t *n,
-		       char *err, size_t len)
-{
-	struct pg *p = (struct pg *)base;
-	struct params ps = { 0 };
-	struct ct_session_rec *recs;
-	PGresult *res;
-	int rc, rows;
-
-	*out = NULL;
-	*n = 0;
-	if (limit && limit <= INT64_MAX)
-		p_i64(&ps, (int64_t)limit);
-	else
-		p_null(&ps);
-	res = query(p,
-		    "SELECT s.id, coalesce(s.config_id, 0), coalesce(c.label, ''), s.argv,"
-		    " s.workload, s.profile, s.status, s.started_at, coalesce(s.ended_at, 0),"
-		    " (SELECT count(*) FROM runs r WHERE r.session_id = s.id),"
-		    " (SELECT count(*) FROM runs r WHERE r.session_id = s.id AND r.status <> 'ok'),"
-		    " s.pid, s.pid_start, s.boot_id, s.machine_id, s.group_id, s.run_order,"
-		    " s.order_seed, s.uuid, s.hostname"
-		    " FROM sessions s LEFT JOIN configs c ON c.id = s.config_id"
-		    " ORDER BY s.id DESC LIMIT $1::bigint",
-		    &ps, "list sessions", &rc, err, len);
-	if (!res)
-		return rc;
-	rows = PQntuples(res);
-	recs = rows ? calloc((size_t)rows, sizeof(*recs)) : NULL;
-	if (rows && !recs) {
-		PQclear(res);
-		return ct_err(err, len, -ENOMEM, "out of memory");
-	}
-	for (int i = 0; i < rows; i++) {
-		struct ct_session_rec *rec = &recs[i];
-
-		rec->id = get_i64(res, i, 0);
-		rec->config_id = get_i64(res, i, 1);
-		get_text(res, i, 2, rec->label, sizeof(rec->label));
-		get_text(res, i, 3, rec->argv, sizeof(rec->argv));
-		get_text(res, i, 4, rec->workload, sizeof(rec->workload));
-		get_text(res, i, 5, rec->profile, sizeof(rec->profile));
-		get_text(res, i, 6, rec->status, sizeof(rec->status));
-		rec->started_at = get_i64(res, i, 7);
-		rec->ended_at = get_i64(res, i, 8);
-		rec->nruns = (unsigned)get_i64(res, i, 9);
-		rec->nfailed = (unsigned)get_i64(res, i, 10);
-		rec->owner.pid = (int)get_i64(res, i, 11);
-		rec->owner.start = (uint64_t)get_i64(res, i, 12);
-		get_text(res, i, 13, rec->owner.boot, sizeof(rec->owner.boot));
-		get_text(res, i, 14, rec->owner.machine, sizeof(rec->owner.machine));
-		rec->group_id = get_i64(res, i, 15);
-		get_text(res, i, 16, rec->order, sizeof(rec->order));
-		rec->order_seed = (uint64_t)get_i64(res, i, 17);
-		get_text(res, i, 18, rec->uuid, sizeof(rec->uuid));
-		get_text(res, i, 19, rec->owner.host, sizeof(rec->owner.host));
-	}
-	PQclear(res);
-	*out = recs;
-	*n = (size_t)rows;
-	return 0;
-}
-
-static int pg_run_put(struct ct_store *base, struct ct_run *r, char *err, size_t len)
-{
-	struct pg *p = (struct pg *)base;
-	char metrics[CT_RUN_MAX_METRICS * (CT_METRIC_NAME + 32) + 4];
-	char *cols = NULL, *sql = NULL, *series = NULL, *hists = NULL, vals[MAX_PARAMS * 5] = "";
-	struct params ps = { 0 };
-	size_t o = 0, ncols = ct_store_nrun_cols;
-	PGresult *res = NULL;
-	int rc;
-
-	if (ncols + 3 > MAX_PARAMS)
-		return ct_err(err, len, -E2BIG, "a run has too many columns");
-	if (ct_store_metrics_encode(r, metrics, sizeof(metrics)))
-		return ct_err(err, len, -EINVAL, "run has metrics that cannot be stored");
-	if (r->series && r->nseries && !(series = ct_store_series_encode(r->series, r->nseries)))
-		return ct_err(err, len, -ENOMEM, "out of memory");
-	if (r->nhists && !(hists = ct_store_hists_encode(r))) {
-		free(series);
-		return ct_err(err, len, -ENOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < ncols + 3; i++)
-		o += (size_t)snprintf(vals + o, sizeof(vals) - o, "%s$%zu", i ? "," : "", i + 1);
-	cols = ct_store_join_cols(ct_store_run_cols, ncols, "", ", ");
-	rc = cols ? p_cols(&ps, ct_store_run_cols, ncols, r) : -ENOMEM;
-	if (!rc)
-		rc = p_str(&ps, metrics);
-	if (!rc)
-		rc = p_str(&ps, series ? series : "[]");
-	if (!rc)
-		rc = p_str(&ps, hists ? hists : "");
-	if (!rc &&
-	    asprintf(&sql, "INSERT INTO runs (%s, metrics, series, hists) VALUES (%s) RETURNING id",
-		     cols, vals) < 0) {
-		sql = NULL;
-		rc = -ENOMEM;
-	}
-	if (rc) {
-		rc = ct_err(err, len, rc, "out of memory");
-		goto out;
-	}
-	rc = write_begin(p, "store run", err, len);
-	if (rc)
-		goto out;
-	res = query(p, sql, &ps, "store run", &rc, err, len);
-	if (res)
-		r->id = get_i64(res, 0, 0);
-	PQclear(res);
-	rc = write_end(p, rc, "store run", err, len);
-	if (rc)
-		r->id = 0;
-out:
-	params_free(&ps);
-	free(cols);
-	free(sql);
-	free(series);
-	free(hists);
-	return rc;
-}
-
-static int pg_runs(struct ct_store *base, const struct ct_run_filter *f, struct ct_run **out,
-		   size_t *n, char *err, size_t len)
-{
-	struct pg *p = (struct pg *)base;
-	static const struct ct_run_filter all;
-	struct params ps = { 0 };
-	char where[512] = "", *cols = NULL, *sql = NULL;
-	struct ct_run *runs = NULL;
-	PGresult *res = NULL;
-	size_t o = 0;
-	int rc = 0, rows, bad;
-	const struct {
-		const char *value, *sql;
-	} text_filters[] = {
-		{ f ? f->label : NULL, "c.label" },
-		{ f ? f->workload : NULL, "r.workload" },
-		{ f ? f->load : NULL, "r.load" },
-		{ f ? f->workload_params : NULL, "r.workload_params" },
-	};
-
-	*out = NULL;
-	*n = 0;
-	if (!f)
-		f = &all;
-	if (f->session_id) {
-		p_i64(&ps, f->session_id);
-		o += (size_t)snprintf(where + o, sizeof(where) - o, " WHERE r.session_id = $%d",
-				      ps.n);
-	}
-	for (size_t i = 0; i < CT_ARRAY_SIZE(text_filters) && !rc; i++) {
-		if (!text_filters[i].value)
-			continue;
-		rc = p_str(&ps, text_filters[i].value);
-		o += (size_t)snprintf(where + o, sizeof(where) - o, "%s%s = $%d",
-				      o ? " AND " : " WHERE ", text_filters[i].sql, ps.n);
-	}
-	if (f->ok_only)
-		snprintf(where + o, sizeof(where) - o, "%sr.status = 'ok'",
-			 o ? " AND " : " WHERE ");
-	cols = ct_store_join_cols(ct_store_run_cols, ct_store_nrun_cols, "r.", ", ");
-	if (rc || !cols ||
-	    asprintf(&sql,
-		     "SELECT r.id, c.label, r.metrics, %s FROM runs r"
-		     " JOIN configs c ON c.id = r.config_id%s ORDER BY r.id",
-		     cols, where) < 0) {
-		sql = NULL;
-		rc = ct_err(err, len, -ENOMEM, "out of memory");
-		goto out;
-	}
-	res = query(p, sql, &ps, "read runs", &rc, err, len);
-	if (!res)
-		goto out;
-	rows = PQntuples(res);
-	runs = rows ? calloc((size_t)rows, sizeof(*runs)) : NULL;
-	if (rows && !runs) {
-		rc = ct_err(err, len, -ENOMEM, "out of memory");
-		goto out;
-	}
-	for (int i = 0; i < rows; i++) {
-		struct ct_run *r = &runs[i];
-
-		r->id = get_i64(res, i, 0);
-		get_text(res, i, 1, r->label, sizeof(r->label));
-		bad = get_cols(res, i, 3, ct_store_run_cols, ct_store_nrun_cols, r);
-		if (bad) {
-			rc = ct_err(err, len, -EPROTO,
-				    "run %" PRId64 " in results store '%s' has unknown status '%s'",
-				    r->id, p->name, PQgetvalue(res, i, bad - 1));
-			goto out;
-		}
-		if (ct_store_metrics_decode(PQgetvalue(res, i, 2), r)) {
-			rc = ct_err(err, len, -EPROTO,
-				    "run %" PRId64 " in results store '%s' has damaged metrics",
-				    r->id, p->name);
-			goto out;
-		}
-	}
-	*out = runs;
-	*n = (size_t)rows;
-	runs = NULL;
-out:
-	PQclear(res);
-	params_free(&ps);
-	free(runs);
-	free(cols);
-	free(sql);
-	return rc;
-}
-
-/* The text of column col ("series", "hists") of run run_id, malloc'd;
- * what says it in an error ("read a run's series"). */
-static int run_text(struct pg *p, int64_t run_id, const char *col, const char *what, char **out,
-		    char *err, size_t len)
-{
-	struct params ps = { 0 };
-	PGresult *res;
-	char sql[64];
-	int rc;
-
-	*out = NULL;
-	p_i64(&ps, run_id);
-	snprintf(sql, sizeof(sql), "SELECT %s FROM runs WHERE id = $1", col);
-	res = query(p, sql, &ps, what, &rc, err, len);
-	if (res && !PQntuples(res))
-		rc = ct_err(err, len, -ENOENT, "no run %" PRId64, run_id);
-	else if (res && !(*out = strdup(PQgetvalue(res, 0, 0))))
-		rc = ct_err(err, len, -ENOMEM, "out of memory");
-	PQclear(res);
-	params_free(&ps);
-	return rc;
-}
-
-static int pg_run_series(struct ct_store *base, int64_t run_id, double **out, size_t *n, char *err,
-			 size_t len)
-{
-	struct pg *p = (struct pg *)base;
-	char *text;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	rc = run_text(p, run_id, "series", "read a run's series", &text, err, len);
-	if (!rc && ct_store_series_decode(text, out, n))
-		rc = ct_err(err, len, -EPROTO,
-			    "run %" PRId64 " in results store '%s' has a damaged series", run_id,
-			    p->name);
-	free(text);
-	return rc;
-}
-
-static int pg_run_hists(struct ct_store *base, int64_t run_id, char **out, char *err, size_t len)
-{
-	return run_text((struct pg *)base, run_id, "hists", "read a run's histograms", out, err,
-			len);
-}
-
-static int pg_latest_session_with(struct ct_store *base, const char *label, const char *workload,
-				  const char *load, const char *workload_params,
-				  int64_t *session_id, char *err, size_t len)
-{
-	struct pg *p = (struct pg *)base;
-	struct params ps = { 0 };
-	PGresult *res = NULL;
-	int rc;
-
-	*session_id = 0;
-	rc = p_strs(&ps, (const char *const[]){ label, workload, load, workload_params }, 4);
-	if (!rc)
-		res = query(p,
-			    "SELECT max(r.session_id) FROM runs r JOIN configs c ON c.id = "
-			    "r.config_id WHERE c.label = $1 AND r.workload = $2 AND r.load = $3"
-			    " AND ($4::text IS NULL OR r.workload_params = $4) AND r.status = 'ok'",
-			    &ps, "find reference session", &rc, err, len);
-	else
-		rc = ct_err(err, len, rc, "out of memory");
-	if (res)
-		*session_id = get_i64(res, 0, 0); /* NULL (no runs) reads as 0 */
-	PQclear(res);
-	params_free(&ps);
-	return rc;
-}
-
-static int pg_calibration_put(struct ct_store *base, struct ct_calibration *c, char *err,
-			      size_t len)
-{
-	struct pg *p = (struct pg *)base;
-	char *runs = ct_store_series_encode(c->values, c->n);
-	struct params ps = { 0 };
-	PGresult *res = NULL;
-	int rc;
-
-	if (!runs)
-		return ct_err(err, len, -ENOMEM, "out of memory");
-	p_i64(&ps, c->config_id);
-	rc = p_strs(&ps, (const char *const[]){ c->workload, c->workload_params, c->load }, 3);
-	if (!rc) {
-		p_i64(&ps, c->session_id);
-		p_i64(&ps, c->created_at);
-		p_i64(&ps, c->higher_better);
-		rc = p_str(&ps, runs);
-	}
-	if (rc)
-		rc = ct_err(err, len, rc, "out of memory");
-	if (!rc)
-		rc = write_begin(p, "store a calibration", err, len);
-	if (!rc)
-		res = query(p,
-			    "INSERT INTO calibrations (config_id, workload, workload_params, load,"
-			    " session_id, created_at, higher_better, runs)"
-			    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-			    &ps, "store a calibration", &rc, err, len);
-	if (res)
-		c->id = get_i64(res, 0, 0);
-	PQclear(res);
-	rc = write_end(p, rc, "store a calibration", err, len);
-	params_free(&ps);
-	free(runs);
-	return rc;
-}
-
-static int pg_calibration_get(struct ct_store *base, const char *label, const char *workload,
-			      const char *workload_params, const char *load,
-			      struct ct_calibration *c, char *err, size_t len)
-{
-	struct pg *p = (struct pg *)base;
-	struct params ps = { 0 };
-	PGresult *res = NULL;
-	int rc;
-
-	memset(c, 0, sizeof(*c));
-	rc = p_strs(&ps, (const char *const[]){ label, workload, workload_params, load }, 4);
-	if (!rc)
-		res = query(p,
-			    "SELECT k.id, k.config_id, k.session_id, k.created_at, k.higher_better,"
-			    " k.runs, k.workload_params FROM calibrations k JOIN configs c"
-			    " ON c.id = k.config_id WHERE c.label = $1 AND k.workload = $2"
-			    " AND ($3::text IS NULL OR k.workload_params = $3) AND k.load = $4"
-			    " ORDER BY k.id DESC LIMIT 1",
-			    &ps, "read a calibration", &rc, err, len);
-	else
-		rc = ct_err(err, len, rc, "out of memory");
-	params_free(&ps);
-	if (!res)
-		return rc;
-	if (!PQntuples(res)) {
-		PQclear(res);
-		return -ENOENT; /* none: no message, the caller says what to do */
-	}
-	c->id = get_i64(res, 0, 0);
-	c->config_id = get_i64(res, 0, 1);
-	c->session_id = get_i64(res, 0, 2);
-	c->created_at = get_i64(res, 0, 3);
-	c->higher_better = get_i64(res, 0, 4) != 0;
-	snprintf(c->label, sizeof(c->label), "%s", label);
-	snprintf(c->workload, sizeof(c->workload), "%s", workload);
-	get_text(res, 0, 6, c->workload_params, sizeof(c->workload_params));
-	snprintf(c->load, sizeof(c->load), "%s", load);
-	rc = ct_store_series_decode(PQgetvalue(res, 0, 5), &c->values, &c->n);
-	if (rc)
-		rc = ct_err(err, len, rc, "calibration %" PRId64 ": its runs are not a JSON array",
-			    c->id);
-	PQclear(res);
-	return rc;
-}
-
-/* A PostgreSQL store never held the knob journal (it is the machine's). */
-static int pg_knob_rows(struct ct_store *base, struct ct_store_knob_row **out, size_t *n, char *err,
-			size_t len)
-{
-	(void)base;
-	(void)err;
-	(void)len;
-	*out = NULL;
-	*n = 0;
-	return 0;
-}
-
-static int pg_knob_rows_clear(struct ct_store *base, char *err, size_t len)
-{
-	(void)base;
-	(void)err;
-	(void)len;
-	return 0;
-}
-
-static int pg_begin(struct ct_store *base, char *err, size_t len)
-{
-	struct pg *p = (struct pg *)base;
-	int rc;
-
-	if (p->txn) {
-		p->txn++;
-		return 0;
-	}
-	rc = write_begin(p, "begin a transaction", err, len);
-	if (!rc) {
-		p->txn = 1; /* the caller's transaction, not one write's */
-		p->in_write = false;
-	}
-	return rc;
-}
-
-static int pg_commit(struct ct_store *base, char *err, size_t len)
-{
-	struct pg *p = (struct pg *)base;
-	int rc;
-
-	if (!p->txn)
-		return ct_err(err, len, -EINVAL, "no transaction to commit");
-	if (--p->txn)
-		return 0;
-	/* still the caller's transaction: a COMMIT that finds the connection
-	 * gone is never sent again on a new one, where it would commit
-	 * nothing and say it did */
-	p->in_write = true;
-	rc = exec(p, "COMMIT", NULL, "commit a transaction", err, len);
 	if (rc)
 		rollback(p);
-	p->in_write = false;
+	p->in_txn = false;
 	return rc;
 }
 
-static void pg_rollback(struct ct_store *base)
+/* ?N as $N: the SQL written once for both backends holds no '?' else. */
+static int pg_prepare(struct db *base, const char *sql, struct db_stmt **out, char *err, size_t len)
 {
-	struct pg *p = (struct pg *)base;
+	struct db_stmt *st = calloc(1, sizeof(*st));
 
-	p->txn = 0;
-	rollback(p);
+	*out = NULL;
+	if (!st || !(st->sql = strdup(sql))) {
+		free(st);
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	}
+	for (char *q = st->sql; (q = strchr(q, '?'));)
+		*q = '$';
+	st->p = (struct pg *)base;
+	*out = st;
+	return 0;
+}
+
+static void pg_reset(struct db_stmt *st)
+{
+	PQclear(st->res);
+	st->res = NULL;
+	params_free(&st->ps);
+	st->bind_rc = 0;
+}
+
+static void pg_finalize(struct db_stmt *st)
+{
+	pg_reset(st);
+	free(st->sql);
+	free(st);
+}
+
+static int pg_step(struct db_stmt *st, const char *what, char *err, size_t len)
+{
+	int rc;
+
+	if (!st->res) {
+		if (st->bind_rc)
+			return ct_err(err, len, st->bind_rc, "cannot %s in results store '%s': %s",
+				      what, st->p->base.name, strerror(-st->bind_rc));
+		st->res = query(st->p, st->sql, &st->ps, what, &rc, err, len);
+		if (!st->res)
+			return rc;
+		st->row = -1;
+	}
+	return ++st->row < PQntuples(st->res) ? 1 : 0;
+}
+
+static int64_t pg_col_i64(struct db_stmt *st, int i)
+{
+	return PQgetisnull(st->res, st->row, i)
+		       ? 0
+		       : strtoll(PQgetvalue(st->res, st->row, i), NULL, 10);
+}
+
+static double pg_col_double(struct db_stmt *st, int i)
+{
+	return PQgetisnull(st->res, st->row, i) ? 0 : strtod(PQgetvalue(st->res, st->row, i), NULL);
+}
+
+static const char *pg_col_text(struct db_stmt *st, int i)
+{
+	return PQgetvalue(st->res, st->row, i);
 }
 
 /* A postgresql:// or postgres:// URI, or a libpq conninfo naming a
@@ -1382,27 +672,5 @@ static bool pg_accepts(const char *target)
 	return false;
 }
 
-const struct ct_store_ops ct_store_pg = {
-	.name = "postgresql",
-	.accepts = pg_accepts,
-	.open = pg_open,
-	.close = pg_close,
-	.begin = pg_begin,
-	.commit = pg_commit,
-	.rollback = pg_rollback,
-	.config_put = pg_config_put,
-	.config_get = pg_config_get,
-	.session_put = pg_session_put,
-	.session_end = pg_session_end,
-	.session_find = pg_session_find,
-	.sessions = pg_sessions,
-	.run_put = pg_run_put,
-	.runs = pg_runs,
-	.run_series = pg_run_series,
-	.run_hists = pg_run_hists,
-	.latest_session_with = pg_latest_session_with,
-	.knob_rows = pg_knob_rows,
-	.knob_rows_clear = pg_knob_rows_clear,
-	.calibration_put = pg_calibration_put,
-	.calibration_get = pg_calibration_get,
-};
+const struct db_ops ct_store_pg =
+	CT_STORE_DRIVER(pg, .name = "postgresql", .readonly_why = "the role may only read it");

@@ -1,6 +1,6 @@
 /*
- * The store interface: picks the backend that takes a target, forwards
- * every call through its ops table, and keeps the one encoding of metrics
+ * The store interface: where the default store is, the backend that takes
+ * a target, sessions stored without their passwords, and the one encoding of metrics
  * and series (JSON, so any backend's SQL can query them) that every
  * backend stores.
  */
@@ -17,7 +17,7 @@
 #include <string.h>
 
 /* in order: SQLite takes whatever PostgreSQL does not */
-static const struct ct_store_ops *const backends[] = { &ct_store_pg, &ct_store_sqlite };
+static const struct db_ops *const backends[] = { &ct_store_pg, &ct_store_sqlite };
 
 static int store_path(char *buf, size_t len, bool local)
 {
@@ -59,51 +59,37 @@ const char *ct_store_backend(const char *target)
 
 int ct_store_open(struct ct_store **out, const char *target, unsigned flags, char *err, size_t len)
 {
+	struct store *s;
+	int rc;
+
 	*out = NULL;
 	if (!target || !*target)
 		return ct_err(err, len, -EINVAL, "results store path is empty");
-	for (size_t i = 0; i < CT_ARRAY_SIZE(backends); i++)
-		if (backends[i]->accepts(target))
-			return backends[i]->open(out, target, flags, err, len);
+	for (size_t i = 0; i < CT_ARRAY_SIZE(backends); i++) {
+		if (!backends[i]->accepts(target))
+			continue;
+		if (!(s = calloc(1, sizeof(*s))))
+			return ct_err(err, len, -ENOMEM, "out of memory");
+		rc = backends[i]->open(&s->db, &s->pub, target, flags, err, len);
+		if (rc) {
+			free(s);
+			return rc;
+		}
+		*out = &s->pub;
+		return 0;
+	}
 	return ct_err(err, len, -EINVAL, "no results store backend takes '%s'", target);
 }
 
-void ct_store_close(struct ct_store *s)
+void ct_store_close(struct ct_store *pub)
 {
-	if (s)
-		s->ops->close(s);
-}
+	struct store *s = (struct store *)pub;
 
-int ct_store_begin(struct ct_store *s, char *err, size_t len)
-{
-	return s->ops->begin(s, err, len);
-}
-
-int ct_store_commit(struct ct_store *s, char *err, size_t len)
-{
-	return s->ops->commit(s, err, len);
-}
-
-void ct_store_rollback(struct ct_store *s)
-{
-	s->ops->rollback(s);
-}
-
-int ct_store_config_put(struct ct_store *s, const char *label, const struct ct_sysinfo *si,
-			int64_t *id, char *err, size_t len)
-{
-	*id = 0;
-	if (!label || !*label)
-		return ct_err(err, len, -EINVAL, "config label is empty");
-	if (!si->fingerprint[0])
-		return ct_err(err, len, -EINVAL, "config '%s' has no fingerprint", label);
-	return s->ops->config_put(s, label, si, id, err, len);
-}
-
-int ct_store_config_get(struct ct_store *s, int64_t id, char *label, size_t label_len,
-			struct ct_sysinfo *si, char *err, size_t len)
-{
-	return s->ops->config_get(s, id, label, label_len, si, err, len);
+	if (!s)
+		return;
+	ct_store_stmts_free(s);
+	s->db->ops->close(s->db);
+	free(s);
 }
 
 /* A session's command line is stored without its passwords, whoever
@@ -131,17 +117,7 @@ int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char 
 		if (rc)
 			return ct_err(err, len, rc, "cannot make a session id: %s", strerror(-rc));
 	}
-	return s->ops->session_put(s, rec, err, len);
-}
-
-int ct_store_session_end(struct ct_store *s, int64_t id, const char *status, char *err, size_t len)
-{
-	static const char *const ends[] = { "complete", "interrupted", "failed" };
-
-	for (size_t i = 0; i < CT_ARRAY_SIZE(ends); i++)
-		if (status && !strcmp(status, ends[i]))
-			return s->ops->session_end(s, id, ends[i], err, len);
-	return ct_err(err, len, -EINVAL, "unknown session status '%s'", status ? status : "");
+	return ct_store_session_insert(s, rec, err, len);
 }
 
 int ct_store_session_copy(struct ct_store *s, struct ct_session_rec *rec, char *err, size_t len)
@@ -150,44 +126,14 @@ int ct_store_session_copy(struct ct_store *s, struct ct_session_rec *rec, char *
 		return ct_err(err, len, -EINVAL, "session %" PRId64 " has no UUID to copy it by",
 			      rec->id);
 	hide_argv(rec);
-	return s->ops->session_put(s, rec, err, len);
-}
-
-int ct_store_session_find(struct ct_store *s, const char *uuid, int64_t *id, char *err, size_t len)
-{
-	return s->ops->session_find(s, uuid, id, err, len);
-}
-
-int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **out, size_t *n,
-		      char *err, size_t len)
-{
-	return s->ops->sessions(s, limit, out, n, err, len);
-}
-
-int ct_store_run_put(struct ct_store *s, struct ct_run *r, char *err, size_t len)
-{
-	if (!strcmp(ct_run_status_name(r->status), "unknown"))
-		return ct_err(err, len, -EINVAL, "run has unknown status %d", (int)r->status);
-	return s->ops->run_put(s, r, err, len);
-}
-
-int ct_store_runs(struct ct_store *s, const struct ct_run_filter *f, struct ct_run **out, size_t *n,
-		  char *err, size_t len)
-{
-	return s->ops->runs(s, f, out, n, err, len);
-}
-
-int ct_store_run_series(struct ct_store *s, int64_t run_id, double **out, size_t *n, char *err,
-			size_t len)
-{
-	return s->ops->run_series(s, run_id, out, n, err, len);
+	return ct_store_session_insert(s, rec, err, len);
 }
 
 int ct_store_run_hist(struct ct_store *s, int64_t run_id, const char *name, struct ct_hist *out,
 		      char *err, size_t len)
 {
 	char *text = NULL;
-	int rc = s->ops->run_hists(s, run_id, &text, err, len);
+	int rc = ct_store_run_hists_text(s, run_id, &text, err, len);
 
 	if (!rc) {
 		rc = ct_store_hist_decode(text, name, out);
@@ -213,7 +159,7 @@ int ct_store_run_hists(struct ct_store *s, int64_t run_id, struct ct_run *r, cha
 	char *text = NULL;
 	json_t *obj = NULL, *v;
 	const char *key;
-	int rc = s->ops->run_hists(s, run_id, &text, err, len);
+	int rc = ct_store_run_hists_text(s, run_id, &text, err, len);
 
 	r->nhists = 0;
 	if (!rc && *text)
@@ -246,43 +192,6 @@ int ct_store_run_hists(struct ct_store *s, int64_t run_id, struct ct_run *r, cha
 	return rc;
 }
 
-int ct_store_latest_session_with(struct ct_store *s, const char *label, const char *workload,
-				 const char *load, const char *workload_params, int64_t *session_id,
-				 char *err, size_t len)
-{
-	*session_id = 0;
-	if (!label || !workload || !load)
-		return ct_err(err, len, -EINVAL,
-			      "reference session needs a label, workload and load");
-	return s->ops->latest_session_with(s, label, workload, load, workload_params, session_id,
-					   err, len);
-}
-
-int ct_store_knob_rows(struct ct_store *s, struct ct_store_knob_row **out, size_t *n, char *err,
-		       size_t len)
-{
-	return s->ops->knob_rows(s, out, n, err, len);
-}
-
-int ct_store_knob_rows_clear(struct ct_store *s, char *err, size_t len)
-{
-	return s->ops->knob_rows_clear(s, err, len);
-}
-
-int ct_store_calibration_put(struct ct_store *s, struct ct_calibration *c, char *err, size_t len)
-{
-	return s->ops->calibration_put(s, c, err, len);
-}
-
-int ct_store_calibration_get(struct ct_store *s, const char *label, const char *workload,
-			     const char *workload_params, const char *load,
-			     struct ct_calibration *c, char *err, size_t len)
-{
-	return s->ops->calibration_get(s, label, workload, workload_params, load, c, err, len);
-}
-
-/* Numbers as JSON has them: finite, with every digit a double needs to
- * come back bit for bit. */
 static int put_number(char *buf, size_t len, size_t *off, double v)
 {
 	int m;
@@ -405,62 +314,6 @@ int ct_store_series_decode(const char *text, double **out, size_t *n)
 		v[i] = json_number_value(e);
 	}
 	json_decref(arr);
-	*out = v;
-	*n = cnt;
-	return 0;
-}
-
-int ct_store_metrics_parse_v3(const char *text, struct ct_run *r)
-{
-	r->nmetrics = 0;
-	for (const char *p = text; *p;) {
-		const char *end = strchrnul(p, ' '), *eq = memchr(p, '=', (size_t)(end - p));
-		char name[CT_METRIC_NAME], *e;
-		double v;
-
-		if (end == p) {
-			p++;
-			continue;
-		}
-		if (!eq || (size_t)(eq - p) >= sizeof(name))
-			return -EPROTO;
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - p), p);
-		v = strtod(eq + 1, &e);
-		if (e != end || ct_run_metric_set(r, name, v))
-			return -EPROTO;
-		p = *end ? end + 1 : end;
-	}
-	return 0;
-}
-
-int ct_store_series_parse_v3(const char *text, double **out, size_t *n)
-{
-	size_t cap = strlen(text) / 2 + 1, cnt = 0;
-	double *v = malloc(cap * sizeof(*v));
-
-	*out = NULL;
-	*n = 0;
-	if (!v)
-		return -ENOMEM;
-	for (const char *p = text; *p && cnt < cap;) {
-		char *end;
-
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		v[cnt] = strtod(p, &end);
-		if (end == p || !isfinite(v[cnt])) {
-			free(v);
-			return -EPROTO;
-		}
-		cnt++;
-		p = end;
-	}
-	if (!cnt) {
-		free(v);
-		v = NULL;
-	}
 	*out = v;
 	*n = cnt;
 	return 0;
