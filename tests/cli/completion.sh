@@ -8,10 +8,11 @@
 . "$CT_TESTLIB"
 
 script=${CT_COMPLETION:-$(dirname "$CT_TESTLIB")/../../completion/contend.bash}
-plan 23
+total=28
+plan $total
 if ! command -v bash >/dev/null 2>&1; then
 	i=0
-	while [ $i -lt 23 ]; do skip "completion" "bash is not installed"; i=$((i + 1)); done
+	while [ $i -lt $total ]; do skip "completion" "bash is not installed"; i=$((i + 1)); done
 	exit 0
 fi
 
@@ -67,24 +68,34 @@ expect_rc "a store with label mylabel" 0
 run run -w selftest -l none -n 2 --scale 0.05 -L k1+sysctl.vm.swappiness=10 --db "$T/x.db" -q
 expect_rc "and one whose label holds '='" 0
 
+# what the binary says, read before it is compared: an empty list would
+# be matched by a completion that offers nothing
 cmds=$("$CONTEND" --help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }')
+rcmds=$(printf '%s\n' $cmds | grep '^r')
+lo=$("$CONTEND" run --help | grep -oE -- '--lo[a-z-]*' | sort -u)
+copts=$("$CONTEND" compare --help | grep -oE '^ +(-., )?--[a-z0-9-]+' | grep -oE -- '--[a-z0-9-]+')
+loads=$("$CONTEND" loads | awk 'NR > 1 && !NF { exit } NR > 1 { print $1 }' | grep -vxE 'none|process')
+nonempty "contend --help lists commands" "$cmds"
+nonempty "some start with r" "$rcmds"
+nonempty "run --help has options starting with --lo" "$lo"
+nonempty "compare --help has long options" "$copts"
+nonempty "contend loads lists loads beside none and process" "$loads"
+
 comp "contend "
 expect "contend <tab>: the commands of contend --help" $cmds
 comp "contend r"
-expect "contend r<tab>: those starting with r" $(printf '%s\n' $cmds | grep '^r')
+expect "contend r<tab>: those starting with r" $rcmds
 comp "contend --v"
 expect "contend --v<tab>: --version" --version
 
 comp "contend run --lo"
-expect "contend run --lo<tab>: --loads, --log-size" $("$CONTEND" run --help | grep -oE -- '--lo[a-z-]*' | sort -u)
+expect "contend run --lo<tab>: --loads, --log-size" $lo
 comp "contend compare --"
-expect "contend compare --<tab>: every long option of compare --help" \
-	$("$CONTEND" compare --help | grep -oE '^ +(-., )?--[a-z0-9-]+' | grep -oE -- '--[a-z0-9-]+')
+expect "contend compare --<tab>: every long option of compare --help" $copts
 
 comp "contend run -l none,pr"
 expect "contend run -l none,pr<tab>: none,process" none,process
 comp "contend run --loads none,process,"
-loads=$("$CONTEND" loads | awk 'NR > 1 && !NF { exit } NR > 1 { print $1 }' | grep -vxE 'none|process')
 has "--loads none,process,<tab>: every other load after the list" $(printf 'none,process,%s\n' $loads)
 if grep -qE '^none,process,(none|process)$' "$T/comp"; then
 	not_ok "and not the loads already in it" "$(echo $(cat "$T/comp"))"

@@ -21,8 +21,7 @@ kill -INT $pid
 rc=0; wait $pid || rc=$?
 expect_rc "SIGINT: exit 4" 4
 expect_err "SIGINT: says interrupted" "interrupted"
-sleep 0.3
-[ -z "$(leftovers)" ] && ok "SIGINT: no process left" || not_ok "SIGINT: no process left" "$(ps -o pid,args -p "$(leftovers | tr '\n' ',' | sed 's/,$//')")"
+wait_until 5 no_leftovers && ok "SIGINT: no process left" || not_ok "SIGINT: no process left" "$(ps -o pid,args -p "$(leftovers | tr '\n' ',' | sed 's/,$//')")"
 [ "$(sql "select status from sessions order by id desc limit 1")" = interrupted ] && ok "session marked interrupted" || not_ok "session marked interrupted" "$(sql 'select * from sessions')"
 store_whole && ok "store integrity after SIGINT" || not_ok "store integrity after SIGINT"
 
@@ -33,8 +32,7 @@ wait_for_run
 kill -KILL $pid
 rc=0; wait $pid || rc=$?
 expect_rc "SIGKILL: killed" 137
-sleep 0.5
-[ -z "$(leftovers)" ] && ok "SIGKILL: no load or foreground left" || not_ok "SIGKILL: no load or foreground left" "$(ps -o pid,args -p "$(leftovers | tr '\n' ',' | sed 's/,$//')")"
+wait_until 5 no_leftovers && ok "SIGKILL: no load or foreground left" || not_ok "SIGKILL: no load or foreground left" "$(ps -o pid,args -p "$(leftovers | tr '\n' ',' | sed 's/,$//')")"
 store_whole && ok "store integrity after SIGKILL" || not_ok "store integrity after SIGKILL"
 
 rc=0; "$CONTEND" run -w selftest --scale 0.02 -l none -n 1 --no-warmup --dir "$T" >"$T/out" 2>"$T/err" || rc=$?
@@ -46,15 +44,14 @@ expect_err "the killed session is found" "1 session left running by a contend th
 # contend, so beyond PDEATHSIG) die too, and the work directory goes
 "$CONTEND" run --scale 0.5 -l none -n 3 --no-warmup --dir "$T" >"$T/out" 2>"$T/err" &
 pid=$!
-i=0
-while [ $i -lt 100 ] && ! pgrep -f -- "-C $T/" >/dev/null; do sleep 0.1; i=$((i + 1)); done
-sleep 0.5
-pgrep -f -- "-C $T/" >/dev/null && ok "a build is running" || not_ok "a build is running"
+# make, and a job of it: what the SIGKILL below must not leave behind
+build_jobs() { for p in $(pgrep -f -- "-C $T/"); do pgrep -P "$p"; done | grep -q .; }
+wait_until 20 build_jobs && ok "a build is running, make and a job of it" ||
+	not_ok "a build is running, make and a job of it" "$(pgrep -af -- "$T/")"
 kill -KILL $pid
 rc=0; wait $pid || rc=$?
 expect_rc "SIGKILL during a build: killed" 137
-sleep 1
-[ -z "$(leftovers)" ] && ok "SIGKILL: no compiler left" || not_ok "SIGKILL: no compiler left" "$(ps -o pid,args -p "$(leftovers | tr '\n' ',' | sed 's/,$//')")"
+wait_until 5 no_leftovers && ok "SIGKILL: no compiler left" || not_ok "SIGKILL: no compiler left" "$(ps -o pid,args -p "$(leftovers | tr '\n' ',' | sed 's/,$//')")"
 [ -z "$(ls -d "$T"/contend.* 2>/dev/null)" ] && ok "SIGKILL: work directory removed" || not_ok "SIGKILL: work directory removed" "$(ls -d "$T"/contend.*)"
 
 # a session of another machine sharing the store is left alone; one of this
@@ -75,8 +72,7 @@ wait_for_run
 kill -TERM $pid
 rc=0; wait $pid || rc=$?
 expect_rc "SIGTERM: exit 4" 4
-sleep 0.3
-[ -z "$(leftovers)" ] && ok "SIGTERM: no process left" || not_ok "SIGTERM: no process left"
+wait_until 5 no_leftovers && ok "SIGTERM: no process left" || not_ok "SIGTERM: no process left" "$(leftovers)"
 
 # a foreground stopped by a signal fails its run instead of hanging
 run run -w cmd -l none -n 1 --no-warmup --dir "$T" -L stopped -- sh -c 'kill -STOP $$'

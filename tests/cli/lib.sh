@@ -19,6 +19,24 @@ check() { # check DESC CMD... : passes when CMD succeeds
 	d=$1; shift
 	if "$@"; then ok "$d"; else not_ok "$d" "command failed: $*"; fi
 }
+# nonempty DESC VALUE: passes when VALUE (an extracted list, figure or
+# count) holds something other than blanks; the assertions that use an
+# empty one would pass having checked nothing
+nonempty() {
+	case $2 in *[![:space:]]*) ok "$1" ;; *) not_ok "$1" "extracted nothing" ;; esac
+}
+# wait_until SECONDS CMD...: runs CMD every 0.1 s until it succeeds
+# (return 0) or about SECONDS (a whole number) have passed (return 1,
+# CMD having failed a last time); for what a process takes a moment to
+# do - exit, reap its children - instead of a fixed sleep
+wait_until() {
+	_wu=$(($(date +%s) + $1))
+	shift
+	while ! "$@"; do
+		[ "$(date +%s)" -lt "$_wu" ] || return 1
+		sleep 0.1
+	done
+}
 # runs contend, keeping stdout in $T/out, stderr in $T/err, exit code in $rc
 run() { rc=0; "$CONTEND" "$@" >"$T/out" 2>"$T/err" || rc=$?; }
 expect_rc() { # expect_rc DESC CODE
@@ -98,6 +116,8 @@ leftovers() {
 		done
 	} | grep -v "^$$\$" | sort -u
 }
+# no_leftovers: leftovers finds nothing (for wait_until)
+no_leftovers() { [ -z "$(leftovers)" ]; }
 # entries in this test's knob journal, and the original of one path there
 journal_rows() {
 	if [ -f "$CONTEND_JOURNAL_DIR/knobs" ]; then

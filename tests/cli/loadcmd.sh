@@ -15,11 +15,9 @@ if ! command -v stress-ng >/dev/null 2>&1 || ! command -v fio >/dev/null 2>&1; t
 	exit 0
 fi
 runs() { sql "select count(*) from runs"; }
-gone() { # gone PATTERN: no process whose command line matches is left
-	n=0
-	while [ "$n" -lt 20 ] && pgrep -f -- "$1" >/dev/null; do sleep 0.1; n=$((n + 1)); done
-	! pgrep -f -- "$1" >/dev/null
-}
+# gone PATTERN: no process whose command line matches is left
+none_match() { ! pgrep -f -- "$1" >/dev/null; }
+gone() { wait_until 5 none_match "$1"; }
 
 # stress-ng as a load: no work counter, its CPU as LCPU%
 run run -w cmd -l none,vm --load-cmd 'vm=stress-ng --vm 1 --vm-bytes 128M' --dir "$T" \

@@ -33,7 +33,7 @@ rc=0
 "$CONTEND" --help >"$T/help" 2>&1 || rc=$?
 cmds=$(awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }' "$T/help")
 ncmds=$(printf '%s\n' $cmds | grep -c .)
-plan $((6 + 3 * ncmds))
+plan $((8 + 3 * ncmds))
 
 if ! command -v groff >/dev/null 2>&1; then
 	skip "groff -man -ww -z: no warning" "groff is not installed (apt-get install groff)"
@@ -61,6 +61,7 @@ if [ "$ncmds" -ge 8 ]; then ok "contend --help lists $ncmds commands"; else
 	not_ok "contend --help lists $ncmds commands" "$(head -c 600 "$T/help")"
 fi
 
+allopts=""
 section COMMANDS >"$T/commands"
 section SYNOPSIS >"$T/synopsis"
 section EXAMPLES >"$T/examples"
@@ -90,6 +91,7 @@ for c in $cmds; do
 		# calibrate takes run's options, as its subsection says
 		[ "$c" = calibrate ] && subsection run >>"$T/sub"
 		opts=$(grep -oE '^ +(-[A-Za-z], )?--[a-z0-9][a-z0-9-]*' "$T/ch" | sed 's/^ *//; s/,//' | grep -v -- '--help')
+		allopts="$allopts $opts"
 		missing=""
 		for o in $opts; do has_opt "$T/sub" "$o" || missing="$missing $o"; done
 		if [ $rc != 0 ]; then
@@ -107,10 +109,15 @@ for c in $cmds; do
 	if grep -Eq "^contend $c( |\$)" "$T/examples"; then ok "$d"; else not_ok "$d" "no line 'contend $c ...' under EXAMPLES"; fi
 done
 
+# options read from no command's --help would pass every check above
+nonempty "the commands' --help list long options to look for" "$allopts"
+
 # the options of contend itself (--version), and --help
 section OPTIONS >"$T/options"
+own=$(grep -oE '^ +--[a-z0-9][a-z0-9-]*' "$T/help")
+nonempty "contend --help lists options of its own ($(echo $own))" "$own"
 missing=""
-for o in $(grep -oE '^ +--[a-z0-9][a-z0-9-]*' "$T/help") --help -h; do
+for o in $own --help -h; do
 	has_opt "$T/options" "$o" || missing="$missing $o"
 done
 if [ -z "$missing" ]; then ok "contend's own options under OPTIONS"; else

@@ -88,8 +88,7 @@ while [ "$(q ct_kill "select count(*) from runs" 2>/dev/null || echo 0)" -lt 2 ]
 done
 kill -KILL $kp
 wait $kp 2>/dev/null
-sleep 0.5
-[ -z "$(leftovers)" ] && ok "killed writer: nothing left running" || not_ok "killed writer: nothing left running" "$(leftovers)"
+wait_until 5 no_leftovers && ok "killed writer: nothing left running" || not_ok "killed writer: nothing left running" "$(leftovers)"
 n=$(q ct_kill "select count(*) from runs")
 [ "$n" -ge 2 ] && [ "$(q ct_kill "select count(*) from runs where wall_ns > 0 and reason = '' and status = 'ok'")" = "$n" ] &&
 	ok "killed writer: its $n stored runs are whole" || not_ok "killed writer: its stored runs are whole" "$(q ct_kill 'select id, status, wall_ns from runs')"
