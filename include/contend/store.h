@@ -1,5 +1,5 @@
 /*
- * The results store (DESIGN.md section 7): the interface the rest of
+ * The results store (docs/store.md): the interface the rest of
  * contend sees. A backend is an ops table (SQLite in src/store/sqlite.c;
  * PostgreSQL plugs in beside it) chosen by ct_store_open() from the
  * target's form; nothing outside src/store includes a database's header.

@@ -1,5 +1,5 @@
 /*
- * The PostgreSQL results store (DESIGN.md section 7): a fleet's machines
+ * The PostgreSQL results store (docs/store.md): a fleet's machines
  * write into one database at once. The same tables and columns as SQLite
  * at the same schema version (cols.c names them), a version kept in
  * contend_meta and moved forward by an append-only list of migrations under

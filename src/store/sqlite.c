@@ -1,5 +1,5 @@
 /*
- * The SQLite results store (DESIGN.md section 7): one file, WAL mode, one
+ * The SQLite results store (docs/store.md): one file, WAL mode, one
  * transaction per run, a schema version in PRAGMA user_version moved forward
  * by an append-only list of migrations. The only file that includes
  * sqlite3.h; every value reaches SQL through a bound parameter.
