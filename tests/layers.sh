@@ -1,5 +1,5 @@
 #!/bin/sh
-# The layers of DESIGN.md section 3, checked on the source itself: every
+# The layers of docs/architecture.md, checked on the source itself: every
 # #include under src/ is an edge from the including file's folder to the
 # folder of what it includes (a public header in include/contend/ belongs
 # to the layer that implements it), and every edge must point down the

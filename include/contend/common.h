@@ -1,6 +1,6 @@
 /*
  * Conventions shared by every part of libcontend: the error-buffer idiom,
- * warn_unused_result, and the exit codes of DESIGN.md section 8, which the
+ * warn_unused_result, and the exit codes of docs/architecture.md, which the
  * CLI picks from the library's negative errno return values.
  */
 #ifndef CONTEND_COMMON_H

@@ -1,9 +1,9 @@
 /*
- * The knob journal (DESIGN.md section 4): the original value of each live
- * setting a session is about to change, one entry per file, made durable
- * before the change and deleted once the original is written back and
- * reads back right. What is left in it after a session is what `contend
- * restore` puts back.
+ * The knob journal (docs/architecture.md, "Measurement rules"): the
+ * original value of each live setting a session is about to change, one
+ * entry per file, made durable before the change and deleted once the
+ * original is written back and reads back right. What is left in it after a
+ * session is what `contend restore` puts back.
  *
  * It belongs to the machine, not to a results store: a knob changed with
  * --db X is still found by a run or a restore without it, and a store

@@ -1,10 +1,11 @@
 /*
- * Knobs (DESIGN.md sections 2 and 4): live settings contend changes for a
- * config and must put back - the I/O scheduler of the disks under the work
- * dir, a sysctl, any file under /sys or /proc/sys. A knob is parsed from
- * "--set NAME=VALUE" or "--vary NAME=V1,V2", resolved to the files it
- * writes and checked before anything runs; the session layer journals the
- * originals before the first change and restores them (session/journal.c).
+ * Knobs (docs/architecture.md, "Vocabulary" and "Measurement rules"): live
+ * settings contend changes for a config and must put back - the I/O
+ * scheduler of the disks under the work dir, a sysctl, any file under /sys
+ * or /proc/sys. A knob is parsed from "--set NAME=VALUE" or "--vary
+ * NAME=V1,V2", resolved to the files it writes and checked before anything
+ * runs; the session layer journals the originals before the first change
+ * and restores them (session/journal.c).
  *
  * Ownership: struct ct_knob is plain data the caller owns. A
  * struct ct_knob_config points into the knob array it was made from, which

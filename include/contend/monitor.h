@@ -1,7 +1,8 @@
 /*
- * Per-run monitors (DESIGN.md section 4): snapshots of cumulative system
- * counters taken when the foreground starts and ends, and their deltas -
- * the evidence that a slow run was disturbed by something else.
+ * Per-run monitors (docs/architecture.md, "Measurement rules"): snapshots
+ * of cumulative system counters taken when the foreground starts and ends,
+ * and their deltas - the evidence that a slow run was disturbed by
+ * something else.
  */
 #ifndef CONTEND_MONITOR_H
 #define CONTEND_MONITOR_H

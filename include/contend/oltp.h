@@ -1,11 +1,12 @@
 /*
- * The OLTP engine (DESIGN.md section 6): a database's I/O without a
- * database. Client threads run transactions in a closed loop (or at a
- * Poisson rate) against 8 KiB pages of a data file opened O_DIRECT, through
- * an engine-owned CLOCK buffer pool that is small next to the data; a
- * transaction that dirtied pages appends a commit record and waits for the
- * group commit (one O_DSYNC write at a time, led by a committing client).
- * DB writer threads write dirty pages back. After a ramp-up until the pool is warm and tps steady, it measures.
+ * The OLTP engine (docs/usage.md, "The OLTP workload"): a database's I/O
+ * without a database. Client threads run transactions in a closed loop (or
+ * at a Poisson rate) against 8 KiB pages of a data file opened O_DIRECT,
+ * through an engine-owned CLOCK buffer pool that is small next to the data;
+ * a transaction that dirtied pages appends a commit record and waits for
+ * the group commit (one O_DSYNC write at a time, led by a committing
+ * client). DB writer threads write dirty pages back. After a ramp-up until
+ * the pool is warm and tps steady, it measures.
  *
  * The same engine is the `oltp` workload (timed, scored in tps) and the
  * `oltp` load (a background competitor counting transactions).

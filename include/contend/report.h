@@ -242,7 +242,7 @@ void ct_report_print_latency(FILE *f, const struct ct_report *rep);
 /* ministat's: a dot plot, the summaries, outliers and comparisons. */
 void ct_report_print_numbers(FILE *f, const struct ct_report *rep);
 
-/* The other formats (DESIGN.md section 8). Each prints the whole report
+/* The other formats (docs/usage.md, "Reports"). Each prints the whole report
  * model - or the stored sessions, or the system facts - and returns 0, or
  * -errno when it could not be written. */
 enum ct_report_format {

@@ -1,5 +1,5 @@
 /*
- * The statistics of DESIGN.md section 5: what one sample set says about
+ * The statistics of docs/statistics.md: what one sample set says about
  * itself and what two sets say about each other, so a verdict never depends
  * on somebody's calculator. Pure functions: no I/O, no printing, no global
  * state; distributions come from GSL. Every function returns 0, -EINVAL for
@@ -189,12 +189,12 @@ double ct_stats_median(double *x, size_t n);
 int ct_stats_geomean(const double *x, size_t n, double *gm) CT_WUR;
 
 /*
- * One comparison of a sample with a baseline (DESIGN.md section 5,
- * docs/statistics.md). The rule that decides, on the logs of the values:
- * when the schedule paired at least CT_STATS_PAIRED_MIN runs (interleaved
- * blocks), Wilcoxon's signed-rank test with the paired Hodges-Lehmann
- * shift; else the Mann-Whitney test with the Hodges-Lehmann shift; both
- * exact where they can be, each interval inverted from its test. Printed
+ * One comparison of a sample with a baseline (docs/statistics.md). The rule
+ * that decides, on the logs of the values: when the schedule paired at
+ * least CT_STATS_PAIRED_MIN runs (interleaved blocks), Wilcoxon's
+ * signed-rank test with the paired Hodges-Lehmann shift; else the
+ * Mann-Whitney test with the Hodges-Lehmann shift; both exact where they
+ * can be, each interval inverted from its test. Printed
  * beside:
  * Welch's t, the U statistic, the ratio of means with Fieller's interval,
  * and for paired values the paired t and the signed-rank test.

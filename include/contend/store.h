@@ -1,5 +1,5 @@
 /*
- * The results store (DESIGN.md section 7): the interface the rest of
+ * The results store (docs/store.md): the interface the rest of
  * contend sees. A backend is a driver (SQLite in src/store/sqlite.c,
  * PostgreSQL in src/store/pg.c) chosen by ct_store_open() from the
  * target's form, under one set of entity operations (src/store/query.c);

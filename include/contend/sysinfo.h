@@ -1,7 +1,8 @@
 /*
  * The captured system facts that, with a label and knob values, make a
- * config (DESIGN.md section 2). Everything is read relative to a root
- * directory so tests can feed fixture trees instead of /proc and /sys.
+ * config (docs/architecture.md, "Vocabulary"). Everything is read relative
+ * to a root directory so tests can feed fixture trees instead of /proc and
+ * /sys.
  */
 #ifndef CONTEND_SYSINFO_H
 #define CONTEND_SYSINFO_H

@@ -1,7 +1,8 @@
 /*
  * contend's entry point: a command table in git's manner. Each command
  * parses its own options, calls the library and picks the exit code of
- * DESIGN.md section 8; the library never prints and never exits.
+ * docs/architecture.md, "Exit codes"; the library never prints and never
+ * exits.
  */
 #include "cli.h"
 #include "opts.h"

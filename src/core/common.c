@@ -1,6 +1,6 @@
 /*
  * The error-buffer idiom and the mapping from library return codes to the
- * exit codes of DESIGN.md section 8, kept in one place so every command
+ * exit codes of docs/architecture.md, kept in one place so every command
  * agrees on what is the user's fault and what is the machine's.
  */
 #include "contend/common.h"

@@ -1,10 +1,10 @@
 /*
- * Interference monitors (DESIGN.md section 4): cumulative kernel counters
- * read when the foreground starts and ends. Their deltas - pressure stall
- * time, steal, CPU burnt by processes that are not ours, major faults,
- * swap-ins, disk sectors - are the evidence that an outlying run was
- * disturbed rather than slow. Paths are relative to a root so fixture trees
- * stand in for /proc in tests.
+ * Interference monitors (docs/architecture.md, "Measurement rules"):
+ * cumulative kernel counters read when the foreground starts and ends.
+ * Their deltas - pressure stall time, steal, CPU burnt by processes that
+ * are not ours, major faults, swap-ins, disk sectors - are the evidence
+ * that an outlying run was disturbed rather than slow. Paths are relative
+ * to a root so fixture trees stand in for /proc in tests.
  *
  * Sources and their units: /proc/pressure/{cpu,io,memory} "total=" is in
  * microseconds (Documentation/accounting/psi.rst; cpu has no "full" line

@@ -2,7 +2,8 @@
  * The load harness: every load runs as a leader process in its own process
  * group (and cgroup v2 when asked) with N workers under it, counts its work
  * in shared memory, and is stopped, killed and reaped the same way, so the
- * guarantees of DESIGN.md section 4 hold for every load, not per load file.
+ * measurement rules of docs/architecture.md hold for every load, not per
+ * load file.
  *
  * Process tree: contend -> leader (own pgid, PDEATHSIG, child subreaper)
  * -> workers (same pgid, PDEATHSIG) -> anything a worker runs (tar). The

@@ -1,5 +1,6 @@
 /*
- * The OLTP engine; see include/contend/oltp.h and DESIGN.md section 6.
+ * The OLTP engine; see include/contend/oltp.h and docs/usage.md, "The OLTP
+ * workload".
  *
  * Threads: clients (the transactions; one at a time is the log writer,
  * see commit()), DB writers (dirty pages back to the data file) and the

@@ -1,5 +1,5 @@
 /*
- * The PostgreSQL driver of the results store (DESIGN.md section 7): a
+ * The PostgreSQL driver of the results store (docs/store.md): a
  * fleet's machines write into one database at once. The same tables and
  * columns as SQLite at the same schema version, a version kept in
  * contend_meta and moved forward by an append-only list of migrations under

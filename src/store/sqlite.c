@@ -1,5 +1,5 @@
 /*
- * The SQLite driver of the results store (DESIGN.md section 7): one file,
+ * The SQLite driver of the results store (docs/store.md): one file,
  * WAL mode, a schema version in PRAGMA user_version moved forward by an
  * append-only list of migrations, and a cursor for query.c's statements.
  * The only file that includes sqlite3.h; every value reaches SQL through a

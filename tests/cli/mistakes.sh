@@ -91,7 +91,7 @@ else
 	expect_rc "--engine io_uring: not built, not listed, refused" 2
 fi
 run loads
-expect_out "the null load of the README is listed, as the self-test" "^null .*harness self-test"
+expect_out "the null load is listed, as the harness self-test" "^null .*harness self-test"
 run help run
 expect_out "contend help run: run's help" "^usage: contend run "
 

@@ -1,16 +1,22 @@
 #!/bin/sh
-# The README's examples ("Using it") as written: every `contend run` and
-# `contend calibrate` line
-# through --dry-run (every check it makes before it starts: options, loads,
-# a command that can be found, the tree, knobs the disk offers, a baseline
-# with stored runs, sizes that fit), every other command for real, on a
-# store holding the two configs the examples name (rc3 and patched, a tiny
+# The README's examples as written: every `contend` line of the code blocks
+# under "## Quick start" and "## Commands", `contend run` and
+# `contend calibrate` through --dry-run (every check it makes before it
+# starts: options, loads, a command that can be found, the tree, knobs the
+# disk offers, a baseline with stored runs, sizes that fit), every other
+# command for real, on a store holding the configs the examples name (a tiny
 # kbuild each) and with ~/linux a tree with a Makefile.
 . "$CT_TESTLIB"
 
 readme=$(dirname "$CT_TESTLIB")/../../README.md
-ex=$(awk '/^## Using it/ { u = 1 } u && /^```$/ { n++; next } u && n == 1 && /^contend / { print } n == 2 { exit }' "$readme" | sed 's/[[:space:]]*#.*$//')
-plan $(($(echo "$ex" | wc -l) + 2))
+ex=$(awk '/^## / { s = ($0 ~ /^## (Quick start|Commands)$/) } /^```/ { f = !f; next } s && f && /^contend / { print }' "$readme" | sed 's/[[:space:]]*#.*$//')
+# a renamed heading or an emptied block must fail here, not pass on nothing
+nex=$(printf '%s\n' "$ex" | grep -c '^contend ')
+if [ "$nex" -lt 20 ]; then
+	echo "Bail out! only $nex 'contend' lines in the README's \"## Quick start\" and \"## Commands\" code blocks, at least 20 expected"
+	exit 1
+fi
+plan $((nex + 3))
 
 export HOME="$T"
 mkdir -p "$T/linux"
@@ -28,6 +34,13 @@ check "the store holds rc3" test "$(sql "select count(*) from runs r join config
 # shellcheck disable=SC2086
 "$CONTEND" run -q -L patched $tiny >/dev/null 2>"$T/err"
 check "and patched" test "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'patched'")" = 2
+# the labels the Quick start compares
+labels="6.18.44 6.19-rc3 before after try+sysctl.vm.dirty_ratio=10 try+sysctl.vm.dirty_ratio=40"
+for l in $labels; do
+	# shellcheck disable=SC2086
+	"$CONTEND" run -q -L "$l" $tiny >/dev/null 2>"$T/err"
+done
+check "and the Quick start's labels" test "$(sql "select count(distinct c.label) from runs r join configs c on c.id = r.config_id")" = 8
 
 # `contend run ...` and `contend calibrate ...` as dry runs, the rest as
 # written
@@ -54,6 +67,8 @@ echo "$ex" | while IFS= read -r line; do
 		ok "$line"
 	elif [ "$rc" = 3 ] && [ "$(id -u)" != 0 ] && grep -q "root" "$T/err"; then
 		skip "$line" "needs root"
+	elif [ "$rc" = 2 ] && grep -q "^contend: knob 'iosched': '.*' is not offered by" "$T/err"; then
+		skip "$line" "$(cat "$T/err")"
 	else
 		not_ok "$line" "exit $rc: $(head -c 400 "$T/err")"
 	fi
