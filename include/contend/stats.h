@@ -205,6 +205,7 @@ enum ct_stats_test {
 	CT_TEST_NONE,
 	CT_TEST_RANK,	     /* Mann-Whitney U, Hodges-Lehmann's shift */
 	CT_TEST_SIGNED_RANK, /* Wilcoxon signed-rank, the Walsh averages' shift */
+	CT_TEST_SESSIONS,    /* Welch's t on the sessions' medians of logs */
 };
 
 /* Paired blocks the signed-rank test needs to decide (the least p of 6 is
@@ -240,6 +241,10 @@ struct ct_stats_comparison {
 	double effect, effect_low, effect_high;
 	bool higher; /* the other sample is the higher one */
 	size_t need; /* runs a side the rank test needs to decide */
+	/* when the sessions decided: Welch's t on their summaries (logs,
+	 * other - base) and the sessions of each side */
+	struct ct_stats_ttest sessions_t;
+	size_t nsessions_base, nsessions_other;
 };
 
 /* Runs every test the values allow. base/other: the values of each side;
@@ -249,6 +254,38 @@ struct ct_stats_comparison {
 void ct_stats_compare(const double *base, size_t nb, const double *other, size_t no,
 		      const double *pbase, const double *pother, size_t npairs, double confidence,
 		      struct ct_stats_comparison *c);
+
+/*
+ * Two levels (docs/statistics.md): runs within sessions, sessions within a
+ * config. When both sides hold CT_STATS_SESSIONS_MIN sessions or more, the
+ * session is the unit that varies: each is summarized by the median of the
+ * logs of its runs, and Welch's t on those summaries decides, its interval
+ * the ratio's (exp of the difference of their means). Called after
+ * ct_stats_compare() on the same runs, with each run's session; c is
+ * changed only when the sessions decide (0). -EINVAL when a side has
+ * fewer sessions or a value is not positive, -ENOMEM.
+ */
+#define CT_STATS_SESSIONS_MIN 2
+int ct_stats_compare_sessions(const double *base, const int64_t *bsess, size_t nb,
+			      const double *other, const int64_t *osess, size_t no,
+			      double confidence, struct ct_stats_comparison *c) CT_WUR;
+
+/*
+ * The variance of each level of one config's runs, on the logs: one-way
+ * random effects by the method of moments (the ANOVA estimator, which
+ * REML gives too when the design is balanced and the between-session mean
+ * square exceeds the within's). between_var is 0 when the sessions vary no
+ * more than their runs do, NaN with one session; the CoVs are
+ * sqrt(exp(var) - 1). -EINVAL unless n >= 1 and every value is positive.
+ */
+struct ct_stats_levels {
+	size_t nsessions, nruns;
+	double mean; /* of the logs */
+	double within_var, between_var;
+	double within_cov, between_cov;
+};
+int ct_stats_levels(const double *x, const int64_t *session, size_t n,
+		    struct ct_stats_levels *l) CT_WUR;
 
 /* The runs a side the rank test needs to be able to decide at confidence
  * (4 at 95%: the least p of 3 against 3 is 0.1). */

@@ -45,27 +45,30 @@ static int load_fixture(void **state)
 	FILE *f;
 
 	assert_non_null(base);
-	snprintf(path, sizeof(path), "%s/stats/reference.txt", base);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		struct rec r;
-		char *tok, *save = NULL;
+	for (int file = 0; file < 2; file++) {
+		snprintf(path, sizeof(path), "%s/stats/%s.txt", base,
+			 file ? "sessions" : "reference");
+		f = fopen(path, "r");
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f)) {
+			struct rec r;
+			char *tok, *save = NULL;
 
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		memset(&r, 0, sizeof(r));
-		tok = strtok_r(line, " \n", &save);
-		snprintf(r.kind, sizeof(r.kind), "%s", tok);
-		snprintf(r.name, sizeof(r.name), "%s", strtok_r(NULL, " \n", &save));
-		snprintf(r.key, sizeof(r.key), "%s", strtok_r(NULL, " \n", &save));
-		while ((tok = strtok_r(NULL, " \n", &save)) && r.n < MAXV)
-			r.v[r.n++] = strtod(tok, NULL);
-		recs = realloc(recs, (nrecs + 1) * sizeof(*recs));
-		assert_non_null(recs);
-		recs[nrecs++] = r;
+			if (line[0] == '#' || line[0] == '\n')
+				continue;
+			memset(&r, 0, sizeof(r));
+			tok = strtok_r(line, " \n", &save);
+			snprintf(r.kind, sizeof(r.kind), "%s", tok);
+			snprintf(r.name, sizeof(r.name), "%s", strtok_r(NULL, " \n", &save));
+			snprintf(r.key, sizeof(r.key), "%s", strtok_r(NULL, " \n", &save));
+			while ((tok = strtok_r(NULL, " \n", &save)) && r.n < MAXV)
+				r.v[r.n++] = strtod(tok, NULL);
+			recs = realloc(recs, (nrecs + 1) * sizeof(*recs));
+			assert_non_null(recs);
+			recs[nrecs++] = r;
+		}
+		fclose(f);
 	}
-	fclose(f);
 	assert_true(nrecs > 100);
 	return 0;
 }
@@ -651,6 +654,89 @@ static void test_rule_effects(void **state)
 	assert_int_equal(ct_stats_runs_needed(99), 5);
 }
 
+/* The two levels against R (fixtures/stats/sessions.R): each side's
+ * variance components by R's ANOVA and, where the design is balanced,
+ * lme4's REML fit; the cross-session rule against R's Welch t.test on the
+ * sessions' medians of logs. */
+static void test_sessions_r(void **state)
+{
+	static const char *const cases[] = { "bal", "bal6", "unbal", "fluke" };
+	int64_t sid[2][MAXV];
+
+	(void)state;
+	for (size_t c = 0; c < CT_ARRAY_SIZE(cases); c++) {
+		const struct rec *x[2], *w = val(cases[c], "welch");
+		struct ct_stats_comparison cmp;
+		char key[32];
+
+		for (int k = 0; k < 2; k++) {
+			const char *side = k ? "o" : "b";
+			const struct rec *srec, *a, *l;
+			struct ct_stats_levels lv;
+
+			snprintf(key, sizeof(key), "%s.x", side);
+			x[k] = find("data", cases[c], key);
+			snprintf(key, sizeof(key), "%s.s", side);
+			srec = find("data", cases[c], key);
+			assert_non_null(x[k]);
+			assert_non_null(srec);
+			assert_int_equal(srec->n, x[k]->n);
+			assert_true(x[k]->n >= 4);
+			for (size_t i = 0; i < srec->n; i++)
+				sid[k][i] = (int64_t)srec->v[i];
+			assert_int_equal(ct_stats_levels(x[k]->v, sid[k], x[k]->n, &lv), 0);
+			snprintf(key, sizeof(key), "%s.anova", side);
+			a = val(cases[c], key);
+			check("within_var", lv.within_var, a->v[0], REL_STAT);
+			check("between_var", lv.between_var, a->v[1], REL_STAT);
+			snprintf(key, sizeof(key), "%s.lmer", side);
+			if ((l = find("val", cases[c], key))) {
+				/* REML's optimizer stops near its optimum, not at it;
+				 * on the boundary (MSB below MSW) REML puts all the
+				 * variance in the runs, where ANOVA keeps MSW */
+				if (a->v[1] > 0) {
+					check("lmer within", lv.within_var, l->v[0], 1e-4);
+					check("lmer between", lv.between_var, l->v[1], 1e-3);
+				} else {
+					assert_true(l->v[1] < 1e-8);
+					assert_true(lv.between_var == 0);
+				}
+			}
+		}
+		ct_stats_compare(x[0]->v, x[0]->n, x[1]->v, x[1]->n, NULL, NULL, 0, 95, &cmp);
+		assert_int_equal(ct_stats_compare_sessions(x[0]->v, sid[0], x[0]->n, x[1]->v,
+							   sid[1], x[1]->n, 95, &cmp),
+				 0);
+		assert_int_equal(cmp.decided_by, CT_TEST_SESSIONS);
+		check("diff", cmp.sessions_t.diff, w->v[0], REL_STAT);
+		check("t", cmp.sessions_t.t, w->v[1], REL_STAT);
+		check("df", cmp.sessions_t.df, w->v[2], REL_STAT);
+		check("p", cmp.p, w->v[3], REL_P);
+		check("low", cmp.effect_low, exp(w->v[4]), REL_STAT);
+		check("high", cmp.effect_high, exp(w->v[5]), REL_STAT);
+		check("effect", cmp.effect, exp(w->v[0]), REL_STAT);
+	}
+}
+
+/* Fewer than two sessions a side: the sessions cannot decide, and the
+ * comparison is left as the runs decided it. */
+static void test_sessions_few(void **state)
+{
+	const double b[] = { 10, 10.2, 9.9, 10.1 }, o[] = { 11, 11.1, 10.9, 11.2 };
+	const int64_t one[] = { 7, 7, 7, 7 }, two[] = { 1, 1, 2, 2 };
+	struct ct_stats_comparison c, before;
+
+	(void)state;
+	ct_stats_compare(b, 4, o, 4, NULL, NULL, 0, 95, &c);
+	before = c;
+	assert_int_equal(ct_stats_compare_sessions(b, one, 4, o, two, 4, 95, &c), -EINVAL);
+	assert_int_equal(c.decided_by, before.decided_by);
+	assert_true(c.p == before.p);
+	assert_int_equal(ct_stats_compare_sessions(b, two, 4, o, two, 4, 95, &c), 0);
+	assert_int_equal(c.nsessions_base, 2);
+	assert_int_equal(c.nsessions_other, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -659,7 +745,8 @@ int main(void)
 		cmocka_unit_test(test_holm_geomean), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_rule_effects), cmocka_unit_test(test_pairs_kth),
 		cmocka_unit_test(test_noise),	     cmocka_unit_test(test_power),
-		cmocka_unit_test(test_binom_ci),
+		cmocka_unit_test(test_binom_ci),     cmocka_unit_test(test_sessions_r),
+		cmocka_unit_test(test_sessions_few),
 	};
 	return cmocka_run_group_tests(tests, load_fixture, free_fixture);
 }

@@ -1,0 +1,192 @@
+/*
+ * Two levels of repetition (Kalibera and Jones, "Rigorous benchmarking in
+ * reasonable time", ISMM 2013): runs within sessions, sessions within a
+ * config. A reboot, a new day, another hour move a session as a whole; a
+ * verdict across sessions must take the session as the unit that varies,
+ * or two sessions of the same kernel get a confident "worse". The rule
+ * (docs/statistics.md, chosen by tests/sim/session-sim.c) and the variance
+ * of each level, from which the sessions and runs an effect needs follow.
+ */
+#include "contend/stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The distinct sessions of x, in order of first appearance: each one's
+ * first index into sorted order. *order is a permutation of 0..n-1 that
+ * groups equal sessions, *starts[k] where session k begins in it
+ * (*starts[nk] == n). malloc'd; -ENOMEM. */
+static int group(const int64_t *session, size_t n, size_t **order, size_t **starts, size_t *nk)
+{
+	size_t *o = malloc((n ? n : 1) * sizeof(*o)), *s = malloc((n + 1) * sizeof(*s)), k = 0;
+	bool *used = calloc(n ? n : 1, sizeof(*used));
+	size_t at = 0;
+
+	if (!o || !s || !used) {
+		free(o);
+		free(s);
+		free(used);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (used[i])
+			continue;
+		s[k++] = at;
+		for (size_t j = i; j < n; j++)
+			if (!used[j] && session[j] == session[i]) {
+				used[j] = true;
+				o[at++] = j;
+			}
+	}
+	s[k] = n;
+	free(used);
+	*order = o;
+	*starts = s;
+	*nk = k;
+	return 0;
+}
+
+/* The logs of the runs of session k, into buf (reordered). */
+static size_t session_logs(const double *x, const size_t *order, const size_t *starts, size_t k,
+			   double *buf)
+{
+	size_t m = 0;
+
+	for (size_t i = starts[k]; i < starts[k + 1]; i++)
+		buf[m++] = log(x[order[i]]);
+	return m;
+}
+
+int ct_stats_levels(const double *x, const int64_t *session, size_t n, struct ct_stats_levels *l)
+{
+	size_t *order = NULL, *starts = NULL, k = 0;
+	double *buf = NULL, grand = 0, ssw = 0, ssb = 0, sum_n2 = 0;
+	int rc;
+
+	memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return -EINVAL;
+	if (!n)
+		return -EINVAL;
+	rc = group(session, n, &order, &starts, &k);
+	if (rc)
+		return rc;
+	buf = malloc(n * sizeof(*buf));
+	if (!buf) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		grand += log(x[i]);
+	grand /= (double)n;
+	for (size_t s = 0; s < k; s++) {
+		size_t m = session_logs(x, order, starts, s, buf);
+		double mean = 0;
+
+		for (size_t i = 0; i < m; i++)
+			mean += buf[i];
+		mean /= (double)m;
+		for (size_t i = 0; i < m; i++)
+			ssw += (buf[i] - mean) * (buf[i] - mean);
+		ssb += (double)m * (mean - grand) * (mean - grand);
+		sum_n2 += (double)m * (double)m;
+	}
+	l->nsessions = k;
+	l->nruns = n;
+	l->mean = grand;
+	/* one-way random effects by the method of moments (ANOVA): MSW, and
+	 * (MSB - MSW) / n0 with n0 the unbalanced design's mean session size */
+	l->within_var = n > k ? ssw / (double)(n - k) : NAN;
+	if (k >= 2 && n > k) {
+		double msb = ssb / (double)(k - 1);
+		double n0 = ((double)n - sum_n2 / (double)n) / (double)(k - 1);
+
+		l->between_var = fmax(0, (msb - l->within_var) / n0);
+	} else {
+		l->between_var = NAN;
+	}
+	l->within_cov = sqrt(expm1(l->within_var));
+	l->between_cov = sqrt(expm1(l->between_var));
+out:
+	free(order);
+	free(starts);
+	free(buf);
+	return rc;
+}
+
+/* The summary of each session of x: the median of the logs of its runs,
+ * which a disturbed run moves little. *out malloc'd, *k of them. */
+static int summaries(const double *x, const int64_t *session, size_t n, double **out, size_t *k)
+{
+	size_t *order = NULL, *starts = NULL;
+	double *buf = malloc((n ? n : 1) * sizeof(*buf)), *sum = NULL;
+	int rc = buf ? group(session, n, &order, &starts, k) : -ENOMEM;
+
+	if (!rc && !(sum = malloc((*k ? *k : 1) * sizeof(*sum))))
+		rc = -ENOMEM;
+	for (size_t s = 0; !rc && s < *k; s++)
+		sum[s] = ct_stats_median(buf, session_logs(x, order, starts, s, buf));
+	free(order);
+	free(starts);
+	free(buf);
+	if (rc) {
+		free(sum);
+		return rc;
+	}
+	*out = sum;
+	return 0;
+}
+
+static bool all_positive(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return false;
+	return true;
+}
+
+int ct_stats_compare_sessions(const double *base, const int64_t *bsess, size_t nb,
+			      const double *other, const int64_t *osess, size_t no,
+			      double confidence, struct ct_stats_comparison *c)
+{
+	double *sb = NULL, *so = NULL, q;
+	size_t kb = 0, ko = 0;
+	struct ct_stats_ttest t;
+	int rc;
+
+	if (!all_positive(base, nb) || !all_positive(other, no))
+		return -EINVAL;
+	rc = summaries(base, bsess, nb, &sb, &kb);
+	if (!rc)
+		rc = summaries(other, osess, no, &so, &ko);
+	if (!rc && (kb < CT_STATS_SESSIONS_MIN || ko < CT_STATS_SESSIONS_MIN))
+		rc = -EINVAL;
+	/* Welch's t on the sessions' summaries: the session is the unit */
+	if (!rc)
+		rc = ct_stats_welch(so, ko, sb, kb, &t);
+	if (!rc) {
+		q = ct_stats_t_quantile(1 - (1 - confidence / 100) / 2, t.df);
+		c->sessions_t = t;
+		c->nsessions_base = kb;
+		c->nsessions_other = ko;
+		c->shift.estimate = t.diff;
+		c->shift.low = t.diff - q * t.se;
+		c->shift.high = t.diff + q * t.se;
+		c->shift.p = t.p;
+		c->shift.exact = false;
+		c->decided_by = CT_TEST_SESSIONS;
+		c->p = t.p;
+		c->higher = t.diff > 0;
+		c->ratio_scale = true;
+		c->effect = exp(c->shift.estimate);
+		c->effect_low = exp(c->shift.low);
+		c->effect_high = exp(c->shift.high);
+		c->outcome = CT_OUTCOME_NO_DIFFERENCE;
+	}
+	free(sb);
+	free(so);
+	return rc;
+}
