@@ -20,8 +20,8 @@ fi
 
 sched() { sed 's/.*\[\(.*\)\].*/\1/' "$S"; }
 orig=$(sched)
-other=bfq
-[ "$orig" = bfq ] && other=kyber
+# another scheduler the disk offers (bfq is often a module not loaded)
+other=$(tr -d '[]' <"$S" | tr ' ' '\n' | grep -vx "$orig" | grep . | head -n 1)
 holder=
 cleanup() {
 	[ -n "$holder" ] && kill "$holder" 2>/dev/null
