@@ -47,11 +47,23 @@ struct ct_report_flag {
 	bool unmonitored;
 };
 
+/* How a config's runs relate to the baseline's (docs/statistics.md). */
+enum ct_report_scope {
+	CT_SCOPE_NONE,	   /* not compared */
+	CT_SCOPE_SESSION,  /* one session, or the sessions of one --vary run */
+	CT_SCOPE_SESSIONS, /* two sessions or more a side: the sessions decide */
+	CT_SCOPE_ACROSS,   /* other sessions, too few to know how sessions vary */
+};
+
 /* One config under one load (or one dataset of plain numbers). */
 struct ct_report_cell {
 	char label[128];
-	int64_t session_id; /* where its runs come from; 0 when none was found */
-	/* every run of that session and load, ok or not, by id; a scored
+	int64_t session_id; /* its newest session; 0 when none was found */
+	/* the sessions its runs come from, newest first, and how many of them
+	 * were interrupted (used only when asked) */
+	int64_t *sessions;
+	size_t nsessions, nunfinished;
+	/* every run of those sessions and load, ok or not, by id; a scored
 	 * workload's runs carry their per-second series (owned by the model) */
 	struct ct_run *runs;
 	size_t nruns;
@@ -75,6 +87,7 @@ struct ct_report_cell {
 	 * itself and for a config of the baseline's label */
 	bool compared;
 	bool paired; /* its runs pair with the baseline's by block */
+	enum ct_report_scope scope;
 	struct ct_stats_comparison cmp;
 	/* the report's extra figures (latency: each task's deadlines met,
 	 * the p99 of its other tasks) against the baseline, in
@@ -106,6 +119,9 @@ struct ct_report_config {
 	struct ct_sysinfo si;
 	/* the machine its session ran on: "host (machine-id)", "" unknown */
 	char machine[128];
+	/* the sessions and ok runs shown of it, over every load, and how many
+	 * of those sessions were interrupted */
+	size_t nsessions, nruns, nunfinished;
 };
 
 /* A system fact that differs between the configs shown: its name and its
@@ -135,8 +151,9 @@ struct ct_report {
 	char base_label[128];
 	/* Ratio = Time / the no-load mean Time of ref_label */
 	char ref_label[128];
-	double ref_time_s; /* NaN when no no-load runs were found */
-	int64_t ref_session_id;
+	double ref_time_s;	/* NaN when no no-load runs were found */
+	int64_t ref_session_id; /* the newest of ref_nsessions */
+	size_t ref_nsessions;
 	/* oltp: Score = 1000 x tps / score_tps, the no-load mean tps of
 	 * score_label; NaN when it has none with these parameters */
 	bool scored;
@@ -144,6 +161,7 @@ struct ct_report {
 	bool score_default; /* the first config stored with these parameters */
 	double score_tps;
 	int64_t score_session_id;
+	size_t score_nsessions;
 	bool paired;   /* the comparisons paired runs by block */
 	bool compared; /* some cell was compared: there are verdicts */
 	struct ct_report_block *blocks;
@@ -156,9 +174,18 @@ struct ct_report {
 	size_t ndiffs;
 };
 
+/* Which stored sessions of a config give its runs, when the query names
+ * none: every finished session that ran the workload's parameters (the
+ * default), the latest such session with runs of the load, or those
+ * listed. */
+enum ct_report_pool {
+	CT_POOL_ALL,
+	CT_POOL_LATEST,
+	CT_POOL_LISTED,
+};
+
 /* A config to show: its label and the session to take its runs from
- * (0 = the latest session of that label with ok runs of the block's
- * load). */
+ * (0 = its sessions as the query's pool says). */
 struct ct_report_source {
 	const char *label;
 	int64_t session_id;
@@ -181,6 +208,11 @@ struct ct_report_query {
 	bool score;
 	const char *score_label;
 	double confidence;
+	enum ct_report_pool pool;
+	const int64_t *pool_ids; /* CT_POOL_LISTED */
+	size_t npool_ids;
+	/* sessions that were interrupted are pooled too */
+	bool include_unfinished;
 };
 
 /* Builds the model of q from the store. Configs of one interleaved
@@ -226,6 +258,9 @@ void ct_report_print_figures(FILE *f, const struct ct_report *rep);
 /* Each compared config against the baseline, a line per load under a
  * heading; note (may be NULL) is said in the heading's parentheses. */
 void ct_report_print_verdicts(FILE *f, const struct ct_report *rep, const char *note);
+/* "Sessions: 'a' 3 (15 runs); 'b' ...", when a config's runs come from
+ * other than one finished session. */
+void ct_report_print_sessions(FILE *f, const struct ct_report *rep);
 /* The flagged runs of every cell with their evidence, and the mean
  * without them. */
 void ct_report_print_flagged(FILE *f, const struct ct_report *rep);

@@ -28,7 +28,44 @@ struct compare_args {
 	double confidence, fail_pct;
 	int64_t sessions[CT_REPORT_MAX_ROWS]; /* report --session */
 	size_t nsessions;
+	/* --sessions: which stored sessions of a label count */
+	enum ct_report_pool pool;
+	int64_t pool_ids[256];
+	size_t npool_ids;
+	bool include_interrupted;
 };
+
+/* --sessions all|latest|ID,ID... */
+static int sessions_opt(const struct cli_opt *o, void *base, const char *arg, char *err, size_t len)
+{
+	struct compare_args *a = base;
+	const char *p = arg;
+
+	(void)o;
+	a->npool_ids = 0;
+	if (!strcmp(arg, "all") || !strcmp(arg, "latest")) {
+		a->pool = *arg == 'a' ? CT_POOL_ALL : CT_POOL_LATEST;
+		return 0;
+	}
+	a->pool = CT_POOL_LISTED;
+	for (;;) {
+		char *end;
+		long long id;
+
+		errno = 0;
+		id = strtoll(p, &end, 10);
+		if (errno || end == p || id <= 0 || (*end && *end != ',') ||
+		    a->npool_ids == CT_ARRAY_SIZE(a->pool_ids))
+			return ct_err(err, len, -EINVAL,
+				      "--sessions takes all, latest or session ids separated by "
+				      "commas (see: contend list), not '%s'",
+				      arg);
+		a->pool_ids[a->npool_ids++] = id;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
 
 static int session_opt(const struct cli_opt *o, void *base, const char *arg, char *err, size_t len)
 {
@@ -66,6 +103,14 @@ static const struct cli_opt compare_opts[] = {
 		  "PCT percent (%R)",
 	  .max = INFINITY,
 	  .only = "compare" },
+	{ .type = CLI_OPT_CALLBACK,
+	  .long_name = "sessions",
+	  .argh = "WHICH",
+	  .help = "the stored sessions of each LABEL whose runs count: all\n(default; with two or "
+		  "more a side, the sessions decide),\nlatest, or IDs separated by commas",
+	  .cb = sessions_opt },
+	CLI_FLAG(0, "include-interrupted", struct compare_args, include_interrupted,
+		 "count sessions that were interrupted (left out unless\nasked)", 0),
 	{ .type = CLI_OPT_CALLBACK,
 	  .long_name = "session",
 	  .argh = "ID",
@@ -229,6 +274,10 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 		.work_units = units,
 		.nloads = c->nloads,
 		.confidence = a->confidence,
+		.pool = a->pool,
+		.pool_ids = a->pool_ids,
+		.npool_ids = a->npool_ids,
+		.include_unfinished = a->include_interrupted,
 	};
 	const struct ct_workload_ops *w = ct_workload_find(c->wl);
 	/* a scored workload (oltp) is shown as WimMark showed it: each run as
@@ -269,6 +318,7 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 				ct_report_print_table(o->f, &rep);
 			ct_report_print_verdicts(o->f, &rep, NULL);
 		}
+		ct_report_print_sessions(o->f, &rep);
 		ct_report_print_flagged(o->f, &rep);
 		ct_report_print_diff(o->f, &rep);
 	} else {

@@ -272,7 +272,7 @@ static void summary_row(FILE *f, const struct ct_report *rep, const struct ct_re
 
 static void summary(FILE *f, const struct ct_report *rep)
 {
-	char t[32], head[48];
+	char t[32], head[48], sb[48];
 
 	fprintf(f,
 		"<h2 id=\"summary\">Summary</h2>\n<div style=\"overflow-x:auto\"><table "
@@ -290,7 +290,8 @@ static void summary(FILE *f, const struct ct_report *rep)
 		fprintf(f, "Ratio = Time / %s s, the no-load mean of ",
 			rp_fmt_time(rep->ref_time_s, t, sizeof(t)));
 		esc(f, rep->ref_label);
-		fprintf(f, " (session %lld). ", (long long)rep->ref_session_id);
+		fprintf(f, " (%s%lld). ", rp_sessions_of(rep->ref_nsessions, sb, sizeof(sb)),
+			(long long)rep->ref_session_id);
 	}
 	if (rep->higher_better && !isnan(rep->score_tps)) {
 		fprintf(f, "Score = 1000 &times; tps / %.2f, the no-load mean tps of ",

@@ -10,6 +10,8 @@
 
 /* Seconds as contest printed them (two decimals), more for short runs. */
 const char *rp_fmt_time(double s, char *buf, size_t len);
+/* "session " for one, "3 sessions, the latest " for more: before an id */
+const char *rp_sessions_of(size_t n, char *buf, size_t len);
 /* The judged figure as a column head: "Time s", "tps", "p99 us", "IOPS". */
 const char *rp_figure_head(const struct ct_report *rep, char *buf, size_t len);
 /* A ratio as a signed percentage change: 1.106 -> "+10.6%". */

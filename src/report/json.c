@@ -84,6 +84,7 @@ static const char *decided_by(const struct ct_stats_comparison *c)
 {
 	return c->decided_by == CT_TEST_SIGNED_RANK ? "signed-rank"
 	       : c->decided_by == CT_TEST_RANK	    ? "mann-whitney"
+	       : c->decided_by == CT_TEST_SESSIONS  ? "sessions"
 						    : NULL;
 }
 
@@ -121,6 +122,21 @@ static json_t *comparison_json(const char *base, const struct ct_report_cell *d,
 	json_object_set_new(o, "decided_p", jnum(c->p));
 	json_object_set_new(o, "holm_p", jnum(by ? c->p_adj : NAN));
 	json_object_set_new(o, "decided_by", by ? json_string(by) : json_null());
+	if (d->scope != CT_SCOPE_NONE) {
+		static const char *const scopes[] = { [CT_SCOPE_SESSION] = "session",
+						      [CT_SCOPE_SESSIONS] = "sessions",
+						      [CT_SCOPE_ACROSS] = "across-sessions" };
+		bool s = c->decided_by == CT_TEST_SESSIONS;
+
+		json_object_set_new(o, "scope", json_string(scopes[d->scope]));
+		json_object_set_new(o, "sessions_base",
+				    s ? json_integer((json_int_t)c->nsessions_base) : json_null());
+		json_object_set_new(o, "sessions_other",
+				    s ? json_integer((json_int_t)c->nsessions_other) : json_null());
+		json_object_set_new(o, "sessions_welch_t", jnum(s ? c->sessions_t.t : NAN));
+		json_object_set_new(o, "sessions_welch_df", jnum(s ? c->sessions_t.df : NAN));
+		json_object_set_new(o, "sessions_welch_p", jnum(s ? c->sessions_t.p : NAN));
+	}
 	json_object_set_new(o, "outcome", json_string(outcome_name(c, verdict)));
 	json_object_set_new(o, "verdict", jstr(verdict));
 	return o;
@@ -225,6 +241,15 @@ static json_t *run_json(const struct ct_report_cell *c, const struct ct_run *r)
 	return o;
 }
 
+static json_t *ids_json(const int64_t *ids, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, jint(ids[i]));
+	return a;
+}
+
 static json_t *cell_json(const struct ct_report *rep, const struct ct_report_block *b,
 			 const struct ct_report_cell *c)
 {
@@ -233,6 +258,8 @@ static json_t *cell_json(const struct ct_report *rep, const struct ct_report_blo
 
 	json_object_set_new(o, "label", jstr(c->label));
 	json_object_set_new(o, "session_id", c->session_id ? jint(c->session_id) : json_null());
+	json_object_set_new(o, "sessions", ids_json(c->sessions, c->nsessions));
+	json_object_set_new(o, "unfinished_sessions", json_integer((json_int_t)c->nunfinished));
 	json_object_set_new(o, "runs_ok", json_integer(c->g.n));
 	json_object_set_new(o, "runs_failed", json_integer(c->g.nfailed));
 	json_object_set_new(o, "time_s", jnum(c->g.n ? c->g.time_s : NAN));
@@ -269,10 +296,13 @@ static json_t *configs_json(const struct ct_report *rep)
 					    jstr(rep->diffs[d].values[k]));
 		json_array_append_new(
 			arr,
-			json_pack("{s:o, s:o, s:o, s:o}", "label", jstr(c->label), "config_id",
-				  c->config_id ? jint(c->config_id) : json_null(), "fingerprint",
+			json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:I}", "label", jstr(c->label),
+				  "config_id", c->config_id ? jint(c->config_id) : json_null(),
+				  "fingerprint",
 				  c->config_id ? jstr(c->si.fingerprint) : json_null(), "differs",
-				  diff));
+				  diff, "sessions", (json_int_t)c->nsessions, "runs",
+				  (json_int_t)c->nruns, "unfinished_sessions",
+				  (json_int_t)c->nunfinished));
 	}
 	return arr;
 }
@@ -288,11 +318,11 @@ static json_t *runs_json(const struct ct_report *rep)
 	json_object_set_new(o, "figure", json_string(rep->figure_key));
 	json_object_set_new(o, "baseline", jstr(rep->base_label));
 	json_object_set_new(o, "paired", json_boolean(rep->paired));
-	json_object_set_new(
-		o, "reference",
-		json_pack("{s:o, s:o, s:o}", "label", jstr(rep->ref_label), "time_s",
-			  jnum(rep->ref_time_s), "session_id",
-			  rep->ref_session_id ? jint(rep->ref_session_id) : json_null()));
+	json_object_set_new(o, "reference",
+			    json_pack("{s:o, s:o, s:o, s:I}", "label", jstr(rep->ref_label),
+				      "time_s", jnum(rep->ref_time_s), "session_id",
+				      rep->ref_session_id ? jint(rep->ref_session_id) : json_null(),
+				      "sessions", (json_int_t)rep->ref_nsessions));
 	if (rep->scored)
 		score = json_pack("{s:o, s:o, s:o, s:b}", "label", jstr(rep->score_label), "tps",
 				  jnum(rep->score_tps), "session_id",

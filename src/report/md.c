@@ -331,7 +331,7 @@ static void numbers_md(FILE *f, const struct ct_report *rep)
 
 int ct_report_print_md(FILE *f, const struct ct_report *rep)
 {
-	char t[32];
+	char t[32], sb[48];
 
 	if (rep->kind == CT_REPORT_NUMBERS) {
 		numbers_md(f, rep);
@@ -359,14 +359,16 @@ int ct_report_print_md(FILE *f, const struct ct_report *rep)
 	if (rep->higher_better && !isnan(rep->score_tps)) {
 		fprintf(f, "Score = 1000 x tps / %.2f, the no-load mean tps of ", rep->score_tps);
 		text(f, rep->score_label);
-		fprintf(f, " (session %lld).\n", (long long)rep->score_session_id);
+		fprintf(f, " (%s%lld).\n", rp_sessions_of(rep->score_nsessions, sb, sizeof(sb)),
+			(long long)rep->score_session_id);
 	} else if ((!strcmp(rep->figure_key, "time_s") ||
 		    !strcmp(rep->figure_key, CT_METRIC_LATENCY)) &&
 		   !isnan(rep->ref_time_s)) {
 		fprintf(f, "Ratio = Time / %s s, the no-load mean of ",
 			rp_fmt_time(rep->ref_time_s, t, sizeof(t)));
 		text(f, rep->ref_label);
-		fprintf(f, " (session %lld).", (long long)rep->ref_session_id);
+		fprintf(f, " (%s%lld).", rp_sessions_of(rep->ref_nsessions, sb, sizeof(sb)),
+			(long long)rep->ref_session_id);
 		for (size_t i = 0, n = 0; i < rep->nblocks; i++)
 			if (rep->blocks[i].work_unit && strcmp(rep->blocks[i].load, "none"))
 				fprintf(f, "%s%s = %s",

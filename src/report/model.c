@@ -19,6 +19,68 @@
 #define FLUKE_FOREIGN 0.10
 #define FLUKE_STEAL   0.02
 
+/* What building one model reads more than once: the store, the query,
+ * the stored sessions (their status and group). */
+struct ctx {
+	struct ct_store *st;
+	const struct ct_report_query *q;
+	struct ct_session_rec *recs;
+	size_t nrecs;
+};
+
+static const struct ct_session_rec *rec_of(const struct ctx *x, int64_t id)
+{
+	for (size_t i = 0; i < x->nrecs; i++)
+		if (x->recs[i].id == id)
+			return &x->recs[i];
+	return NULL;
+}
+
+/* A session that was interrupted: pooled only when asked. One still
+ * running counts (its runs so far are whole); one whose contend is gone
+ * is marked interrupted by `contend list` and at the next run. */
+static bool unfinished(const struct ctx *x, int64_t id)
+{
+	const struct ct_session_rec *r = rec_of(x, id);
+
+	return r && !strcmp(r->status, "interrupted");
+}
+
+/* Whether the pool takes session id (latest: the newest usable one). */
+static bool pooled(const struct ctx *x, int64_t id, int64_t latest)
+{
+	if (unfinished(x, id) && !x->q->include_unfinished)
+		return false;
+	if (x->q->pool == CT_POOL_LATEST)
+		return id == latest;
+	for (size_t i = 0; x->q->pool == CT_POOL_LISTED && i < x->q->npool_ids; i++)
+		if (x->q->pool_ids[i] == id)
+			return true;
+	return x->q->pool != CT_POOL_LISTED;
+}
+
+/* The sessions of c's runs, newest first, and its newest. */
+static int list_sessions(struct ct_report_cell *c, const struct ctx *x)
+{
+	c->sessions = malloc((c->nruns ? c->nruns : 1) * sizeof(*c->sessions));
+	if (!c->sessions)
+		return -ENOMEM;
+	for (size_t i = c->nruns; i-- > 0;) {
+		int64_t id = c->runs[i].session_id;
+		size_t k = 0;
+
+		while (k < c->nsessions && c->sessions[k] != id)
+			k++;
+		if (k < c->nsessions)
+			continue;
+		c->sessions[c->nsessions++] = id;
+		c->nunfinished += unfinished(x, id);
+		if (id > c->session_id)
+			c->session_id = id;
+	}
+	return 0;
+}
+
 static double mean_of(const double *x, size_t n)
 {
 	double s = 0;
@@ -174,9 +236,9 @@ static int load_series(struct ct_report_cell *c, struct ct_store *st, char *err,
 	return 0;
 }
 
-/* The runs of one cell: session (0 = the latest with ok runs of load),
- * every run of it, the values of the ok ones. */
-static int fetch_cell(struct ct_report_cell *c, struct ct_store *st, const struct ct_report *rep,
+/* The runs of one cell: of session, or (0) of the sessions the query's
+ * pool takes; every run of them, the values of the ok ones. */
+static int fetch_cell(struct ct_report_cell *c, const struct ctx *x, const struct ct_report *rep,
 		      const char *label, int64_t session, const char *load, char *err, size_t len)
 {
 	struct ct_run_filter f = {
@@ -186,21 +248,26 @@ static int fetch_cell(struct ct_report_cell *c, struct ct_store *st, const struc
 		.load = load,
 		.workload_params = rep->params[0] ? rep->params : NULL,
 	};
+	int64_t latest = 0;
+	size_t kept = 0;
 	int rc;
 
 	snprintf(c->label, sizeof(c->label), "%s", label);
 	c->ratio = NAN;
 	c->mean_unflagged = NAN;
-	if (!f.session_id) {
-		rc = ct_store_latest_session_with(st, label, rep->workload, load, f.workload_params,
-						  &f.session_id, err, len);
-		if (rc || !f.session_id)
-			return rc;
-	}
-	c->session_id = f.session_id;
-	rc = ct_store_runs(st, &f, &c->runs, &c->nruns, err, len);
+	rc = ct_store_runs(x->st, &f, &c->runs, &c->nruns, err, len);
 	if (rc)
 		return rc;
+	for (size_t i = 0; !session && i < c->nruns; i++)
+		if (c->runs[i].status == CT_RUN_OK && c->runs[i].session_id > latest &&
+		    (!unfinished(x, c->runs[i].session_id) || x->q->include_unfinished))
+			latest = c->runs[i].session_id;
+	for (size_t i = 0; i < c->nruns; i++)
+		if (session || pooled(x, c->runs[i].session_id, latest))
+			c->runs[kept++] = c->runs[i];
+	c->nruns = kept;
+	if (list_sessions(c, x))
+		return ct_err(err, len, -ENOMEM, "out of memory");
 	c->values = malloc((c->nruns ? c->nruns : 1) * sizeof(*c->values));
 	c->ok = malloc((c->nruns ? c->nruns : 1) * sizeof(*c->ok));
 	if (!c->values || !c->ok)
@@ -213,7 +280,7 @@ static int fetch_cell(struct ct_report_cell *c, struct ct_store *st, const struc
 	}
 	ct_run_group(c->runs, c->nruns, &c->g);
 	metric_means(c);
-	rc = load_series(c, st, err, len);
+	rc = load_series(c, x->st, err, len);
 	if (rc)
 		return rc;
 	return describe_values(c, rep->confidence) ? ct_err(err, len, -ENOMEM, "out of memory") : 0;
@@ -224,6 +291,7 @@ static void release_cell(struct ct_report_cell *c)
 	for (size_t i = 0; c->runs && i < c->nruns; i++)
 		free((double *)c->runs[i].series);
 	free(c->runs);
+	free(c->sessions);
 	free(c->values);
 	free(c->ok);
 	free(c->scores);
@@ -244,10 +312,10 @@ static int score(struct ct_report_cell *c, double ref_tps, char *err, size_t len
 }
 
 /* The no-load mean of label: from its session among the sources, else
- * (or when that has none) from its latest session with no-load runs. */
-static int noload_mean(struct ct_store *st, const struct ct_report *rep,
-		       const struct ct_report_query *q, const char *label, bool tps, double *mean,
-		       int64_t *session, char *err, size_t len)
+ * (or when that has none) from its sessions in the pool. */
+static int noload_mean(const struct ctx *x, const struct ct_report *rep, const char *label,
+		       bool tps, double *mean, int64_t *session, size_t *nsessions, char *err,
+		       size_t len)
 {
 	struct ct_report_cell c = { 0 };
 	int64_t sess = 0;
@@ -255,17 +323,19 @@ static int noload_mean(struct ct_store *st, const struct ct_report *rep,
 
 	*mean = NAN;
 	*session = 0;
-	for (size_t i = 0; i < q->nsrc; i++)
-		if (!strcmp(q->src[i].label, label) && q->src[i].session_id)
-			sess = q->src[i].session_id;
-	rc = fetch_cell(&c, st, rep, label, sess, "none", err, len);
+	*nsessions = 0;
+	for (size_t i = 0; i < x->q->nsrc; i++)
+		if (!strcmp(x->q->src[i].label, label) && x->q->src[i].session_id)
+			sess = x->q->src[i].session_id;
+	rc = fetch_cell(&c, x, rep, label, sess, "none", err, len);
 	if (!rc && !c.n && sess) {
 		release_cell(&c);
-		rc = fetch_cell(&c, st, rep, label, 0, "none", err, len);
+		rc = fetch_cell(&c, x, rep, label, 0, "none", err, len);
 	}
 	if (!rc && c.n) {
 		*mean = tps ? mean_of(c.values, c.n) : c.g.time_s;
 		*session = c.session_id;
+		*nsessions = c.nsessions;
 	}
 	release_cell(&c);
 	return rc;
@@ -291,9 +361,9 @@ static int first_config(struct ct_store *st, const struct ct_report *rep, char *
 	return rc;
 }
 
-static int references(struct ct_report *rep, struct ct_store *st, const struct ct_report_query *q,
-		      char *err, size_t len)
+static int references(struct ct_report *rep, const struct ctx *x, char *err, size_t len)
 {
+	const struct ct_report_query *q = x->q;
 	double mean;
 	int rc;
 
@@ -303,7 +373,8 @@ static int references(struct ct_report *rep, struct ct_store *st, const struct c
 		 q->ref_label	 ? q->ref_label
 		 : q->base_label ? q->base_label
 				 : q->src[0].label);
-	rc = noload_mean(st, rep, q, rep->ref_label, false, &mean, &rep->ref_session_id, err, len);
+	rc = noload_mean(x, rep, rep->ref_label, false, &mean, &rep->ref_session_id,
+			 &rep->ref_nsessions, err, len);
 	if (rc)
 		return rc;
 	rep->ref_time_s = mean;
@@ -314,20 +385,22 @@ static int references(struct ct_report *rep, struct ct_store *st, const struct c
 	if (q->score_label)
 		snprintf(rep->score_label, sizeof(rep->score_label), "%s", q->score_label);
 	else
-		rc = first_config(st, rep, rep->score_label, sizeof(rep->score_label), err, len);
+		rc = first_config(x->st, rep, rep->score_label, sizeof(rep->score_label), err, len);
 	if (rc || !rep->score_label[0])
 		return rc;
-	return noload_mean(st, rep, q, rep->score_label, true, &rep->score_tps,
-			   &rep->score_session_id, err, len);
+	return noload_mean(x, rep, rep->score_label, true, &rep->score_tps, &rep->score_session_id,
+			   &rep->score_nsessions, err, len);
 }
 
-/* The interleaved group of a session, 0 when it is not part of one. */
-static int64_t group_of(const struct ct_session_rec *recs, size_t n, int64_t id)
+/* The group of a session (--vary's sessions of one run), 0 when it is
+ * not part of one; interleaved: only a group whose runs alternate. */
+static int64_t group_of(const struct ctx *x, int64_t id, bool interleaved)
 {
-	for (size_t i = 0; i < n; i++)
-		if (recs[i].id == id)
-			return strcmp(recs[i].order, "interleaved") ? 0 : recs[i].group_id;
-	return 0;
+	const struct ct_session_rec *r = rec_of(x, id);
+
+	if (!r || (interleaved && strcmp(r->order, "interleaved")))
+		return 0;
+	return r->group_id;
 }
 
 /* A run's value of the judged figure (k < 0) or of extra figure k; NaN
@@ -341,23 +414,27 @@ static double value_of(const struct ct_report *rep, const struct ct_run *r, long
 	return ct_run_metric(r, rep->extra[k].metric, &v) ? NAN : v;
 }
 
-/* The values of figure k of a cell's ok runs (NaN ones left out). */
+/* The values of figure k of a cell's ok runs (NaN ones left out), and
+ * the session of each. */
 static size_t values_of(const struct ct_report *rep, const struct ct_report_cell *c, long k,
-			double *out)
+			double *out, int64_t *sess)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < c->n; i++) {
 		double v = k < 0 ? c->values[i] : value_of(rep, c->ok[i], k);
 
-		if (!isnan(v))
-			out[n++] = v;
+		if (isnan(v))
+			continue;
+		sess[n] = c->ok ? c->ok[i]->session_id : 0;
+		out[n++] = v;
 	}
 	return n;
 }
 
 /* Figure k of c against the baseline b into out; the runs of sessions of
- * one interleaved group (paired) pair by block. */
+ * one interleaved group (paired) pair by block, and with two sessions or
+ * more a side the sessions decide. */
 static int compare_figure(struct ct_report *rep, const struct ct_report_cell *b,
 			  const struct ct_report_cell *c, long k, bool paired,
 			  struct ct_stats_comparison *out)
@@ -365,14 +442,15 @@ static int compare_figure(struct ct_report *rep, const struct ct_report_cell *b,
 	size_t cap = (b->n > c->n ? b->n : c->n) + 1, nb, nc, np = 0;
 	double *vb = malloc(cap * sizeof(double)), *vc = malloc(cap * sizeof(double));
 	double *pb = malloc(cap * sizeof(double)), *pc = malloc(cap * sizeof(double));
+	int64_t *sb = malloc(cap * sizeof(int64_t)), *sc = malloc(cap * sizeof(int64_t));
 	int rc = 0;
 
-	if (!vb || !vc || !pb || !pc) {
+	if (!vb || !vc || !pb || !pc || !sb || !sc) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	nb = values_of(rep, b, k, vb);
-	nc = values_of(rep, c, k, vc);
+	nb = values_of(rep, b, k, vb, sb);
+	nc = values_of(rep, c, k, vc, sc);
 	for (size_t i = 0; paired && i < b->n; i++)
 		for (size_t j = 0; j < c->n; j++)
 			if (b->ok[i]->block && c->ok[j]->block == b->ok[i]->block) {
@@ -386,26 +464,48 @@ static int compare_figure(struct ct_report *rep, const struct ct_report_cell *b,
 				break;
 			}
 	ct_stats_compare(vb, nb, vc, nc, np ? pb : NULL, np ? pc : NULL, np, rep->confidence, out);
+	if (c->scope == CT_SCOPE_SESSIONS &&
+	    ct_stats_compare_sessions(vb, sb, nb, vc, sc, nc, rep->confidence, out) == -ENOMEM)
+		rc = -ENOMEM;
 out:
 	free(vb);
 	free(vc);
 	free(pb);
 	free(pc);
+	free(sb);
+	free(sc);
 	return rc;
+}
+
+/* How c's sessions relate to b's: one session or one --vary run, enough
+ * sessions a side for the sessions to decide, or too few. */
+static enum ct_report_scope scope_of(const struct ctx *x, const struct ct_report_cell *b,
+				     const struct ct_report_cell *c)
+{
+	int64_t g;
+
+	if (b->nsessions >= CT_STATS_SESSIONS_MIN && c->nsessions >= CT_STATS_SESSIONS_MIN)
+		return CT_SCOPE_SESSIONS;
+	if (b->nsessions == 1 && c->nsessions == 1 &&
+	    (b->session_id == c->session_id ||
+	     ((g = group_of(x, b->session_id, false)) && g == group_of(x, c->session_id, false))))
+		return CT_SCOPE_SESSION;
+	return CT_SCOPE_ACROSS;
 }
 
 /* c against the baseline b on every judged figure; the runs of sessions
  * of one interleaved group pair by block. */
 static int compare_cell(struct ct_report *rep, const struct ct_report_cell *b,
-			struct ct_report_cell *c, const struct ct_session_rec *recs, size_t nrecs)
+			struct ct_report_cell *c, const struct ctx *x)
 {
-	int64_t gb = b->n ? group_of(recs, nrecs, b->session_id) : 0;
+	int64_t gb = b->n ? group_of(x, b->session_id, true) : 0;
 	bool paired = gb && c->n && b->session_id != c->session_id &&
-		      group_of(recs, nrecs, c->session_id) == gb;
+		      group_of(x, c->session_id, true) == gb;
 	int rc;
 
 	c->compared = true;
 	rep->compared = true;
+	c->scope = scope_of(x, b, c);
 	if (paired) {
 		c->paired = true;
 		rep->paired = true;
@@ -441,14 +541,10 @@ static int decide_all(struct ct_report *rep, size_t nsrc, char *err, size_t len)
 
 /* Every compared cell of every block, then Holm across the loads of each
  * config. */
-static int compare_all(struct ct_report *rep, struct ct_store *st, size_t nsrc, char *err,
-		       size_t len)
+static int compare_all(struct ct_report *rep, const struct ctx *x, char *err, size_t len)
 {
-	struct ct_session_rec *recs = NULL;
-	size_t nrecs = 0;
-	int rc;
+	int rc = 0;
 
-	rc = ct_store_sessions(st, 0, &recs, &nrecs, err, len);
 	for (size_t i = 0; !rc && i < rep->nblocks; i++) {
 		struct ct_report_block *b = &rep->blocks[i];
 		const struct ct_report_cell *base =
@@ -458,12 +554,11 @@ static int compare_all(struct ct_report *rep, struct ct_store *st, size_t nsrc, 
 			if ((long)j == b->base_cell ||
 			    (b->base_cell < 0 && !strcmp(b->cells[j].label, base->label)))
 				continue;
-			if (compare_cell(rep, base, &b->cells[j], recs, nrecs))
+			if (compare_cell(rep, base, &b->cells[j], x))
 				rc = ct_err(err, len, -ENOMEM, "out of memory");
 		}
 	}
-	free(recs);
-	return rc ? rc : decide_all(rep, nsrc, err, len);
+	return rc ? rc : decide_all(rep, x->q->nsrc, err, len);
 }
 
 /* The cells of every block, Ratio, scores, and the baseline of each. */
@@ -508,9 +603,9 @@ static int same_command(const struct ct_report_block *b, char *err, size_t len)
 	return 0;
 }
 
-static int build_blocks(struct ct_report *rep, struct ct_store *st, const struct ct_report_query *q,
-			char *err, size_t len)
+static int build_blocks(struct ct_report *rep, const struct ctx *x, char *err, size_t len)
 {
+	const struct ct_report_query *q = x->q;
 	long base = -1;
 	int rc = 0;
 
@@ -530,7 +625,7 @@ static int build_blocks(struct ct_report *rep, struct ct_store *st, const struct
 		for (size_t j = 0; !rc && j < q->nsrc; j++) {
 			struct ct_report_cell *c = &b->cells[j];
 
-			rc = fetch_cell(c, st, rep, q->src[j].label, q->src[j].session_id,
+			rc = fetch_cell(c, x, rep, q->src[j].label, q->src[j].session_id,
 					q->loads[i], err, len);
 			if (!rc && c->g.n && rep->ref_time_s > 0)
 				c->ratio = c->g.time_s / rep->ref_time_s;
@@ -540,7 +635,7 @@ static int build_blocks(struct ct_report *rep, struct ct_store *st, const struct
 		/* a baseline in no row: the score reference, its no-load runs
 		 * from the session that gave the reference */
 		if (!rc && base < 0)
-			rc = fetch_cell(&b->base, st, rep, rep->base_label,
+			rc = fetch_cell(&b->base, x, rep, rep->base_label,
 					!strcmp(b->load, "none") &&
 							!strcmp(rep->base_label, rep->score_label)
 						? rep->score_session_id
@@ -552,42 +647,47 @@ static int build_blocks(struct ct_report *rep, struct ct_store *st, const struct
 	return rc;
 }
 
-/* The facts of each config shown, from its first run found. */
-static int load_configs(struct ct_report *rep, struct ct_store *st, const struct ct_report_query *q,
-			char *err, size_t len)
+/* The facts of each config shown, from its newest run found, and the
+ * sessions and runs shown of it over every load. */
+static int load_configs(struct ct_report *rep, const struct ctx *x, char *err, size_t len)
 {
 	char label[128];
 	int rc = 0;
 
-	struct ct_session_rec *recs = NULL;
-	size_t nrecs = 0;
-
-	rep->configs = calloc(q->nsrc, sizeof(*rep->configs));
+	rep->configs = calloc(x->q->nsrc, sizeof(*rep->configs));
 	if (!rep->configs)
 		return ct_err(err, len, -ENOMEM, "out of memory");
-	rc = ct_store_sessions(st, 0, &recs, &nrecs, err, len);
-	for (size_t k = 0; k < q->nsrc && !rc; k++) {
+	for (size_t k = 0; k < x->q->nsrc && !rc; k++) {
 		struct ct_report_config *c = &rep->configs[rep->nconfigs++];
-		int64_t session = 0;
+		int64_t seen[256], newest = 0;
+		const struct ct_session_rec *r;
 
-		snprintf(c->label, sizeof(c->label), "%s", q->src[k].label);
-		for (size_t i = 0; i < rep->nblocks && !c->config_id; i++)
-			for (size_t j = 0; j < rep->blocks[i].ncells && !c->config_id; j++) {
-				const struct ct_report_cell *cell = &rep->blocks[i].cells[j];
+		snprintf(c->label, sizeof(c->label), "%s", x->q->src[k].label);
+		for (size_t i = 0; i < rep->nblocks; i++) {
+			const struct ct_report_cell *cell = &rep->blocks[i].cells[k];
 
-				if (!strcmp(cell->label, c->label) && cell->nruns) {
-					c->config_id = cell->runs[0].config_id;
-					session = cell->session_id;
-				}
+			c->nruns += cell->n;
+			if (cell->nruns && cell->session_id >= newest) {
+				newest = cell->session_id;
+				c->config_id = cell->runs[cell->nruns - 1].config_id;
 			}
-		for (size_t i = 0; i < nrecs; i++)
-			if (recs[i].id == session)
-				ct_report_machine(&recs[i].owner, c->machine, sizeof(c->machine));
+			for (size_t s = 0; s < cell->nsessions; s++) {
+				size_t m = 0;
+
+				while (m < c->nsessions && seen[m] != cell->sessions[s])
+					m++;
+				if (m < c->nsessions || m == CT_ARRAY_SIZE(seen))
+					continue;
+				seen[c->nsessions++] = cell->sessions[s];
+				c->nunfinished += unfinished(x, cell->sessions[s]);
+			}
+		}
+		if ((r = rec_of(x, newest)))
+			ct_report_machine(&r->owner, c->machine, sizeof(c->machine));
 		if (c->config_id)
-			rc = ct_store_config_get(st, c->config_id, label, sizeof(label), &c->si,
+			rc = ct_store_config_get(x->st, c->config_id, label, sizeof(label), &c->si,
 						 err, len);
 	}
-	free(recs);
 	return rc;
 }
 
@@ -730,6 +830,7 @@ static void name_figure(struct ct_report *rep)
 int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_report_query *q,
 		    char *err, size_t len)
 {
+	struct ctx x = { .st = st, .q = q };
 	int rc;
 
 	memset(rep, 0, sizeof(*rep));
@@ -743,7 +844,9 @@ int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_
 	rep->blocks = calloc(q->nloads ? q->nloads : 1, sizeof(*rep->blocks));
 	if (!rep->blocks)
 		return ct_err(err, len, -ENOMEM, "out of memory");
-	rc = references(rep, st, q, err, len);
+	rc = ct_store_sessions(st, 0, &x.recs, &x.nrecs, err, len);
+	if (!rc)
+		rc = references(rep, &x, err, len);
 	/* the baseline: as asked, else the score reference, else the first */
 	if (!rc)
 		snprintf(rep->base_label, sizeof(rep->base_label), "%s",
@@ -751,7 +854,7 @@ int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_
 			 : rep->score_label[0] ? rep->score_label
 					       : q->src[0].label);
 	if (!rc)
-		rc = build_blocks(rep, st, q, err, len);
+		rc = build_blocks(rep, &x, err, len);
 	for (size_t i = 0; !rc && i < rep->nblocks; i++)
 		for (size_t j = 0; j < rep->blocks[i].ncells; j++)
 			if (rep->blocks[i].cells[j].n &&
@@ -760,11 +863,12 @@ int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_
 	if (!rc)
 		name_figure(rep);
 	if (!rc)
-		rc = compare_all(rep, st, q->nsrc, err, len);
+		rc = compare_all(rep, &x, err, len);
 	if (!rc)
-		rc = load_configs(rep, st, q, err, len);
+		rc = load_configs(rep, &x, err, len);
 	if (!rc && config_diffs(rep))
 		rc = ct_err(err, len, -ENOMEM, "out of memory");
+	free(x.recs);
 	if (rc)
 		ct_report_release(rep);
 	return rc;

@@ -55,6 +55,8 @@ static void print_row(FILE *f, const struct ct_report_cell *r)
 
 void ct_report_print_oltp(FILE *f, const struct ct_report *rep)
 {
+	char sb[48];
+
 	for (size_t i = 0; i < rep->nblocks; i++) {
 		fprintf(f, "%s%s:\n", i ? "\n" : "", rep->blocks[i].load);
 		for (size_t j = 0; j < rep->blocks[i].ncells; j++)
@@ -62,10 +64,10 @@ void ct_report_print_oltp(FILE *f, const struct ct_report *rep)
 	}
 	fputc('\n', f);
 	if (!isnan(rep->score_tps))
-		fprintf(f,
-			"Score = 1000 x tps / %.2f, the no-load mean tps of '%s' (session "
-			"%lld)%s\n",
-			rep->score_tps, rep->score_label, (long long)rep->score_session_id,
+		fprintf(f, "Score = 1000 x tps / %.2f, the no-load mean tps of '%s' (%s%lld)%s\n",
+			rep->score_tps, rep->score_label,
+			rp_sessions_of(rep->score_nsessions, sb, sizeof(sb)),
+			(long long)rep->score_session_id,
 			rep->score_default
 				? ", the first config stored with these engine parameters"
 				: "");

@@ -68,7 +68,7 @@ static int label_width(const struct ct_report *rep)
 void ct_report_print_table(FILE *f, const struct ct_report *rep)
 {
 	int w = label_width(rep);
-	char tbuf[32];
+	char tbuf[32], sbuf[48];
 
 	for (size_t i = 0; i < rep->nblocks; i++) {
 		const struct ct_report_block *b = &rep->blocks[i];
@@ -111,8 +111,9 @@ void ct_report_print_table(FILE *f, const struct ct_report *rep)
 	if (isnan(rep->ref_time_s))
 		fprintf(f, "\nRatio: no no-load runs of '%s' for this workload\n", rep->ref_label);
 	else
-		fprintf(f, "\nRatio = Time / %s s, the no-load mean of '%s' (session %lld)\n",
+		fprintf(f, "\nRatio = Time / %s s, the no-load mean of '%s' (%s%lld)\n",
 			rp_fmt_time(rep->ref_time_s, tbuf, sizeof(tbuf)), rep->ref_label,
+			rp_sessions_of(rep->ref_nsessions, sbuf, sizeof(sbuf)),
 			(long long)rep->ref_session_id);
 	bool first = true;
 
@@ -255,10 +256,20 @@ void ct_report_sysinfo_text(FILE *f, const struct ct_sysinfo *si, const char *di
 	fprintf(f, "fingerprint:%*s %s\n", w - (int)strlen("fingerprint"), "", si->fingerprint);
 }
 
+const char *rp_sessions_of(size_t n, char *buf, size_t len)
+{
+	if (n > 1)
+		snprintf(buf, len, "%zu sessions, the latest ", n);
+	else
+		snprintf(buf, len, "session ");
+	return buf;
+}
+
 const char *ct_report_test_name(const struct ct_stats_comparison *v)
 {
 	return v->decided_by == CT_TEST_SIGNED_RANK ? "signed-rank"
 	       : v->decided_by == CT_TEST_RANK	    ? "U"
+	       : v->decided_by == CT_TEST_SESSIONS  ? "sessions"
 						    : "none";
 }
 
@@ -290,7 +301,33 @@ static void verdict_line(FILE *f, const struct ct_report *rep, const struct ct_r
 		else
 			fprintf(f, "- (signed-rank)");
 	}
-	fprintf(f, "  Holm p=%.2g by %s: %s\n", v->p_adj, ct_report_test_name(v), verdict);
+	if (v->decided_by == CT_TEST_SESSIONS)
+		fprintf(f, "; %zu vs %zu sessions: %.2g (Welch on their medians)",
+			v->nsessions_other, v->nsessions_base, v->p);
+	fprintf(f, "  Holm p=%.2g by %s: %s%s\n", v->p_adj, ct_report_test_name(v), verdict,
+		c->scope == CT_SCOPE_ACROSS
+			? " (across sessions: how much sessions vary is unknown)"
+			: "");
+}
+
+void ct_report_print_sessions(FILE *f, const struct ct_report *rep)
+{
+	bool pooled = false;
+
+	for (size_t k = 0; k < rep->nconfigs; k++)
+		pooled |= rep->configs[k].nsessions != 1 || rep->configs[k].nunfinished;
+	if (!pooled)
+		return;
+	fprintf(f, "\nSessions:");
+	for (size_t k = 0; k < rep->nconfigs; k++) {
+		const struct ct_report_config *c = &rep->configs[k];
+
+		fprintf(f, "%s '%s' %zu (%zu runs", k ? ";" : "", c->label, c->nsessions, c->nruns);
+		if (c->nunfinished)
+			fprintf(f, ", %zu interrupted, used as asked", c->nunfinished);
+		fputc(')', f);
+	}
+	fputc('\n', f);
 }
 
 void ct_report_print_verdicts(FILE *f, const struct ct_report *rep, const char *note)
@@ -344,20 +381,25 @@ static const char *fmt_value(const struct ct_report *rep, double v, char *buf, s
 static void print_flag(FILE *f, const struct ct_report *rep, const struct ct_report_block *b,
 		       const struct ct_report_cell *c, const struct ct_report_flag *fl)
 {
-	char v[32], d[32], w[32];
+	char v[32], d[32], w[32], run[48];
 
+	/* pooled sessions: which session's run */
+	if (c->nsessions > 1 && fl->run)
+		snprintf(run, sizeof(run), "run %u of session %lld", fl->run->seq,
+			 (long long)fl->run->session_id);
+	else
+		snprintf(run, sizeof(run), "run %u", fl->run ? fl->run->seq : 0);
 	if (fl->unmonitored) {
-		fprintf(f, "%-9s %s run %u flagged (%s %s): imported, no monitors to say why\n",
-			b->load, c->label, fl->run ? fl->run->seq : 0,
-			fmt_value(rep, c->values[fl->value], v, sizeof(v)), rep->unit);
+		fprintf(f, "%-9s %s %s flagged (%s %s): imported, no monitors to say why\n",
+			b->load, c->label, run, fmt_value(rep, c->values[fl->value], v, sizeof(v)),
+			rep->unit);
 		return;
 	}
 	fprintf(f,
-		"%-9s %s run %u flagged (%s %s): foreign CPU %.0f%%, steal %.1f%%, PSI %s some "
+		"%-9s %s %s flagged (%s %s): foreign CPU %.0f%%, steal %.1f%%, PSI %s some "
 		"%.0f%%",
-		b->load, c->label, fl->run ? fl->run->seq : 0,
-		fmt_value(rep, c->values[fl->value], v, sizeof(v)), rep->unit, fl->foreign_pct,
-		fl->steal_pct, fl->psi_resource, fl->psi_pct);
+		b->load, c->label, run, fmt_value(rep, c->values[fl->value], v, sizeof(v)),
+		rep->unit, fl->foreign_pct, fl->steal_pct, fl->psi_resource, fl->psi_pct);
 	if (fl->start_dirty_bytes >= 0 && fl->start_writeback_bytes >= 0)
 		fprintf(f, ", started with %s dirty and %s under writeback",
 			ct_fmt_size((uint64_t)fl->start_dirty_bytes, d, sizeof(d)),

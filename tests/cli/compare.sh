@@ -22,7 +22,7 @@ rec c
 run compare a b --fail-on-regression 5
 expect_rc "a CPU-hogged config is a regression: exit 1" 1
 expect_out "its rows are shown" "^b +5 +"
-expect_out "the verdict says worse" "^none +b vs a: \\+[0-9.]+% .*Holm p=.* worse\$"
+expect_out "the verdict says worse" "^none +b vs a: \\+[0-9.]+% .*Holm p=.* worse \\(across sessions: how much sessions vary is unknown\\)\$"
 expect_err "the regression is named" "significantly slower than 'a' by more than 5%"
 # two quiet configs interleaved in one session: a printk rate limit (the value
 # it has and one more, put back after) that a CPU-bound foreground cannot feel

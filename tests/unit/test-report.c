@@ -109,6 +109,9 @@ static int teardown(void **state)
 }
 
 /* Builds the model of srcs under loads (kbuild, params) into rep. */
+/* the sessions of a label pooled: all (the default) or the latest */
+static enum ct_report_pool pool;
+
 static int build(struct fx *fx, struct ct_report *rep, const char *params,
 		 const struct ct_report_source *src, size_t nsrc, const char *const *loads,
 		 size_t nloads, const char *ref)
@@ -124,6 +127,7 @@ static int build(struct fx *fx, struct ct_report *rep, const char *params,
 		.nloads = nloads,
 		.ref_label = ref,
 		.confidence = 95,
+		.pool = pool,
 	};
 	char err[CT_ERRLEN];
 	int rc = ct_report_build(rep, fx->st, &q, err, sizeof(err));
@@ -209,9 +213,21 @@ static void test_baseline_and_text(void **state)
 	struct ct_report rep;
 	char *buf;
 
+	/* every session of a counts: io 15 and 17 s in the first, 22 s in the
+	 * second */
 	assert_int_equal(build(fx, &rep, "files=10", src, 2, loads, 2, "a"), 0);
-	/* a's latest session with io is session 2 (22 s) */
+	assert_true(fabs(rep.blocks[1].cells[0].g.time_s - 18.0) < 1e-9);
+	assert_int_equal(rep.blocks[1].cells[0].nsessions, 2);
+	assert_int_equal(rep.blocks[1].cells[0].session_id, fx->sess_a2);
+	assert_int_equal(rep.configs[0].nsessions, 2);
+	assert_int_equal(rep.configs[0].nruns, 5);
+	ct_report_release(&rep);
+	/* the latest alone: a's latest session with io is session 2 (22 s) */
+	pool = CT_POOL_LATEST;
+	assert_int_equal(build(fx, &rep, "files=10", src, 2, loads, 2, "a"), 0);
+	pool = CT_POOL_ALL;
 	assert_true(fabs(rep.blocks[1].cells[0].g.time_s - 22.0) < 1e-9);
+	assert_int_equal(rep.blocks[1].cells[0].nsessions, 1);
 	/* b against a's no-load mean: 20/11 and 30/11 */
 	assert_true(fabs(rep.blocks[0].cells[1].ratio - 20.0 / 11.0) < 1e-9);
 	assert_true(fabs(rep.blocks[1].cells[1].ratio - 30.0 / 11.0) < 1e-9);

@@ -1,0 +1,74 @@
+#!/bin/sh
+# compare and report pool every stored session of a label (the same
+# workload parameters): with two sessions or more a side the sessions
+# decide (Welch's t on their medians of logs), and the output says how
+# many sessions and runs each label gave; --sessions latest takes one, and
+# says the verdict spans sessions whose spread is unknown; --sessions IDS
+# takes those; an interrupted session counts only with
+# --include-interrupted, and the output says so.
+. "$CT_TESTLIB"
+plan 25
+
+SCHEMA=$(dirname "$CT_TESTLIB")/../../docs/schema/contend-1.json
+py() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($1)" "$2"; }
+
+tiny="-q -w selftest --scale 0.02 -l none -n 4 --no-warmup"
+for i in 1 2 3; do
+	for l in a b; do
+		# shellcheck disable=SC2086
+		"$CONTEND" run $tiny -L $l >/dev/null 2>"$T/err" || not_ok "session $i of $l" "$(cat "$T/err")"
+	done
+done
+check "six sessions stored" test "$(sql "select count(*) from sessions where status = 'complete'")" = 6
+
+run compare a b
+expect_rc "compare over three sessions a side: exit 0" 0
+expect_out "each label's sessions and runs are said" "^Sessions: 'a' 3 \(12 runs\); 'b' 3 \(12 runs\)$"
+expect_out "the sessions decide, three against three" "^none +b vs a: .*; 3 vs 3 sessions: [0-9.e-]+ \(Welch on their medians\) +Holm p=[0-9.e-]+ by sessions: "
+expect_out "Ratio's reference is every session's no-load runs" "the no-load mean of 'a' \(3 sessions, the latest 5\)"
+nonempty "the verdict line is there" "$(grep '^none ' "$T/out")"
+
+run compare a b --format json
+expect_rc "the same as JSON: exit 0" 0
+cp "$T/out" "$T/pooled.json"
+if python3 - "$SCHEMA" "$T/pooled.json" <<'EOF' >"$T/valid" 2>&1; then ok "it validates against the schema"; else not_ok "it validates against the schema" "$(tail -3 "$T/valid")"; fi
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])),
+                    cls=jsonschema.Draft202012Validator)
+EOF
+check "the comparison is decided by the sessions, 3 against 3" test \
+	"$(py "[(c['comparison']['decided_by'], c['comparison']['scope'], c['comparison']['sessions_base'], c['comparison']['sessions_other']) for c in d['loads'][0]['configs'] if c['comparison']]" "$T/pooled.json")" = "[('sessions', 'sessions', 3, 3)]"
+check "each cell lists its sessions, newest first" test \
+	"$(py "[c['sessions'] for c in d['loads'][0]['configs']]" "$T/pooled.json")" = "[[5, 3, 1], [6, 4, 2]]"
+check "each config says its sessions and runs" test \
+	"$(py "[(c['label'], c['sessions'], c['runs'], c['unfinished_sessions']) for c in d['configs']]" "$T/pooled.json")" = "[('a', 3, 12, 0), ('b', 3, 12, 0)]"
+check "the p-value is Welch's on the sessions" test \
+	"$(py "abs(d['loads'][0]['configs'][1]['comparison']['decided_p'] - d['loads'][0]['configs'][1]['comparison']['sessions_welch_p']) < 1e-12" "$T/pooled.json")" = True
+
+# one session a side, as before: the runs decide, marked as spanning
+# sessions whose spread is not known
+run compare a b --sessions latest
+expect_rc "--sessions latest: exit 0" 0
+expect_out "the runs decide" "^none +b vs a: .* by U: .*\(across sessions: how much sessions vary is unknown\)$"
+expect_out "from the latest session" "the no-load mean of 'a' \(session 5\)"
+if grep -q "^Sessions:" "$T/out"; then not_ok "no Sessions line for one session each"; else ok "no Sessions line for one session each"; fi
+
+run compare a b --sessions 1,3,2,4 --format json
+expect_rc "--sessions 1,3,2,4: exit 0" 0
+check "only those sessions count" test \
+	"$(py "[c['sessions'] for c in d['loads'][0]['configs']]" "$T/out")" = "[[3, 1], [4, 2]]"
+
+# an interrupted session is left out unless asked
+sql "update sessions set status = 'interrupted' where id = 5" >/dev/null
+run compare a b
+expect_out "the interrupted session is left out" "^Sessions: 'a' 2 \(8 runs\); 'b' 3 \(12 runs\)$"
+expect_out "and the latest finished one is the reference" "the no-load mean of 'a' \(2 sessions, the latest 3\)"
+run compare a b --include-interrupted
+expect_out "--include-interrupted counts it, and says so" "^Sessions: 'a' 3 \(12 runs, 1 interrupted, used as asked\); 'b' 3 \(12 runs\)$"
+run report a b --include-interrupted --format md
+expect_rc "report takes it too: exit 0" 0
+expect_out "and decides by the sessions" "\| sessions \|"
+
+run compare a b --sessions latest,1
+expect_rc "a bad --sessions: exit 2" 2
+expect_err "it says what --sessions takes" "^contend: compare: --sessions takes all, latest or session ids separated by commas"
