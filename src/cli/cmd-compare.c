@@ -11,6 +11,7 @@
 #include "opts.h"
 #include "contend/load.h"
 #include "contend/report.h"
+#include "contend/session.h"
 #include "contend/store.h"
 #include "contend/util.h"
 #include "contend/workload.h"
@@ -403,6 +404,16 @@ static int compare_main(const char *cmd, const char *synopsis, const char *intro
 	if (rep && !c.nlabels && !a.nsessions)
 		return cli_usage_error(cmd, "needs a LABEL or --session ID");
 	ex = cli_open_store(a.db, 0, &st);
+	/* a session whose contend is gone is interrupted, as list says, and
+	 * counts only when asked (a store that cannot be written: as it is) */
+	if (!ex && !st->readonly) {
+		char err[CT_ERRLEN];
+		unsigned closed;
+		int rc = ct_session_close_orphans(st, &closed, err, sizeof(err));
+
+		if (rc && rc != -ENOSPC)
+			ex = cli_fail(rc, err);
+	}
 	if (!ex && a.nsessions)
 		ex = add_sessions(st, &a, &c);
 	if (!ex)

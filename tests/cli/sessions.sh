@@ -4,10 +4,10 @@
 # decide (Welch's t on their medians of logs), and the output says how
 # many sessions and runs each label gave; --sessions latest takes one, and
 # says the verdict spans sessions whose spread is unknown; --sessions IDS
-# takes those; an interrupted session counts only with
-# --include-interrupted, and the output says so.
+# takes those; an interrupted session (or one whose contend is gone)
+# counts only with --include-interrupted, and the output says so.
 . "$CT_TESTLIB"
-plan 25
+plan 27
 
 SCHEMA=$(dirname "$CT_TESTLIB")/../../docs/schema/contend-1.json
 py() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($1)" "$2"; }
@@ -68,6 +68,16 @@ expect_out "--include-interrupted counts it, and says so" "^Sessions: 'a' 3 \(12
 run report a b --include-interrupted --format md
 expect_rc "report takes it too: exit 0" 0
 expect_out "and decides by the sessions" "\| sessions \|"
+
+# a session left 'running' by a contend that is gone (killed, a reboot):
+# compare marks it interrupted, as list does, and leaves it out
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+sql "update sessions set status = 'running', ended_at = NULL, pid = $dead where id = 3" >/dev/null
+run compare a b
+expect_out "a session whose contend is gone is left out" "^Sessions: 'a' 1 \(4 runs\); 'b' 3 \(12 runs\)$"
+check "and marked interrupted in the store" test "$(sql "select status from sessions where id = 3")" = interrupted
 
 run compare a b --sessions latest,1
 expect_rc "a bad --sessions: exit 2" 2
