@@ -150,6 +150,45 @@ static void flag_evidence(struct ct_report_flag *fl, double rate_median, double 
 }
 
 /* Summary, outliers and their evidence, and the mean without them. */
+/* Outliers among the runs of each session: a session that ran slower as
+ * a whole is how sessions vary, which the verdict weighs, not a fluke
+ * run. One session (or plain numbers): among all the values. */
+static int flag_outliers(struct ct_report_cell *c, size_t *nflag)
+{
+	double *v;
+	size_t *idx;
+	bool *o;
+	int rc = 0;
+
+	if (c->nsessions <= 1 || !c->ok)
+		return c->have_summary ? ct_stats_outliers_of(c->values, &c->sum, c->outlier, nflag)
+				       : ct_stats_outliers(c->values, c->n, c->outlier, nflag);
+	v = malloc(c->n * sizeof(*v));
+	idx = malloc(c->n * sizeof(*idx));
+	o = malloc(c->n * sizeof(*o));
+	*nflag = 0;
+	for (size_t s = 0; v && idx && o && s < c->nsessions; s++) {
+		size_t m = 0, k = 0;
+
+		for (size_t i = 0; i < c->n; i++)
+			if (c->ok[i]->session_id == c->sessions[s]) {
+				idx[m] = i;
+				v[m++] = c->values[i];
+			}
+		if (m < 3 || ct_stats_outliers(v, m, o, &k))
+			continue;
+		for (size_t j = 0; j < m; j++)
+			c->outlier[idx[j]] = o[j];
+		*nflag += k;
+	}
+	if (!v || !idx || !o)
+		rc = -ENOMEM;
+	free(v);
+	free(idx);
+	free(o);
+	return rc;
+}
+
 static int describe_values(struct ct_report_cell *c, double confidence)
 {
 	size_t nflag = 0;
@@ -162,9 +201,9 @@ static int describe_values(struct ct_report_cell *c, double confidence)
 	c->outlier = calloc(c->n, sizeof(*c->outlier));
 	if (!c->outlier)
 		return -ENOMEM;
-	if ((c->have_summary ? ct_stats_outliers_of(c->values, &c->sum, c->outlier, &nflag)
-			     : ct_stats_outliers(c->values, c->n, c->outlier, &nflag)) ||
-	    !nflag)
+	if (flag_outliers(c, &nflag) == -ENOMEM)
+		return -ENOMEM;
+	if (!nflag)
 		return 0;
 	c->flags = calloc(nflag, sizeof(*c->flags));
 	if (!c->flags)

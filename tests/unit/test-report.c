@@ -426,13 +426,53 @@ static void test_comparisons(void **state)
 	ct_report_release(&rep);
 }
 
+/* Sessions pooled: each is one, so a session that ran 20% slower as a
+ * whole flags nothing (that is how sessions vary, which the verdict
+ * weighs), while a fluke run inside a session is flagged; with three
+ * sessions a side the sessions decide. */
+static void test_pooled_sessions(void **state)
+{
+	static const double s1[] = { 10.0, 10.1, 9.9, 10.05 }, s2[] = { 12.0, 12.1, 11.9, 12.05 },
+			    s3[] = { 10.0, 10.1, 9.9, 15.0 }, o1[] = { 10.2, 10.0, 10.1, 9.95 };
+	const char *loads[] = { "none" };
+	struct ct_report_source src[2] = { { "p", 0 }, { "q", 0 } };
+	struct fx *fx = *state;
+	struct ct_sysinfo si;
+	struct ct_report rep;
+	const struct ct_report_cell *p, *q;
+	char err[CT_ERRLEN];
+	int64_t cp, cq, last;
+
+	memset(&si, 0, sizeof(si));
+	snprintf(si.fingerprint, sizeof(si.fingerprint), "00000000000000bb");
+	assert_int_equal(ct_store_config_put(fx->st, "p", &si, &cp, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_config_put(fx->st, "q", &si, &cq, err, sizeof(err)), 0);
+	session_with(fx, cp, "p", 0, "none", s1, 4, false);
+	session_with(fx, cp, "p", 0, "none", s2, 4, false);
+	last = session_with(fx, cp, "p", 0, "none", s3, 4, false);
+	for (int i = 0; i < 3; i++)
+		session_with(fx, cq, "q", 0, "none", o1, 4, false);
+	assert_int_equal(build(fx, &rep, "files=20", src, 2, loads, 1, NULL), 0);
+	p = &rep.blocks[0].cells[0];
+	q = &rep.blocks[0].cells[1];
+	assert_int_equal(p->nsessions, 3);
+	assert_int_equal(p->session_id, last);
+	assert_int_equal(p->n, 12);
+	assert_int_equal(p->nflags, 1);
+	assert_true(p->flags[0].run->session_id == last && p->values[p->flags[0].value] == 15.0);
+	assert_int_equal(q->scope, CT_SCOPE_SESSIONS);
+	assert_int_equal(q->cmp.decided_by, CT_TEST_SESSIONS);
+	assert_int_equal(q->cmp.nsessions_base, 3);
+	assert_int_equal(q->cmp.nsessions_other, 3);
+	ct_report_release(&rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_same_config),
-		cmocka_unit_test(test_stored_reference),
-		cmocka_unit_test(test_baseline_and_text),
-		cmocka_unit_test(test_comparisons),
+		cmocka_unit_test(test_same_config),	  cmocka_unit_test(test_stored_reference),
+		cmocka_unit_test(test_baseline_and_text), cmocka_unit_test(test_comparisons),
+		cmocka_unit_test(test_pooled_sessions),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
