@@ -247,15 +247,19 @@ static int check_names(struct ct_store *st, const struct compared *c)
 	return 0;
 }
 
-/* A config significantly worse than the baseline by more than pct. */
+/* A config significantly worse than the baseline by more than pct: by
+ * the ratio of means, or when the sessions decided by theirs (the ratio of
+ * the sessions' medians). */
 static bool regression(const struct ct_report *rep, double pct)
 {
 	for (size_t i = 0; pct >= 0 && i < rep->nblocks; i++)
 		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
 			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
+			bool sess = c->cmp.decided_by == CT_TEST_SESSIONS;
+			double r = sess ? c->cmp.effect : c->cmp.ratio.ratio;
 
 			if (c->compared && !strcmp(ct_report_verdict(rep, c), "worse") &&
-			    c->cmp.have_ratio && fabs(c->cmp.ratio.ratio - 1) * 100 > pct)
+			    (sess || c->cmp.have_ratio) && fabs(r - 1) * 100 > pct)
 				return true;
 		}
 	return false;
