@@ -7,12 +7,12 @@
 # takes those; an interrupted session (or one whose contend is gone)
 # counts only with --include-interrupted, and the output says so.
 . "$CT_TESTLIB"
-plan 27
+plan 29
 
 SCHEMA=$(dirname "$CT_TESTLIB")/../../docs/schema/contend-1.json
 py() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($1)" "$2"; }
 
-tiny="-q -w selftest --scale 0.02 -l none -n 4 --no-warmup"
+tiny="-q -w selftest --scale 0.1 -l none -n 4 --no-warmup"
 for i in 1 2 3; do
 	for l in a b; do
 		# shellcheck disable=SC2086
@@ -57,6 +57,22 @@ run compare a b --sessions 1,3,2,4 --format json
 expect_rc "--sessions 1,3,2,4: exit 0" 0
 check "only those sessions count" test \
 	"$(py "[c['sessions'] for c in d['loads'][0]['configs']]" "$T/out")" = "[[3, 1], [4, 2]]"
+
+# three sessions beside two CPU hogs: slower by far, and the sessions say
+# so - a gate fails on it
+for i in 1 2 3; do
+	yes >/dev/null &
+	h1=$!
+	yes >/dev/null &
+	h2=$!
+	# shellcheck disable=SC2086
+	"$CONTEND" run $tiny -L slow >/dev/null 2>&1
+	kill $h1 $h2
+	wait $h1 $h2 2>/dev/null
+done
+run compare a slow --fail-on-regression 5
+expect_rc "a slower config over three sessions a side fails the gate: exit 1" 1
+expect_out "the sessions decide it is worse" "^none +slow vs a: \+[0-9.]+% .*; 3 vs 3 sessions: .* by sessions: worse$"
 
 # an interrupted session is left out unless asked
 sql "update sessions set status = 'interrupted' where id = 5" >/dev/null
