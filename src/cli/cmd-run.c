@@ -370,6 +370,12 @@ static int split_loads(struct run_args *a)
 
 	snprintf(a->loadbuf, sizeof(a->loadbuf), "%s", a->loads);
 	for (tok = strtok_r(a->loadbuf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		/* blanks around a comma are no part of a name: -l 'none, io' */
+		tok += strspn(tok, " \t");
+		for (end = tok + strlen(tok); end > tok && (end[-1] == ' ' || end[-1] == '\t');)
+			*--end = '\0';
 		if (!*tok)
 			continue;
 		if (!ct_load_find(tok)) {
@@ -677,10 +683,12 @@ static int prepare_knobs(struct run_args *a, const struct ct_workload_ops *w,
 	rc = ct_knobs_prepare(a->knobs, a->nknobs, o->dir ? o->dir : "/var/tmp", err, sizeof(err));
 	if (!rc)
 		rc = ct_knob_configs(a->knobs, a->nknobs, &a->kconfigs, &n, err, sizeof(err));
-	if (rc) {
-		cli_error("%s", err);
-		return rc == -EPERM || rc == -EACCES ? CT_EXIT_ENV : CT_EXIT_USAGE;
+	if (rc == -EPERM || rc == -EACCES) {
+		cli_error("%s: %s", a->cmd, err);
+		return CT_EXIT_ENV;
 	}
+	if (rc)
+		return cli_usage_error(a->cmd, "%s", err);
 	if (n > CT_SESSION_MAX_CONFIGS)
 		return cli_usage_error(a->cmd, "%zu configs: at most %d in one session", n,
 				       CT_SESSION_MAX_CONFIGS);
@@ -799,6 +807,9 @@ static int check_args(struct run_args *a, const struct cli_parsed *p, int argc, 
 	if (!cli_given(run_opts, p, "runs"))
 		o->runs = a->s.env.quick ? 3 : 5;
 	ex = a->from ? check_from(a, p) : check_modes(a, p);
+	if (!ex && a->quiet && a->progress && strcmp(a->progress, "none"))
+		ex = cli_usage_error(a->cmd, "-q (--quiet) and --progress %s contradict; give one",
+				     a->progress);
 	if (!ex)
 		ex = check_workload(a, p, argc, argv, &w);
 	if (!ex && o->label && strlen(o->label) >= sizeof(a->s.label))
@@ -862,6 +873,34 @@ static void print_adaptive(FILE *f, const struct ct_session *s)
 			i ? "" : "\n", c->load, c->precise ? "precise" : "IMPRECISE", c->runs,
 			c->halfwidth_pct, s->opts.precision_pct);
 	}
+}
+
+/* The verdicts' heading says which test decided them: the signed-rank
+ * test pairs the runs of 6 blocks or more, fewer leave it to U. */
+static const char *verdict_note(const struct ct_report *rep, bool sequential)
+{
+	size_t paired = 0, unpaired = 0;
+
+	if (sequential)
+		return "sequential runs: unpaired tests";
+	for (size_t i = 0; i < rep->nblocks; i++)
+		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
+			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
+
+			if (!c->compared || c->cmp.decided_by == CT_TEST_NONE)
+				continue;
+			if (c->cmp.decided_by == CT_TEST_SIGNED_RANK)
+				paired++;
+			else
+				unpaired++;
+		}
+	if (paired && unpaired)
+		return "interleaved blocks: the signed-rank test decides where 6 blocks or more "
+		       "paired, U elsewhere";
+	if (unpaired)
+		return "interleaved blocks: under the 6 paired blocks the signed-rank test needs, "
+		       "so U decides";
+	return "interleaved blocks: the signed-rank test decides from 6 blocks";
 }
 
 /* The report of what the session stored: one config's table (WimMark's
@@ -953,11 +992,7 @@ static int print_session(struct run_args *a, struct ct_store *st)
 	else
 		ct_report_print_table(f, &rep);
 	if (text && !scored && s->ncfg > 1)
-		ct_report_print_verdicts(
-			f, &rep,
-			o->sequential
-				? "sequential runs: unpaired tests"
-				: "interleaved blocks: the signed-rank test decides from 6 blocks");
+		ct_report_print_verdicts(f, &rep, verdict_note(&rep, o->sequential));
 	if (text && !scored && s->ncfg == 1)
 		print_adaptive(f, s);
 	ct_report_release(&rep);
@@ -981,11 +1016,12 @@ static int check_baseline(const struct run_args *a, struct ct_store *st)
 	if (ct_store_runs(st, &f, &runs, &n, err, sizeof(err)))
 		return cli_fail(-EIO, err);
 	free(runs);
-	if (!n)
-		return cli_usage_error(a->cmd,
-				       "--baseline '%s' has no stored runs of workload %s; see: "
-				       "contend list",
-				       a->baseline, a->s.opts.workload);
+	if (!n) {
+		cli_error(
+			"%s: --baseline '%s' has no stored runs of workload %s (see: contend list)",
+			a->cmd, a->baseline, a->s.opts.workload);
+		return CT_EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -1023,8 +1059,20 @@ static int finish(struct run_args *a, int rc, const char *err, const struct cli_
 	const struct ct_session *s = &a->s;
 
 	if (rc == -EINTR) {
-		if (s->rec.id)
-			cli_error("%s; session %lld marked interrupted", err, (long long)s->rec.id);
+		char ids[256] = "";
+		size_t off = 0, n = 0;
+
+		/* every config's session of a --vary run was marked */
+		for (size_t k = 0; k < s->ncfg && off < sizeof(ids); k++)
+			if (s->cfg[k].rec.id && ++n)
+				off += (size_t)snprintf(ids + off, sizeof(ids) - off, "%s%lld",
+							off ? ", " : "",
+							(long long)s->cfg[k].rec.id);
+		if (!n && s->rec.id && ++n)
+			snprintf(ids, sizeof(ids), "%lld", (long long)s->rec.id);
+		if (n)
+			cli_error("%s; session%s %s marked interrupted", err, n == 1 ? "" : "s",
+				  ids);
 		else
 			cli_error("%s before the first run; nothing stored", err);
 		return CT_EXIT_INTERRUPTED;
@@ -1170,7 +1218,7 @@ static int run_main(struct run_args *a, int argc, char **argv)
 		rc = ct_env_from_machine(&a->s.env, err, sizeof(err));
 		if (!rc)
 			rc = ct_session_check(&a->s, err, sizeof(err));
-		ex = rc ? cli_fail(rc, err) : 0;
+		ex = rc ? cli_cmd_fail(a->cmd, rc, err) : 0;
 	}
 	if (!ex && a->dry_run) {
 		ex = dry_run(a);

@@ -67,7 +67,7 @@ echo "$ex" | while IFS= read -r line; do
 		ok "$line"
 	elif [ "$rc" = 3 ] && [ "$(id -u)" != 0 ] && grep -q "root" "$T/err"; then
 		skip "$line" "needs root"
-	elif [ "$rc" = 2 ] && grep -q "^contend: knob 'iosched': '.*' is not offered by" "$T/err"; then
+	elif [ "$rc" = 2 ] && grep -q "^contend: run: knob 'iosched': '.*' is not offered by" "$T/err"; then
 		skip "$line" "$(cat "$T/err")"
 	else
 		not_ok "$line" "exit $rc: $(head -c 400 "$T/err")"
