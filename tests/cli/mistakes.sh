@@ -4,7 +4,7 @@
 # documented exit code, before anything runs. The crash with --db that left
 # a knob changed is tests/cli/vary.sh's (it needs a disk's scheduler).
 . "$CT_TESTLIB"
-plan 73
+plan 90
 
 sel="-w selftest --scale 0.05 --delay 0 --no-warmup --dir $T"
 # shellcheck disable=SC2086
@@ -185,6 +185,55 @@ expect_out "as the two loads" "^loads: +none null\$"
 run run --dry-run $sel -l none -q --progress plain
 expect_rc "-q with --progress plain: exit 2" 2
 expect_err "they contradict" "^contend: run: -q \\(--quiet\\) and --progress plain contradict; give one \\(see: contend run --help\\)\$"
+# --dry-run makes every check the run makes before its first run (issue
+# "part 18"): each refusal of this file, a knob value only the kernel
+# refuses, --target-effect without a calibration or beyond 200 runs, gets
+# the run's exit code from the dry run; and --target-effect is planned as
+# the run plans it
+same_rc() { # same_rc DESC ARGS...: the dry run exits as the run, not 0
+	d=$1
+	shift
+	run run --dry-run "$@"
+	dry=$rc
+	run run "$@"
+	if [ "$dry" = "$rc" ] && [ "$rc" != 0 ]; then
+		ok "$d: --dry-run and the run exit $rc"
+	else
+		not_ok "$d: --dry-run and the run exit alike, not 0" "dry run: $dry, run: $rc" "$(head -c 600 "$T/err")"
+	fi
+}
+rootonly() { # rootonly DESC ARGS...: same_rc as root, else skipped
+	if [ "$(id -u)" = 0 ]; then same_rc "$@"; else skip "$1" "changing knobs needs root"; fi
+}
+same_rc "--baseline typo" $sel -l none -n 1 --baseline typo
+same_rc "an unknown option" --bogus
+same_rc "a missing value" -n
+same_rc "a number out of range" --max-runs 4
+same_rc "a label with a newline" $sel -l none -n 1 -L "$(printf 'a\nb')"
+same_rc "a command with a space" -w cmd -l none -n 1 --delay 0 --no-warmup --dir "$T" -- "sleep 0.1"
+rootonly "a scheduler the disk lacks" $sel -l none -n 1 --vary iosched=nosuch
+same_rc "--db in a missing directory" $sel -l none -n 1 --db "$T/nodir/w.db"
+rootonly "an unknown sysctl" $sel -l none -n 1 --set sysctl.vm.nosuch=1
+same_rc "an unknown task" -w latency -l none --task audoi
+same_rc "-q with --progress plain" $sel -l none -n 1 -q --progress plain
+if [ "$(id -u)" = 0 ]; then
+	dr=$(cat /proc/sys/vm/dirty_ratio)
+	same_rc "a sysctl value the kernel refuses" $sel -l none -n 1 --set sysctl.vm.dirty_ratio=abc
+	check "and vm.dirty_ratio is back to $dr" test "$(cat /proc/sys/vm/dirty_ratio)" = "$dr"
+else
+	skip "a sysctl value the kernel refuses" "changing knobs needs root"
+	skip "and vm.dirty_ratio is back" "changing knobs needs root"
+fi
+same_rc "--target-effect without a calibration" $sel -l none -L nocal --target-effect 50
+"$CONTEND" calibrate -q $sel -l none -n 6 -L cal >/dev/null 2>&1
+same_rc "--target-effect beyond 200 runs" $sel -l none -L cal --target-effect 0.001
+run run --dry-run $sel -l none -L cal --target-effect 100
+dplan=$(grep '^--target-effect' "$T/out")
+run run -q $sel -l none -L cal --target-effect 100
+rplan=$(grep '^--target-effect' "$T/out")
+nonempty "the run plans --target-effect" "$rplan"
+[ "$dplan" = "$rplan" ] && ok "the dry run plans it alike" || not_ok "the dry run plans it alike" "dry run: $dplan" "run: $rplan"
+
 run sysinfo
 col=$(awk '{ match($0, /: +/); print RSTART + RLENGTH }' "$T/out" | sort -u | wc -l)
 check "sysinfo: every value starts in one column" test "$col" = 1
