@@ -306,10 +306,10 @@ static int make_parent(const char *path, bool mkdir, char *err, size_t len)
 		rc = -errno;
 	else if (!S_ISDIR(sb.st_mode))
 		rc = -ENOTDIR;
-	if (rc == -ENOENT || rc == -ENOTDIR) /* a typo in the path: -ENOTDIR */
+	if (!mkdir && (rc == -ENOENT || rc == -ENOTDIR)) /* a typo in the path: -ENOTDIR */
 		rc = ct_err(err, len, -ENOTDIR,
-			    "cannot make results store '%s': '%s' is no directory%s", path, dir,
-			    mkdir ? "" : " (make it first)");
+			    "cannot make results store '%s': '%s' is no directory (make it first)",
+			    path, dir);
 	else if (rc)
 		ct_err(err, len, rc, "cannot open results store '%s': %s", path, strerror(-rc));
 	free(dir);
