@@ -1,7 +1,8 @@
 # Thin wrapper so a fresh Debian machine needs only two commands:
-#   make run    - install build dependencies, build, run the quick default suite
-#   make check  - install dependencies, build, run every test (also under ASan+UBSan), and
-#                 each libFuzzer target for FUZZ_TIME seconds
+#   make run    - install what building and running need, build, run the quick default suite
+#   make check  - install the test tools too, build, run every test (also under ASan+UBSan),
+#                 and each libFuzzer target for FUZZ_TIME seconds
+# scripts/bootstrap takes the profile: run for building and running, check for the rest.
 # The real build is Meson; build/ is the normal tree, build-san/ the sanitized one.
 
 BUILD ?= build
@@ -11,13 +12,17 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_TIME ?= 20
 MESON_FLAGS ?=
 RUN_ARGS ?=
+# what scripts/bootstrap installs: run (build and run) unless a target that
+# tests or measures asks for check (a target's value holds for its prerequisites)
+BOOTSTRAP_PROFILE ?= run
+test test-san test-fuzz check bench: BOOTSTRAP_PROFILE = check
 
 .PHONY: all bootstrap build run check test test-san test-fuzz format format-check bench clean
 
 all: build
 
 bootstrap:
-	@scripts/bootstrap
+	@scripts/bootstrap $(BOOTSTRAP_PROFILE)
 
 $(BUILD)/build.ninja:
 	meson setup $(BUILD) $(MESON_FLAGS)

@@ -83,6 +83,10 @@ struct ct_calibration {
 /* How a store is opened. */
 enum {
 	CT_STORE_CREATE = 1 << 0, /* make it (and its directory) when missing: writers */
+	/* with CREATE: make the file, never its directory - a path the user
+	 * gave, whose missing directory is a typo (-ENOTDIR), as git and
+	 * sqlite3 take it; the default store's directory is made */
+	CT_STORE_NO_MKDIR = 1 << 1,
 };
 
 /* An open store (src/store/query.c holds the rest of it). */

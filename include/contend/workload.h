@@ -54,6 +54,11 @@ struct ct_workload_ops {
 	 * be (-ENOENT, -ENOTDIR, -ENOSPC, -EINVAL). May be NULL. */
 	int (*check)(const struct ct_env *env, const struct ct_workload_opts *o, const char *dir,
 		     char *err, size_t len);
+	/* The w->params prepare would fill, without making anything (--dry-run
+	 * plans --target-effect by them). May be NULL: --dry-run then prepares
+	 * the workload in a temporary directory and removes it. */
+	int (*describe)(const struct ct_env *env, const struct ct_workload_opts *o, const char *dir,
+			char *params, size_t plen, char *err, size_t len);
 	/* Before the session's runs: generate or check the tree, fill w->params.
 	 * Untimed. May be NULL. */
 	int (*prepare)(struct ct_workload *w, char *err, size_t len);

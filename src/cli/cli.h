@@ -37,6 +37,9 @@ void cli_warn(const char *fmt, ...) CT_PRINTF(1, 2);
 int cli_parse_confidence(const char *arg, double *out);
 /* Prints the library error for rc and returns the exit code. */
 int cli_fail(int rc, const char *err);
+/* The same for a command's check: "contend: CMD: <err>", and for bad input
+ * (exit 2) the pointer to CMD's --help. */
+int cli_cmd_fail(const char *cmd, int rc, const char *err);
 /* Opens the store named by --db or the default (flags: CT_STORE_CREATE for
  * writers); prints and returns the exit code on failure, 0 on success. */
 int cli_open_store(const char *db, unsigned flags, struct ct_store **st);

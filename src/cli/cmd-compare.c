@@ -141,6 +141,50 @@ struct compared {
 	const char *cmd; /* "compare" or "report" */
 };
 
+/* "no stored runs of LABEL for workload W (PARAMS)", and what the label
+ * does have: the workloads of its runs (-w finds them), or that its runs
+ * of W ran with other parameters. The exit code. */
+static int no_runs(struct ct_store *st, const struct compared *c, size_t i, const char *wl,
+		   const char *params)
+{
+	struct ct_run_filter f = { .session_id = c->sids[i],
+				   .label = c->labels[i],
+				   .ok_only = true };
+	struct ct_run *runs = NULL;
+	char err[CT_ERRLEN], has[256] = "", hint[320] = "", q[96];
+	size_t n = 0, off = 0, nother = 0;
+	bool same = false;
+
+	if (!ct_store_runs(st, &f, &runs, &n, err, sizeof(err))) {
+		for (size_t k = 0; k < n; k++) {
+			bool seen = false;
+
+			for (size_t m = 0; m < k && !seen; m++)
+				seen = !strcmp(runs[m].workload, runs[k].workload);
+			if (seen)
+				continue;
+			if (wl && !strcmp(runs[k].workload, wl))
+				same = true;
+			else if (off < sizeof(has) && ++nother)
+				off += (size_t)snprintf(has + off, sizeof(has) - off, "%s%s",
+							off ? ", " : "", runs[k].workload);
+		}
+	}
+	free(runs);
+	if (nother == 1)
+		snprintf(hint, sizeof(hint), "; it has runs of workload %s (-w %s compares those)",
+			 has, has);
+	else if (nother)
+		snprintf(hint, sizeof(hint), "; it has runs of workloads %s (-w NAME)", has);
+	else if (same)
+		snprintf(hint, sizeof(hint), "; its runs of %s ran with other parameters", wl);
+	ct_quote(c->labels[i], q, sizeof(q));
+	cli_error("%s: no stored runs of %s%s%s%s%s%s%s (see: contend list)", c->cmd, q,
+		  wl ? " for workload " : "", wl ? wl : "", params ? " (" : "",
+		  params ? params : "", params ? ")" : "", hint);
+	return CT_EXIT_USAGE;
+}
+
 /* The baseline's latest run says which workload and parameters; the loads
  * are -l's or, in order, those the baseline has with them. */
 static long count_runs(struct ct_store *st, const struct compared *c, size_t i, const char *load);
@@ -160,9 +204,7 @@ static int what_to_compare(struct ct_store *st, const struct compare_args *a, st
 		return cli_fail(rc, err);
 	if (!n) {
 		free(runs);
-		cli_error("compare: no stored runs of '%s'%s%s (see: contend list)", c->labels[0],
-			  a->workload ? " for workload " : "", a->workload ? a->workload : "");
-		return CT_EXIT_USAGE;
+		return no_runs(st, c, 0, a->workload, NULL);
 	}
 	snprintf(c->wl, sizeof(c->wl), "%s", runs[n - 1].workload);
 	snprintf(c->params, sizeof(c->params), "%s", runs[n - 1].workload_params);
@@ -176,7 +218,8 @@ static int what_to_compare(struct ct_store *st, const struct compare_args *a, st
 	/* a load --load-cmd defined is known by its stored runs */
 	for (size_t i = 0; a->loads && !rc && i < c->nloads; i++)
 		if (!ct_load_find(c->loads[i]) && count_runs(st, c, 0, c->loads[i]) <= 0) {
-			cli_error("compare: unknown load '%s' (see: contend loads)", c->loads[i]);
+			cli_error("%s: unknown load '%s' (see: contend loads)", c->cmd,
+				  c->loads[i]);
 			rc = CT_EXIT_USAGE;
 		}
 	for (size_t i = 0; !a->loads && i < n && c->nloads < MAX_LOADS; i++) {
@@ -226,20 +269,15 @@ static int check_names(struct ct_store *st, const struct compared *c)
 		n = count_runs(st, c, i, NULL);
 		if (n < 0)
 			return CT_EXIT_ENV;
-		if (!n) {
-			cli_error("compare: no stored runs of '%s' for workload %s (%s) (see: "
-				  "contend "
-				  "list)",
-				  c->labels[i], c->wl, c->params);
-			return CT_EXIT_USAGE;
-		}
+		if (!n)
+			return no_runs(st, c, i, c->wl, c->params);
 	}
 	for (size_t i = 0; i < c->nloads; i++) {
 		n = count_runs(st, c, 0, c->loads[i]);
 		if (n < 0)
 			return CT_EXIT_ENV;
 		if (!n) {
-			cli_error("compare: the baseline '%s' has no runs under load '%s'",
+			cli_error("%s: the baseline '%s' has no runs under load '%s'", c->cmd,
 				  c->labels[0], c->loads[i]);
 			return CT_EXIT_USAGE;
 		}
@@ -398,6 +436,13 @@ static int compare_main(const char *cmd, const char *synopsis, const char *intro
 	for (int i = p.rest; i < argc; i++) {
 		if (a.baseline && !strcmp(argv[i], a.baseline))
 			continue;
+		for (size_t k = 0; k < c.nlabels; k++)
+			if (!strcmp(c.labels[k], argv[i])) {
+				char q[96];
+
+				return cli_usage_error(cmd, "label %s is named twice",
+						       ct_quote(argv[i], q, sizeof(q)));
+			}
 		if (c.nlabels == CT_REPORT_MAX_ROWS)
 			return cli_usage_error(cmd, "at most %d configs can be compared",
 					       CT_REPORT_MAX_ROWS);

@@ -12,13 +12,18 @@
 #include "contend/oltp.h"
 #include "contend/report.h"
 #include "contend/util.h"
+#include "contend/workload.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 static const char synopsis[] = "contend run [options] [-- command...]";
@@ -246,7 +251,9 @@ static const struct cli_opt run_opts[] = {
 	  .help = "write the session's report to FILE (whole or not at all)",
 	  .only = "run" },
 	CLI_FLAG(0, "dry-run", A, dry_run,
-		 "check everything and print the plan; run, store and change\nnothing", 0),
+		 "check everything and print the plan; run and store nothing\n(as root, each knob "
+		 "value is set and put back to check it)",
+		 0),
 	CLI_GROUP("live knobs (root; restored at the end, or by 'contend restore' after a crash):"),
 	CLI_CALLBACK("set", "KNOB=VALUE", "a setting for the whole session", knob_opt),
 	CLI_CALLBACK("vary", "KNOB=V1,V2",
@@ -370,6 +377,12 @@ static int split_loads(struct run_args *a)
 
 	snprintf(a->loadbuf, sizeof(a->loadbuf), "%s", a->loads);
 	for (tok = strtok_r(a->loadbuf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		/* blanks around a comma are no part of a name: -l 'none, io' */
+		tok += strspn(tok, " \t");
+		for (end = tok + strlen(tok); end > tok && (end[-1] == ' ' || end[-1] == '\t');)
+			*--end = '\0';
 		if (!*tok)
 			continue;
 		if (!ct_load_find(tok)) {
@@ -677,10 +690,12 @@ static int prepare_knobs(struct run_args *a, const struct ct_workload_ops *w,
 	rc = ct_knobs_prepare(a->knobs, a->nknobs, o->dir ? o->dir : "/var/tmp", err, sizeof(err));
 	if (!rc)
 		rc = ct_knob_configs(a->knobs, a->nknobs, &a->kconfigs, &n, err, sizeof(err));
-	if (rc) {
-		cli_error("%s", err);
-		return rc == -EPERM || rc == -EACCES ? CT_EXIT_ENV : CT_EXIT_USAGE;
+	if (rc == -EPERM || rc == -EACCES) {
+		cli_error("%s: %s", a->cmd, err);
+		return CT_EXIT_ENV;
 	}
+	if (rc)
+		return cli_usage_error(a->cmd, "%s", err);
 	if (n > CT_SESSION_MAX_CONFIGS)
 		return cli_usage_error(a->cmd, "%zu configs: at most %d in one session", n,
 				       CT_SESSION_MAX_CONFIGS);
@@ -799,6 +814,9 @@ static int check_args(struct run_args *a, const struct cli_parsed *p, int argc, 
 	if (!cli_given(run_opts, p, "runs"))
 		o->runs = a->s.env.quick ? 3 : 5;
 	ex = a->from ? check_from(a, p) : check_modes(a, p);
+	if (!ex && a->quiet && a->progress && strcmp(a->progress, "none"))
+		ex = cli_usage_error(a->cmd, "-q (--quiet) and --progress %s contradict; give one",
+				     a->progress);
 	if (!ex)
 		ex = check_workload(a, p, argc, argv, &w);
 	if (!ex && o->label && strlen(o->label) >= sizeof(a->s.label))
@@ -862,6 +880,34 @@ static void print_adaptive(FILE *f, const struct ct_session *s)
 			i ? "" : "\n", c->load, c->precise ? "precise" : "IMPRECISE", c->runs,
 			c->halfwidth_pct, s->opts.precision_pct);
 	}
+}
+
+/* The verdicts' heading says which test decided them: the signed-rank
+ * test pairs the runs of 6 blocks or more, fewer leave it to U. */
+static const char *verdict_note(const struct ct_report *rep, bool sequential)
+{
+	size_t paired = 0, unpaired = 0;
+
+	if (sequential)
+		return "sequential runs: unpaired tests";
+	for (size_t i = 0; i < rep->nblocks; i++)
+		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
+			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
+
+			if (!c->compared || c->cmp.decided_by == CT_TEST_NONE)
+				continue;
+			if (c->cmp.decided_by == CT_TEST_SIGNED_RANK)
+				paired++;
+			else
+				unpaired++;
+		}
+	if (paired && unpaired)
+		return "interleaved blocks: the signed-rank test decides where 6 blocks or more "
+		       "paired, U elsewhere";
+	if (unpaired)
+		return "interleaved blocks: under the 6 paired blocks the signed-rank test needs, "
+		       "so U decides";
+	return "interleaved blocks: the signed-rank test decides from 6 blocks";
 }
 
 /* The report of what the session stored: one config's table (WimMark's
@@ -953,11 +999,7 @@ static int print_session(struct run_args *a, struct ct_store *st)
 	else
 		ct_report_print_table(f, &rep);
 	if (text && !scored && s->ncfg > 1)
-		ct_report_print_verdicts(
-			f, &rep,
-			o->sequential
-				? "sequential runs: unpaired tests"
-				: "interleaved blocks: the signed-rank test decides from 6 blocks");
+		ct_report_print_verdicts(f, &rep, verdict_note(&rep, o->sequential));
 	if (text && !scored && s->ncfg == 1)
 		print_adaptive(f, s);
 	ct_report_release(&rep);
@@ -981,11 +1023,12 @@ static int check_baseline(const struct run_args *a, struct ct_store *st)
 	if (ct_store_runs(st, &f, &runs, &n, err, sizeof(err)))
 		return cli_fail(-EIO, err);
 	free(runs);
-	if (!n)
-		return cli_usage_error(a->cmd,
-				       "--baseline '%s' has no stored runs of workload %s; see: "
-				       "contend list",
-				       a->baseline, a->s.opts.workload);
+	if (!n) {
+		cli_error(
+			"%s: --baseline '%s' has no stored runs of workload %s (see: contend list)",
+			a->cmd, a->baseline, a->s.opts.workload);
+		return CT_EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -1023,8 +1066,20 @@ static int finish(struct run_args *a, int rc, const char *err, const struct cli_
 	const struct ct_session *s = &a->s;
 
 	if (rc == -EINTR) {
-		if (s->rec.id)
-			cli_error("%s; session %lld marked interrupted", err, (long long)s->rec.id);
+		char ids[256] = "";
+		size_t off = 0, n = 0;
+
+		/* every config's session of a --vary run was marked */
+		for (size_t k = 0; k < s->ncfg && off < sizeof(ids); k++)
+			if (s->cfg[k].rec.id && ++n)
+				off += (size_t)snprintf(ids + off, sizeof(ids) - off, "%s%lld",
+							off ? ", " : "",
+							(long long)s->cfg[k].rec.id);
+		if (!n && s->rec.id && ++n)
+			snprintf(ids, sizeof(ids), "%lld", (long long)s->rec.id);
+		if (n)
+			cli_error("%s; session%s %s marked interrupted", err, n == 1 ? "" : "s",
+				  ids);
 		else
 			cli_error("%s before the first run; nothing stored", err);
 		return CT_EXIT_INTERRUPTED;
@@ -1042,44 +1097,142 @@ static int finish(struct run_args *a, int rc, const char *err, const struct cli_
 	return 0;
 }
 
-/* --dry-run: what the session would do, after every check it makes
- * before it starts; the store is only read, nothing is made. */
-static int dry_run(struct run_args *a)
+/* A store path the user gave is opened without making its directory: a
+ * dry run refuses a missing one as the run will. */
+static int dry_store_dir(const struct run_args *a, const char *db)
+{
+	const char *env = getenv("CONTEND_DB");
+	char copy[4096], *dir;
+	struct stat sb;
+
+	if (strcmp(ct_store_backend(db), "sqlite") || !access(db, F_OK) ||
+	    (!a->db && !(env && *env)))
+		return 0;
+	snprintf(copy, sizeof(copy), "%s", db);
+	dir = dirname(copy);
+	if (!stat(dir, &sb) && S_ISDIR(sb.st_mode))
+		return 0;
+	cli_error("cannot make results store '%s': '%s' is no directory (make it first)", db, dir);
+	return CT_EXIT_USAGE;
+}
+
+/* The knobs' values, checked by the kernel: as root, each config's values
+ * are written and put back at once, through the journal (a contend killed
+ * in between leaves them to `contend restore`), with the signals that end
+ * a run held until they are back. */
+static int dry_knobs(struct run_args *a, struct ct_journal *j)
 {
 	const struct ct_session_opts *o = &a->s.opts;
-	struct ct_store *st = NULL;
-	struct ct_journal j;
-	char err[CT_ERRLEN], label[256], db[4096] = "";
-	unsigned per = o->adaptive ? o->max_runs : o->runs;
-	int ex, rc;
+	char err[CT_ERRLEN] = "", e2[CT_ERRLEN];
+	sigset_t hold, old;
+	int rc, r2;
 
-	if (a->db)
-		snprintf(db, sizeof(db), "%s", a->db);
-	else if (ct_store_default_path(db, sizeof(db)))
-		db[0] = '\0';
-	/* a file that is not there, or a database without contend's tables,
-	 * is no store yet: a run would make it */
-	if (!strcmp(ct_store_backend(db), "sqlite")) {
-		ex = access(db, F_OK) ? 0 : cli_open_store(a->db, 0, &st);
-	} else {
-		rc = ct_store_open(&st, db, 0, err, sizeof(err));
-		ex = rc && rc != -ENOENT ? cli_fail(rc, err) : 0;
+	if (!o->nkconfigs || geteuid() != 0)
+		return 0;
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigaddset(&hold, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	rc = ct_journal_record(j, o->knobs, o->nknobs, err, sizeof(err));
+	for (size_t k = 0; !rc && k < o->nkconfigs; k++)
+		rc = ct_knob_apply_config(&o->kconfigs[k], err, sizeof(err));
+	r2 = ct_journal_restore_session(j, o->knobs, o->nknobs, e2, sizeof(e2));
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (r2) {
+		cli_error("%s: %s; run 'contend restore'", a->cmd, e2);
+		return CT_EXIT_ENV;
 	}
-	if (!ex && a->baseline)
-		ex = st ? check_baseline(a, st)
-			: cli_usage_error(a->cmd, "--baseline '%s': no results store at '%s'",
-					  a->baseline, db);
-	rc = ex ? 0 : ct_journal_init(&j, NULL, err, sizeof(err));
+	return rc ? cli_fail(rc, err) : 0;
+}
+
+/* The workload's parameters as the session will store them: its describe
+ * op, else the workload prepared in a directory of its own under --dir,
+ * then removed. */
+static int dry_params(const struct run_args *a, char *params, size_t plen, char *err, size_t len)
+{
+	const struct ct_workload_ops *ops = ct_workload_find(a->s.opts.workload);
+	const char *parent = a->s.opts.dir ? a->s.opts.dir : "/var/tmp";
+	static struct ct_env env;
+	struct ct_workload w;
+	int rc;
+
+	if (ops->describe)
+		return ops->describe(&a->s.env, &a->s.opts.wopts, parent, params, plen, err, len);
+	env = a->s.env;
+	if ((size_t)snprintf(env.dir, sizeof(env.dir), "%s/contend.XXXXXX", parent) >=
+	    sizeof(env.dir))
+		return ct_err(err, len, -ENAMETOOLONG, "work directory path too long");
+	if (!mkdtemp(env.dir))
+		return ct_err(err, len, -errno, "cannot make a work directory in '%s': %s", parent,
+			      strerror(errno));
+	rc = ct_workload_init(&w, ops, &env, &a->s.opts.wopts, err, len);
+	if (!rc) {
+		snprintf(params, plen, "%s", w.params);
+		ct_workload_release(&w);
+	}
+	(void)ct_rm_rf(env.dir);
+	return rc;
+}
+
+/* --target-effect: the session's plan, made as the session makes it - the
+ * same check, the labels it composes, the workload's parameters, the same
+ * calibrations (none when no store is there yet). */
+static int dry_target(struct run_args *a, struct ct_store *st)
+{
+	static struct ct_session s;
+	const struct ct_session_opts *o = &a->s.opts;
+	struct ct_store *mem = NULL;
+	char err[CT_ERRLEN] = "", suffix[sizeof(s.label)];
+	struct utsname u;
+	int rc = 0, ex;
+
+	if (!st) {
+		rc = ct_store_open(&mem, ":memory:", CT_STORE_CREATE, err, sizeof(err));
+		if (rc)
+			return cli_fail(rc, err);
+		st = mem;
+	}
+	ex = target_check(a, st);
+	s = a->s;
+	snprintf(s.label, sizeof(s.label), "%s",
+		 o->label ? o->label : (uname(&u) ? "" : u.release));
+	snprintf(s.cfg[0].label, sizeof(s.cfg[0].label), "%s", s.label);
+	if (!ex && o->nkconfigs) {
+		rc = ct_knob_label(&o->kconfigs[0], o->label != NULL, suffix, sizeof(suffix));
+		if (!rc && *suffix &&
+		    (size_t)snprintf(s.cfg[0].label, sizeof(s.cfg[0].label), "%s+%s", s.label,
+				     suffix) >= sizeof(s.cfg[0].label))
+			rc = ct_err(err, sizeof(err), -ENAMETOOLONG, "label '%s+%s' is too long",
+				    s.label, suffix);
+		if (rc)
+			ex = cli_fail(rc, err);
+	}
 	if (!ex && !rc)
-		rc = ct_journal_check(&j, err, sizeof(err));
-	ct_store_close(st);
-	if (!ex && rc) {
-		cli_error("%s", err);
-		ex = CT_EXIT_ENV;
-	}
-	if (ex)
-		return ex;
-	printf("contend %s: dry run - checked; nothing is run, stored or changed\n", a->cmd);
+		rc = dry_params(a, s.workload_params, sizeof(s.workload_params), err, sizeof(err));
+	a->st = st;
+	if (!ex && !rc)
+		rc = target_plan(a, &s, err, sizeof(err));
+	a->st = NULL;
+	if (!ex && rc)
+		ex = cli_fail(rc, err);
+	a->s.opts.runs = s.opts.runs;
+	ct_store_close(mem);
+	return ex;
+}
+
+/* What the dry run says of the session it checked. */
+static void dry_plan(const struct run_args *a, const char *db)
+{
+	const struct ct_session_opts *o = &a->s.opts;
+	unsigned per = o->adaptive ? o->max_runs : o->runs;
+	char label[256];
+
+	printf("contend %s: dry run - checked; %s\n", a->cmd,
+	       o->nkconfigs && geteuid() == 0
+		       ? "nothing is run or stored; each knob value was set and put back"
+		       : "nothing is run, stored or changed");
 	printf("workload:  %s%s\n", o->workload, a->s.env.quick ? " (quick profile)" : "");
 	printf("loads:    ");
 	for (size_t i = 0; i < o->nloads; i++)
@@ -1098,7 +1251,53 @@ static int dry_run(struct run_args *a)
 			       ? "the loads in rounds (run i of each, then run i+1)"
 			       : "load by load (every run of one, then the next)");
 	printf("store:     %s%s\n", db, access(db, F_OK) ? " (to be made)" : "");
-	return 0;
+}
+
+/* --dry-run: every check the session makes before its first run - the
+ * store, --baseline, the knob journal, the knobs' values, the plan of
+ * --target-effect - so that a dry run that says "checked" is followed by
+ * a run that starts; the store is only read, nothing is made. */
+static int dry_run(struct run_args *a)
+{
+	struct ct_store *st = NULL;
+	struct ct_journal j;
+	char err[CT_ERRLEN], db[4096] = "";
+	int ex, rc;
+
+	if (a->db)
+		snprintf(db, sizeof(db), "%s", a->db);
+	else if (ct_store_default_path(db, sizeof(db)))
+		db[0] = '\0';
+	/* a file that is not there, or a database without contend's tables,
+	 * is no store yet: a run would make it */
+	ex = dry_store_dir(a, db);
+	if (ex)
+		return ex;
+	if (!strcmp(ct_store_backend(db), "sqlite")) {
+		ex = access(db, F_OK) ? 0 : cli_open_store(a->db, 0, &st);
+	} else {
+		rc = ct_store_open(&st, db, 0, err, sizeof(err));
+		ex = rc && rc != -ENOENT ? cli_fail(rc, err) : 0;
+	}
+	if (!ex && a->baseline)
+		ex = st ? check_baseline(a, st)
+			: cli_usage_error(a->cmd, "--baseline '%s': no results store at '%s'",
+					  a->baseline, db);
+	rc = ex ? 0 : ct_journal_init(&j, NULL, err, sizeof(err));
+	if (!ex && !rc)
+		rc = ct_journal_check(&j, err, sizeof(err));
+	if (!ex && rc) {
+		cli_error("%s", err);
+		ex = CT_EXIT_ENV;
+	}
+	if (!ex)
+		ex = dry_knobs(a, &j);
+	if (!ex && a->target_effect)
+		ex = dry_target(a, st);
+	ct_store_close(st);
+	if (!ex)
+		dry_plan(a, db);
+	return ex;
 }
 
 /* A new session of the same options, for the next A/A pair: what the last
@@ -1170,7 +1369,7 @@ static int run_main(struct run_args *a, int argc, char **argv)
 		rc = ct_env_from_machine(&a->s.env, err, sizeof(err));
 		if (!rc)
 			rc = ct_session_check(&a->s, err, sizeof(err));
-		ex = rc ? cli_fail(rc, err) : 0;
+		ex = rc ? cli_cmd_fail(a->cmd, rc, err) : 0;
 	}
 	if (!ex && a->dry_run) {
 		ex = dry_run(a);

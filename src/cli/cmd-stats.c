@@ -54,8 +54,7 @@ static int read_dataset(struct dataset *d)
 	int ex = 0;
 
 	if (!f) {
-		cli_error("cannot read '%s': %s", d->name, strerror(errno));
-		return CT_EXIT_USAGE;
+		return cli_usage_error("stats", "cannot read '%s': %s", d->name, strerror(errno));
 	}
 	while (getline(&line, &cap, f) > 0) {
 		char q[96], qn[160];
@@ -81,10 +80,9 @@ static int read_dataset(struct dataset *d)
 		hex = strpbrk(p, "xX") != NULL;
 		v = hex ? NAN : ct_strtod(p, &end);
 		if (hex || *end || end == p || errno == ERANGE || !isfinite(v)) {
-			cli_error("%s line %u: %s is not a decimal number",
-				  ct_quote(d->name, qn, sizeof(qn)), lineno,
-				  ct_quote(p, q, sizeof(q)));
-			ex = CT_EXIT_USAGE;
+			ex = cli_usage_error("stats", "%s line %u: %s is not a decimal number",
+					     ct_quote(d->name, qn, sizeof(qn)), lineno,
+					     ct_quote(p, q, sizeof(q)));
 			break;
 		}
 		if (d->n == d->cap) {
@@ -92,7 +90,7 @@ static int read_dataset(struct dataset *d)
 			double *nv = realloc(d->v, ncap * sizeof(*nv));
 
 			if (!nv) {
-				cli_error("out of memory reading '%s'", d->name);
+				cli_error("stats: out of memory reading '%s'", d->name);
 				ex = CT_EXIT_ENV;
 				break;
 			}
@@ -101,20 +99,17 @@ static int read_dataset(struct dataset *d)
 		}
 		d->v[d->n++] = v;
 	}
-	if (!ex && ferror(f)) {
-		cli_error("cannot read '%s': %s", d->name, strerror(errno));
-		ex = CT_EXIT_USAGE;
-	}
+	if (!ex && ferror(f))
+		ex = cli_usage_error("stats", "cannot read '%s': %s", d->name, strerror(errno));
 	free(line);
 	if (!in)
 		fclose(f);
-	if (!ex && d->n == 0) {
-		cli_error("'%s' holds no numbers", d->name);
-		ex = CT_EXIT_USAGE;
-	} else if (!ex && d->n == 1) {
-		cli_error("'%s' holds one number; at least two are needed for a spread", d->name);
-		ex = CT_EXIT_USAGE;
-	}
+	if (!ex && d->n == 0)
+		ex = cli_usage_error("stats", "'%s' holds no numbers", d->name);
+	else if (!ex && d->n == 1)
+		ex = cli_usage_error("stats",
+				     "'%s' holds one number; at least two are needed for a spread",
+				     d->name);
 	return ex;
 }
 

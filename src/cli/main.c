@@ -62,13 +62,27 @@ int cli_fail(int rc, const char *err)
 	return ct_exit_code(rc);
 }
 
+int cli_cmd_fail(const char *cmd, int rc, const char *err)
+{
+	const char *msg = err && *err ? err : strerror(-rc);
+	int ex = ct_exit_code(rc);
+
+	if (ex == CT_EXIT_USAGE)
+		return cli_usage_error(cmd, "%s", msg);
+	cli_error("%s: %s", cmd, msg);
+	return ex;
+}
+
 int cli_open_store(const char *db, unsigned flags, struct ct_store **st)
 {
 	char path[4096], err[CT_ERRLEN] = "";
 	int rc;
 
-	if (db) {
+	/* a path the user gave (--db, $CONTEND_DB) is taken as given: its
+	 * directory is never made; the default store's is */
+	if (db || ((db = getenv("CONTEND_DB")) && *db)) {
 		snprintf(path, sizeof(path), "%s", db);
+		flags |= CT_STORE_NO_MKDIR;
 	} else {
 		rc = ct_store_default_path(path, sizeof(path));
 		if (rc)

@@ -40,11 +40,18 @@ static int infer(const char *path, enum ct_report_format *fmt)
 		{ ".html", CT_FORMAT_HTML }, { ".htm", CT_FORMAT_HTML },
 	};
 
+	const char *base = strrchr(path, '/'), *dot;
+
 	for (size_t i = 0; i < CT_ARRAY_SIZE(exts); i++)
 		if (ends_with(path, exts[i].ext)) {
 			*fmt = exts[i].fmt;
 			return 0;
 		}
+	/* no extension, or .txt: text; any other names a format there is not */
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base || !dot[1] || !strcmp(dot, ".txt"))
+		return 0;
 	return -ENOENT;
 }
 
@@ -69,8 +76,12 @@ int cli_out_setup(struct cli_out *o, const char *cmd, const char *format, const 
 	if (format) {
 		if (ct_report_format_parse(format, &o->fmt))
 			return cli_usage_error(cmd, "unknown format '%s'", format);
-	} else if (path) {
-		(void)infer(path, &o->fmt);
+	} else if (path && infer(path, &o->fmt)) {
+		return cli_usage_error(
+			cmd,
+			"no format has the extension of -o %s: give .json, .csv, .md%s, "
+			".txt or none, or --format",
+			ct_quote(path, q, sizeof(q)), html ? ", .html" : "");
 	}
 	if (o->fmt == CT_FORMAT_HTML && !html)
 		return cli_usage_error(cmd,

@@ -55,7 +55,7 @@ static void time_table(FILE *f, const struct ct_report_block *b)
 	bool noload = !strcmp(b->load, "none");
 	char t[32];
 
-	fprintf(f, "| Kernel | [runs] | Time | CPU%% | Loads | LCPU%% | Ratio |\n");
+	fprintf(f, "| Kernel | [runs] | Time(s) | CPU%% | Loads | LCPU%% | Ratio |\n");
 	fprintf(f, "|---|--:|--:|--:|--:|--:|--:|\n");
 	for (size_t j = 0; j < b->ncells; j++) {
 		const struct ct_report_cell *r = &b->cells[j];

@@ -553,14 +553,14 @@ int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l
 	if (!rc)
 		note_full_disk(rt->s->env.dir, r);
 	/* hyperfine's warning: below 5 ms, what is timed is mostly the timer,
-	 * fork and exec */
+	 * fork and exec. It names one run (the warm-up's, perhaps), not the
+	 * mean the table will show */
 	if (!rc && r->status == CT_RUN_OK && r->wall_ns < SHORT_NS && !rt->warned_short) {
 		rt->warned_short = true;
-		sess_warn(
-			rt,
-			"the foreground ran in %.2f ms: under %d ms, fork, exec and the timer are "
-			"much of what is measured",
-			(double)r->wall_ns / 1e6, (int)(SHORT_NS / 1000000));
+		sess_warn(rt,
+			  "a run took %.2f ms: under %d ms, fork, exec and the timer are much of "
+			  "what is measured",
+			  (double)r->wall_ns / 1e6, (int)(SHORT_NS / 1000000));
 	}
 	return rc;
 }

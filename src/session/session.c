@@ -69,8 +69,9 @@ int ct_env_from_machine(struct ct_env *env, char *err, size_t len)
 	return 0;
 }
 
-/* Whether the profile sized anything of the session: its workload or a
- * load; "" is stored otherwise, so list shows none. */
+/* Whether the full profile sized anything of the session: its workload or
+ * a load; "" is stored otherwise, so list shows none. The quick profile is
+ * always stored: it was asked for, and it sets the runs (-n) too. */
 static bool profiled(const struct ct_session *s)
 {
 	bool p = ct_workload_find(s->opts.workload)->flags & CT_WL_PROFILED;
@@ -100,9 +101,9 @@ static int begin_session(struct session_rt *rt, struct ct_session_config *c, cha
 	snprintf(c->rec.argv, sizeof(c->rec.argv), "%s", s->opts.argv);
 	snprintf(c->rec.workload, sizeof(c->rec.workload), "%s", s->opts.workload);
 	snprintf(c->rec.profile, sizeof(c->rec.profile), "%s",
-		 !profiled(s)	? ""
-		 : s->env.quick ? "quick"
-				: "full");
+		 s->env.quick  ? "quick"
+		 : profiled(s) ? "full"
+			       : "");
 	if (s->ncfg > 1) {
 		snprintf(c->rec.order, sizeof(c->rec.order), "%s",
 			 s->opts.sequential ? "sequential" : "interleaved");

@@ -287,18 +287,31 @@ static int open_err(struct sq *s, int rc, char *err, size_t len)
 		      s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
 }
 
-static int make_parent(const char *path)
+/* The directory of path made (mkdir), or checked to be there. */
+static int make_parent(const char *path, bool mkdir, char *err, size_t len)
 {
 	const char *slash = strrchr(path, '/');
+	struct stat sb;
 	char *dir;
-	int rc;
+	int rc = 0;
 
 	if (!slash || slash == path)
 		return 0;
 	dir = strndup(path, (size_t)(slash - path));
 	if (!dir)
-		return -ENOMEM;
-	rc = ct_mkdir_p(dir, 0755);
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	if (mkdir)
+		rc = ct_mkdir_p(dir, 0755);
+	else if (stat(dir, &sb))
+		rc = -errno;
+	else if (!S_ISDIR(sb.st_mode))
+		rc = -ENOTDIR;
+	if (!mkdir && (rc == -ENOENT || rc == -ENOTDIR)) /* a typo in the path: -ENOTDIR */
+		rc = ct_err(err, len, -ENOTDIR,
+			    "cannot make results store '%s': '%s' is no directory (make it first)",
+			    path, dir);
+	else if (rc)
+		ct_err(err, len, rc, "cannot open results store '%s': %s", path, strerror(-rc));
 	free(dir);
 	return rc;
 }
@@ -320,13 +333,17 @@ static int check_store(struct sq *s, int64_t *version, char *err, size_t len)
 		rc = query_int(s, "PRAGMA user_version", version);
 	if (rc == SQLITE_OK)
 		rc = query_int(s, "SELECT count(*) FROM sqlite_master", &ntables);
+	/* the error is said before COMMIT, which would leave SQLite's message
+	 * for no error ("not an error") in its place */
+	if ((rc & 0xff) == SQLITE_NOTADB)
+		rc = ct_err(err, len, -EINVAL, "'%s' is not a contend results store: %s",
+			    s->base.name, sqlite3_errstr(rc));
+	else if (rc != SQLITE_OK)
+		rc = open_err(s, rc, err, len);
 	if (sqlite3_get_autocommit(s->db) == 0)
 		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
-	if ((rc & 0xff) == SQLITE_NOTADB)
-		return ct_err(err, len, -EINVAL, "'%s' is not a contend results store: %s",
-			      s->base.name, sqlite3_errmsg(s->db));
-	if (rc != SQLITE_OK)
-		return open_err(s, rc, err, len);
+	if (rc)
+		return rc;
 
 	if (appid != 0 && appid != CT_STORE_APP_ID)
 		return ct_err(err, len, -EINVAL,
@@ -501,12 +518,9 @@ static int sq_open(struct db **out, struct ct_store *store, const char *path, un
 	if (memory || (flags & CT_STORE_CREATE))
 		oflags |= SQLITE_OPEN_CREATE;
 	if (!memory && (flags & CT_STORE_CREATE)) {
-		rc = make_parent(path);
-		if (rc) {
-			ct_err(err, len, rc, "cannot open results store '%s': %s", path,
-			       strerror(-rc));
+		rc = make_parent(path, !(flags & CT_STORE_NO_MKDIR), err, len);
+		if (rc)
 			goto fail;
-		}
 	}
 	rc = sqlite3_open_v2(path, &s->db, oflags, NULL);
 	if (rc != SQLITE_OK) {

@@ -52,6 +52,22 @@ static int oltp_check(const struct ct_env *env, const struct ct_workload_opts *w
 			       &p, err, len);
 }
 
+/* The parameters without the data file, which takes minutes to make. */
+static int oltp_describe(const struct ct_env *env, const struct ct_workload_opts *wo,
+			 const char *dir, char *params, size_t plen, char *err, size_t len)
+{
+	static const struct ct_oltp_opts none;
+	struct ct_oltp_params p;
+	int rc;
+
+	(void)wo;
+	rc = ct_oltp_resolve(env->oltp ? env->oltp : &none, dir, env->ncpus, env->quick, false, &p,
+			     err, len);
+	if (!rc)
+		ct_oltp_describe(&p, params, plen);
+	return rc;
+}
+
 static int oltp_prepare(struct ct_workload *w, char *err, size_t len)
 {
 	static const struct ct_oltp_opts none;
@@ -211,6 +227,7 @@ const struct ct_workload_ops ct_workload_oltp = {
 	/* WimMark measured the database alone; loads on request */
 	.default_loads = "none",
 	.check = oltp_check,
+	.describe = oltp_describe,
 	.prepare = oltp_prepare,
 	.reset = oltp_reset,
 	.exec = oltp_exec,

@@ -37,7 +37,7 @@ run run --file-size 10x; expect_rc "bad size: exit 2" 2
 run run -w cmd; expect_rc "cmd without a command: exit 2" 2
 run run --tree "$T/no-such-tree" -l none -n 1 --no-warmup; expect_rc "missing tree: exit 2" 2
 expect_err "missing tree named" "no-such-tree"
-run run -w selftest -l none -n 1 --db /proc/contend/results.db
+run run -w selftest -l none -n 1 --db /proc/results.db
 expect_rc "unwritable store: exit 3" 3
 : >"$T/plain"
 run run -w selftest -l none -n 1 --db "$T/plain/results.db"

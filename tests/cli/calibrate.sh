@@ -5,7 +5,7 @@
 # a doubling is found with the rule's least n, a 0.001% change never - and
 # what the store and the messages must say, not times.
 . "$CT_TESTLIB"
-plan 55
+plan 59
 
 sel="-w selftest --selftest-mode sleep --scale 0.05 --delay 0 --no-warmup --dir $T"
 
@@ -59,6 +59,27 @@ expect_out "the second" "^a\+aa=B +4 "
 expect_out "the A/A line" "^A/A check: (no difference called between 'a\+aa=A' and 'a\+aa=B' under 2 loads, as expected\.|a difference was called under )"
 check "stored as one interleaved group" test "$(sql "SELECT count(*) FROM sessions s JOIN configs c ON c.id = s.config_id WHERE c.label LIKE 'a+aa=%' AND s.run_order = 'interleaved'")" = 2
 check "the knob journal is empty: the placebo wrote nothing" test "$(journal_rows)" = 0
+# 4 blocks: too few for the signed-rank test, and the heading says U
+# decided, as each line does (issue "part 18")
+expect_out "the heading says which test decided" "^Time against 'a\+aa=A' \(interleaved blocks: under the 6 paired blocks the signed-rank test needs, so U decides; "
+if grep -q "signed-rank test decides from 6 blocks" "$T/out"; then
+	not_ok "it promises no signed-rank test it did not make" "$(grep 'Time against' "$T/out")"
+else
+	ok "it promises no signed-rank test it did not make"
+fi
+
+# SIGINT while both configs' sessions are stored: each is marked, and the
+# message names both
+"$CONTEND" run -q -w selftest --selftest-mode sleep --scale 30 --delay 0 --no-warmup --dir "$T" -l none -n 4 -L int --aa >"$T/out" 2>"$T/err" &
+bg=$!
+both_running() { [ "$(sql "SELECT count(*) FROM sessions s JOIN configs c ON c.id = s.config_id WHERE c.label LIKE 'int+aa=%' AND s.status = 'running'")" = 2 ]; }
+wait_until 60 both_running
+kill -INT "$bg"
+rc=0
+wait "$bg" || rc=$?
+expect_rc "an interrupted A/A session: exit 4" 4
+ids=$(sql "SELECT group_concat(id, ', ') FROM (SELECT s.id FROM sessions s JOIN configs c ON c.id = s.config_id WHERE c.label LIKE 'int+aa=%' AND s.status = 'interrupted' ORDER BY s.id) t")
+expect_err "it names both sessions it marked interrupted ($ids)" "; sessions $ids marked interrupted\$"
 
 # how many pairs call a difference is the machine's: a host noisy in bursts
 # shorter than a pair (8 sleeps of 0.05 s) can make two of three. What is

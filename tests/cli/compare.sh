@@ -6,7 +6,7 @@
 # Two quiet sessions recorded minutes apart are not that: on a shared machine
 # the second can truly run 5% slower, and the gate is right to say so.
 . "$CT_TESTLIB"
-plan 15
+plan 27
 
 rec() { "$CONTEND" run -q -w selftest --scale 0.3 -l none,null -n 5 --delay 0.2s --dir "$T" -L "$1" >/dev/null 2>&1; }
 rec a
@@ -38,6 +38,27 @@ expect_rc "a label without runs among the others: exit 2, a gate cannot pass on 
 expect_err "names it" "no stored runs of 'zzz'"
 run compare zzz a
 expect_rc "a baseline without runs: exit 2" 2
+
+# issue "part 18": a label named twice, report's own name in its errors,
+# -o with an extension no format has, a label with runs of another workload
+run compare a a
+expect_rc "compare a a: exit 2" 2
+expect_err "one line naming the label" "^contend: compare: label 'a' is named twice \\(see: contend compare --help\\)\$"
+[ "$(wc -l <"$T/err")" = 1 ] && ok "compare a a: one line" || not_ok "compare a a: one line" "$(cat "$T/err")"
+run report a zzz
+expect_rc "report with a label without runs: exit 2" 2
+expect_err "report says report" "^contend: report: no stored runs of 'zzz'"
+run report a -o "$T/r.pdf"
+expect_rc "report -o FILE.pdf: exit 2" 2
+expect_err "it names the file" "^contend: report: no format has the extension of -o '.*r\\.pdf'"
+check "and writes nothing" test ! -e "$T/r.pdf"
+run report a -o "$T/r.txt"
+expect_rc "report -o FILE.txt: exit 0" 0
+check "-o FILE.txt is text" grep -q "^contend report: workload selftest" "$T/r.txt"
+"$CONTEND" run -q -w cmd -l none -n 2 --delay 0 --no-warmup --dir "$T" -L w -- true >/dev/null 2>&1
+run compare a w
+expect_rc "a label with runs of another workload only: exit 2" 2
+expect_err "the hint: the workload it has" "no stored runs of 'w' for workload selftest .*; it has runs of workload cmd \\(-w cmd compares those\\)"
 
 # flagged runs: one run of c made an outlier with interference recorded
 # (foreign CPU the whole run) is a likely fluke; one of a without it is not

@@ -78,7 +78,7 @@ expect_eq "compare's JSON: a comparison per load" \
 expect_eq "compare's CSV: a row per stored run of a and b" "$(csv_rows "$T/c.csv")" \
 	"$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label in ('a', 'b')")"
 check "compare's Markdown tables are regular" md_ok "$T/c.md"
-check "compare's Markdown has contest's table" grep -q '^| Kernel | \[runs\] | Time |' "$T/c.md"
+check "compare's Markdown has contest's table" grep -q '^| Kernel | \[runs\] | Time(s) |' "$T/c.md"
 check "compare's HTML is one page" grep -q '</html>' "$T/c.html"
 
 # run and report in the other formats: the same printers, each checked

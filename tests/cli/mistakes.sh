@@ -4,7 +4,7 @@
 # documented exit code, before anything runs. The crash with --db that left
 # a knob changed is tests/cli/vary.sh's (it needs a disk's scheduler).
 . "$CT_TESTLIB"
-plan 55
+plan 90
 
 sel="-w selftest --scale 0.05 --delay 0 --no-warmup --dir $T"
 # shellcheck disable=SC2086
@@ -31,7 +31,7 @@ expect_rc "an unknown baseline: exit 2" 2
 # typos found before the work
 run run $sel -l none -n 1 --baseline typo
 expect_rc "run --baseline typo: exit 2" 2
-expect_err "naming the baseline" "--baseline 'typo' has no stored runs of workload selftest"
+expect_err "naming the baseline, one pointer" "^contend: run: --baseline 'typo' has no stored runs of workload selftest \\(see: contend list\\)\$"
 check "nothing was run or stored" test "$(nsess)" = "$n0"
 
 # failed runs: exit 3 unless --ignore-failures; the table shows them
@@ -57,6 +57,20 @@ check "nothing was created" test ! -e "$T/nodir"
 run compare a b --db "$T/nodir/x.db"
 expect_rc "compare on a mistyped --db: exit 2" 2
 check "nothing was created" test ! -e "$T/nodir"
+
+# a missing directory of a store the user names is a typo: never made
+# (issue "part 18"); the default store's directory is made
+run run $sel -l none -n 1 --db "$T/nodir/w.db"
+expect_rc "run --db in a missing directory: exit 2" 2
+expect_err "one line naming it" "^contend: cannot make results store '$T/nodir/w.db': '$T/nodir' is no directory \\(make it first\\)\$"
+check "the directory was not made" test ! -e "$T/nodir"
+rc=0
+CONTEND_DB="$T/nodir/e.db" "$CONTEND" run $sel -l none -n 1 >"$T/out" 2>"$T/err" || rc=$?
+expect_rc "CONTEND_DB in a missing directory: exit 2" 2
+rc=0
+env -u CONTEND_DB XDG_DATA_HOME="$T/xdg" "$CONTEND" run -q $sel -l none -n 1 >"$T/out" 2>"$T/err" || rc=$?
+expect_rc "the default store: exit 0" 0
+check "its directory is made" test -f "$T/xdg/contend/results.db"
 
 # usage errors are one line, naming the option and the rule
 one_line() { [ "$(wc -l <"$T/err")" = 1 ] && ok "$1: one line" || not_ok "$1: one line" "$(cat "$T/err")"; }
@@ -143,6 +157,83 @@ run compare a b -l none
 expect_out "one load: 'across 1 load'" "Holm-adjusted across 1 load, "
 expect_out "a flagged run with the table's three decimals" "^none +b run 3 flagged \\(0\\.[0-9]{3} s\\)"
 expect_out "and the mean without it too" "^none +b mean without flagged runs: 0\\.[0-9]{3} s \\(2 runs\\)"
+# messages name the command, and bad input points to its --help (issue
+# "part 18"); a corrupt store says what is wrong, not SQLite's "not an error"
+printf 'SQLite format 3\000' >"$T/corrupt.db"
+head -c 4096 /dev/zero | tr '\0' x >>"$T/corrupt.db"
+run list --db "$T/corrupt.db"
+expect_rc "a corrupt store: exit 2" 2
+expect_err "it says the file is not a database" "^contend: '$T/corrupt.db' is not a contend results store: file is not a database\$"
+if [ "$(id -u)" = 0 ]; then
+	run run --dry-run $sel -l none --set sysctl.vm.nosuch=1
+	expect_rc "an unknown sysctl: exit 2" 2
+	expect_err "run: knob ... (see: ...)" "^contend: run: knob 'sysctl\.vm\.nosuch': .* \\(see: contend run --help\\)\$"
+else
+	skip "an unknown sysctl: exit 2" "changing knobs needs root"
+	skip "run: knob ... (see: ...)" "changing knobs needs root"
+fi
+run run --dry-run -w latency -l none --task audoi
+expect_rc "an unknown task: exit 2" 2
+expect_err "run: unknown task ... (see: ...)" "^contend: run: unknown task 'audoi' .*\\(see: contend run --help\\)\$"
+: >"$T/empty"
+run stats "$T/empty" "$T/pa"
+expect_rc "stats of an empty file: exit 2" 2
+expect_err "stats: ... holds no numbers (see: ...)" "^contend: stats: '$T/empty' holds no numbers \\(see: contend stats --help\\)\$"
+run run --dry-run $sel -l 'none, null' -n 1
+expect_rc "-l 'none, null': blanks around a comma are taken" 0
+expect_out "as the two loads" "^loads: +none null\$"
+run run --dry-run $sel -l none -q --progress plain
+expect_rc "-q with --progress plain: exit 2" 2
+expect_err "they contradict" "^contend: run: -q \\(--quiet\\) and --progress plain contradict; give one \\(see: contend run --help\\)\$"
+# --dry-run makes every check the run makes before its first run (issue
+# "part 18"): each refusal of this file, a knob value only the kernel
+# refuses, --target-effect without a calibration or beyond 200 runs, gets
+# the run's exit code from the dry run; and --target-effect is planned as
+# the run plans it
+same_rc() { # same_rc DESC ARGS...: the dry run exits as the run, not 0
+	d=$1
+	shift
+	run run --dry-run "$@"
+	dry=$rc
+	run run "$@"
+	if [ "$dry" = "$rc" ] && [ "$rc" != 0 ]; then
+		ok "$d: --dry-run and the run exit $rc"
+	else
+		not_ok "$d: --dry-run and the run exit alike, not 0" "dry run: $dry, run: $rc" "$(head -c 600 "$T/err")"
+	fi
+}
+rootonly() { # rootonly DESC ARGS...: same_rc as root, else skipped
+	if [ "$(id -u)" = 0 ]; then same_rc "$@"; else skip "$1" "changing knobs needs root"; fi
+}
+same_rc "--baseline typo" $sel -l none -n 1 --baseline typo
+same_rc "an unknown option" --bogus
+same_rc "a missing value" -n
+same_rc "a number out of range" --max-runs 4
+same_rc "a label with a newline" $sel -l none -n 1 -L "$(printf 'a\nb')"
+same_rc "a command with a space" -w cmd -l none -n 1 --delay 0 --no-warmup --dir "$T" -- "sleep 0.1"
+rootonly "a scheduler the disk lacks" $sel -l none -n 1 --vary iosched=nosuch
+same_rc "--db in a missing directory" $sel -l none -n 1 --db "$T/nodir/w.db"
+rootonly "an unknown sysctl" $sel -l none -n 1 --set sysctl.vm.nosuch=1
+same_rc "an unknown task" -w latency -l none --task audoi
+same_rc "-q with --progress plain" $sel -l none -n 1 -q --progress plain
+if [ "$(id -u)" = 0 ]; then
+	dr=$(cat /proc/sys/vm/dirty_ratio)
+	same_rc "a sysctl value the kernel refuses" $sel -l none -n 1 --set sysctl.vm.dirty_ratio=abc
+	check "and vm.dirty_ratio is back to $dr" test "$(cat /proc/sys/vm/dirty_ratio)" = "$dr"
+else
+	skip "a sysctl value the kernel refuses" "changing knobs needs root"
+	skip "and vm.dirty_ratio is back" "changing knobs needs root"
+fi
+same_rc "--target-effect without a calibration" $sel -l none -L nocal --target-effect 50
+"$CONTEND" calibrate -q $sel -l none -n 6 -L cal >/dev/null 2>&1
+same_rc "--target-effect beyond 200 runs" $sel -l none -L cal --target-effect 0.001
+run run --dry-run $sel -l none -L cal --target-effect 100
+dplan=$(grep '^--target-effect' "$T/out")
+run run -q $sel -l none -L cal --target-effect 100
+rplan=$(grep '^--target-effect' "$T/out")
+nonempty "the run plans --target-effect" "$rplan"
+[ "$dplan" = "$rplan" ] && ok "the dry run plans it alike" || not_ok "the dry run plans it alike" "dry run: $dplan" "run: $rplan"
+
 run sysinfo
 col=$(awk '{ match($0, /: +/); print RSTART + RLENGTH }' "$T/out" | sort -u | wc -l)
 check "sysinfo: every value starts in one column" test "$col" = 1

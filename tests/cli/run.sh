@@ -8,7 +8,7 @@ run run -w selftest --scale 0.05 -l none,null -n 2 --delay 0.2s --dir "$T" -L st
 expect_rc "selftest session: exit 0" 0
 expect_out "none block" "^none:\$"
 expect_out "null block" "^null:\$"
-expect_out "header row" "^Kernel +\\[runs\\] Time +CPU% +Loads +LCPU% +Ratio\$"
+expect_out "header row" "^Kernel +\\[runs\\] Time\\(s\\) +CPU% +Loads +LCPU% +Ratio\$"
 expect_out "no-load row: 2 runs, Ratio 1.00" "^st +2 +0\\.[0-9]+ +[0-9]+% +- +- +1\\.00\$"
 expect_out "null row has ticks" "^st +2 +0\\.[0-9]+ +[0-9]+% +[1-9][0-9]* +[0-9]+% +[0-9.]+\$"
 [ "$(sql "select count(*) from runs where status='ok'")" = 4 ] && ok "4 runs stored" || not_ok "4 runs stored" "$(sql 'select * from runs')"

@@ -21,7 +21,7 @@ if [ ! -w "$S" ] || [ $# -lt 2 ]; then
 	echo "1..0 # SKIP no $S offering three schedulers"
 	exit 0
 fi
-plan 38
+plan 39
 
 bg=
 cleanup() {
@@ -73,6 +73,7 @@ bg=
 expect_rc "SIGINT: exit 4" 4
 check "SIGINT: the scheduler is back to '$orig'" test "$(sched)" = "$orig"
 check "SIGINT: the sessions are marked interrupted" test "$(sql "SELECT count(*) FROM sessions s JOIN configs c ON c.id = s.config_id WHERE c.label LIKE 'int+%' AND s.status = 'interrupted'")" = 2
+expect_err "SIGINT: and it says both were (issue \"part 18\")" "; sessions [0-9]+, [0-9]+ marked interrupted\$"
 check "SIGINT: the journal is empty" test "$(journal_rows)" = 0
 
 # SIGKILL, with another store: nothing can restore; the machine's journal

@@ -234,7 +234,7 @@ static void test_baseline_and_text(void **state)
 
 	buf = print(&rep, ct_report_print_table);
 	assert_non_null(strstr(buf, "none:\nKernel"));
-	assert_non_null(strstr(buf, "[runs] Time     CPU%  Loads    LCPU%  Ratio"));
+	assert_non_null(strstr(buf, "[runs] Time(s)  CPU%  Loads    LCPU%  Ratio"));
 	assert_non_null(strstr(buf, "io:\n"));
 	assert_non_null(strstr(buf, "2.73")); /* 30/11 */
 	assert_non_null(strstr(buf, "1.82")); /* 20/11 */
