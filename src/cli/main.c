@@ -108,9 +108,18 @@ static void usage(FILE *f)
 	fprintf(f, "usage: contend <command> [options]\n\ncommands:\n");
 	for (size_t i = 0; i < CT_ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-9s  %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n  --version  print contend's version\n"
-		   "\nrun 'contend help <command>' or 'contend <command> --help' for a "
-		   "command's options\n");
+	fprintf(f,
+		"\n  --version  print contend's version\n"
+		"\nexamples:\n"
+		"  contend run                       # the default suite, stored, table printed\n"
+		"  contend run -L \"$(uname -r)\"      # boot A, run; boot B, run; A; B...\n"
+		"  contend compare 6.1.0 6.2.0       # then: per load, with verdicts\n"
+		"  contend run -l none,io -n 6 --vary sysctl.vm.dirty_ratio=10,40\n"
+		"  contend run -w cmd -l none,process -- make -j8\n"
+		"\nrun 'contend help <command>' or 'contend <command> --help' for a\n"
+		"command's options and examples; 'man contend' for all of them.\n"
+		"documents (in the source tree): README.md, a manual; docs/README.md, the\n"
+		"index of the rest - usage, statistics, store, fleet, architecture, studies\n");
 }
 
 static const struct ct_cmd *find_cmd(const char *name)

@@ -342,6 +342,8 @@ static void help_text(FILE *f, const struct cli_opt *o, int col)
 void cli_help(FILE *f, const char *cmd, const char *synopsis, const char *intro,
 	      const struct cli_opt *opts)
 {
+	const char *const *ex;
+
 	fprintf(f, "usage: %s\n\n", synopsis);
 	if (intro)
 		fprintf(f, "%s\n\n", intro);
@@ -371,4 +373,7 @@ void cli_help(FILE *f, const char *cmd, const char *synopsis, const char *intro,
 		help_text(f, o, col);
 	}
 	fprintf(f, "  -h, --help%*sthis help\n", HELP_COL - 12, "");
+	ex = cli_examples(cmd);
+	for (size_t i = 0; ex && ex[i]; i++)
+		fprintf(f, "%s  %s\n", i ? "" : "\nexamples:\n", ex[i]);
 }

@@ -112,6 +112,9 @@ bool cli_given(const struct cli_opt *opts, const struct cli_parsed *p, const cha
 
 /* The --help text of cmd: synopsis, intro (may be NULL), then every option
  * that is cmd's. */
+/* The example lines that end cmd's --help, NULL-terminated; NULL for none
+ * (examples.c). */
+const char *const *cli_examples(const char *cmd);
 void cli_help(FILE *f, const char *cmd, const char *synopsis, const char *intro,
 	      const struct cli_opt *opts);
 

@@ -1,0 +1,76 @@
+/*
+ * The examples that end each command's --help (hyperfine's and git's help
+ * teach by example too): three to five real command lines, each with what
+ * it does. tests/cli/help.sh runs every one of them.
+ */
+#include "opts.h"
+#include "contend/common.h"
+
+#include <string.h>
+
+static const struct {
+	const char *cmd;
+	const char *lines[6];
+} examples[] = {
+	{ "run",
+	  { "contend run                                 # the default suite, stored, table "
+	    "printed",
+	    "contend run --quick -l none,io -n 5 -L before   # a short session, labelled",
+	    "contend run -w cmd -l none,process -n 5 -- make -j8   # any command under load",
+	    "contend run -l none,io -n 6 --vary sysctl.vm.dirty_ratio=10,40   # two settings, "
+	    "interleaved",
+	    "contend run --dry-run -l none,mem           # every check, nothing run" } },
+	{ "calibrate",
+	  { "contend calibrate -L rc3 -l none,io         # each load's noise, the least slowdown "
+	    "found",
+	    "contend calibrate -w cmd -n 10 -- make -j8  # the noise of any command",
+	    "contend calibrate --from rc3 --effect 3     # from rc3's stored runs, nothing run" } },
+	{ "compare",
+	  { "contend compare before after                # per load, with verdicts",
+	    "contend compare rc3 patched --fail-on-regression 5   # a CI gate: exit 1 when 5% "
+	    "slower",
+	    "contend compare rc3 patched --sessions latest   # the latest session of each alone",
+	    "contend compare rc3 patched --format json -o cmp.json   # for a machine" } },
+	{ "report",
+	  { "contend report rc3 patched -o report.html   # one self-contained page with plots",
+	    "contend report rc3 patched --format md      # Markdown, for a review",
+	    "contend report --session 1 --format json    # one stored session" } },
+	{ "list",
+	  { "contend list                                # the stored sessions, newest first",
+	    "contend list --format json                  # for a machine",
+	    "contend list --db archive.db                # another store" } },
+	{ "loads",
+	  { "contend loads                               # the loads and their Loads column",
+	    "contend run -l none,io,mem -n 5             # then: under some of them",
+	    "contend run -l none,vm --load-cmd 'vm=stress-ng --vm 2'   # a load of your own" } },
+	{ "sysinfo",
+	  { "contend sysinfo                             # the facts a config stores",
+	    "contend sysinfo --format json               # for a machine",
+	    "contend sysinfo --dir /var/tmp              # the disk a run's files would use" } },
+	{ "stats",
+	  { "contend stats a.txt b.txt                   # ministat's picture and a verdict",
+	    "contend stats --paired a.txt b.txt          # numbers paired line by line",
+	    "contend stats --format json a.txt b.txt     # for a machine" } },
+	{ "import",
+	  { "contend import hyperfine hf.json -L rc3     # hyperfine --export-json results",
+	    "contend import fio r1.json r2.json -L rc3   # fio's JSON runs, judged by iops",
+	    "contend import fio r1.json -L rc3 --metric read_clat_p99   # by another figure" } },
+	{ "push",
+	  { "contend push --to archive.db                # copy the sessions into another file",
+	    "contend push --to postgresql://bench01@db.lab/contend   # into a fleet's "
+	    "database",
+	    "contend push --from old.db --to new.db -q   # between any two stores" } },
+	{ "restore",
+	  { "contend restore                             # put back knobs a killed contend left",
+	    "contend restore --force                     # even those a live contend holds",
+	    "contend list                                # then: the sessions it left "
+	    "interrupted" } },
+};
+
+const char *const *cli_examples(const char *cmd)
+{
+	for (size_t i = 0; i < CT_ARRAY_SIZE(examples); i++)
+		if (!strcmp(examples[i].cmd, cmd))
+			return examples[i].lines;
+	return NULL;
+}

@@ -1,0 +1,73 @@
+#!/bin/sh
+# The examples that end `contend --help` and each command's --help, as
+# written: at least three a command, `run` and `calibrate` through
+# --dry-run (every check the run makes, nothing run), every other one for
+# real, on a store holding the configs they name; a push into PostgreSQL
+# is skipped (no such server here).
+. "$CT_TESTLIB"
+
+cmds="run calibrate compare report list loads sysinfo stats import push restore"
+: >"$T/examples"
+for c in $cmds; do
+	"$CONTEND" "$c" --help | awk '/^examples:$/ { e = 1; next } e && /^  contend / { sub(/^  /, ""); print }' >"$T/ex.$c"
+	cat "$T/ex.$c" >>"$T/examples"
+done
+"$CONTEND" --help | awk '/^examples:$/ { e = 1; next } e && /^  contend / { sub(/^  /, ""); print } e && /^$/ { e = 0 }' >>"$T/examples"
+nex=$(grep -c '^contend ' "$T/examples")
+few=$(for c in $cmds; do [ "$(grep -c "^contend " "$T/ex.$c")" -ge 3 ] || echo "$c"; done)
+plan $((nex + 3))
+nonempty "every command's --help ends with examples" "$(cat "$T/examples")"
+check "at least three for each command (short: ${few:-none})" test -z "$few"
+
+export HOME="$T"
+printf 'all:\n\ttrue\n' >"$T/Makefile"
+printf '1\n2\n3\n' >"$T/a.txt"
+printf '2\n3\n4\n' >"$T/b.txt"
+printf '{"results":[{"command":"make","times":[1.5,1.6],"user":1,"system":0.1}]}\n' >"$T/hf.json"
+for r in r1 r2; do
+	printf '{"jobs":[{"jobname":"r","read":{"total_ios":9,"iops":90.5,"bw":362,"runtime":100,"clat_ns":{"mean":1e4,"N":9,"read_clat_p99":1,"percentile":{"50.000000":9000,"99.000000":20000}}}}]}\n' >"$T/$r.json"
+done
+tiny="-l none --quick --scale 0.05 --no-warmup --delay 0 --dir $T"
+for l in rc3 patched before after 6.1.0 6.2.0; do
+	# rc3 with the 5 runs a calibration from it needs
+	n=2
+	[ "$l" = rc3 ] && n=5
+	# shellcheck disable=SC2086
+	"$CONTEND" run -q -L "$l" -n $n $tiny >/dev/null 2>"$T/err"
+done
+if [ "$BACKEND" = sqlite ]; then
+	cp "$CONTEND_DB" "$T/old.db"
+	"$CONTEND" push -q --to "$T/archive.db" >/dev/null 2>&1
+fi
+check "the store holds the labels the examples name" test "$(sql "select count(distinct c.label) from runs r join configs c on c.id = r.config_id")" = 6
+
+# (calibrate --from reads stored runs and runs nothing: as written)
+contend() {
+	if [ "$1" = run ] || { [ "$1" = calibrate ] && [ "$2" != --from ]; }; then
+		c=$1
+		shift
+		"$CONTEND" "$c" --dry-run "$@"
+	else
+		"$CONTEND" "$@"
+	fi
+}
+cd "$T" || exit 1
+sed 's/[[:space:]]*#.*$//' "$T/examples" | while IFS= read -r line; do
+	case $BACKEND/$line in
+	*/*"postgresql://"*)
+		skip "$line" "no PostgreSQL server of that name here"
+		continue
+		;;
+	pg/"contend push"* | pg/*"archive.db"*)
+		skip "$line" "a SQLite file's example, and the store under test is PostgreSQL"
+		continue
+		;;
+	esac
+	rc=0
+	eval "$line" >"$T/out" 2>"$T/err" || rc=$?
+	if [ "$rc" = 0 ]; then
+		ok "$line"
+	else
+		not_ok "$line" "exit $rc: $(head -c 400 "$T/err")"
+	fi
+done
