@@ -869,6 +869,21 @@ static int check_args(struct run_args *a, const struct cli_parsed *p, int argc, 
 	return 0;
 }
 
+/* Why a session's runs will give no verdict, for its header: "" when they
+ * can. */
+static const char *too_few(const struct ct_session_opts *o)
+{
+	static char buf[96];
+	size_t need = ct_stats_runs_needed(95);
+
+	if (o->runs >= need || o->adaptive)
+		return "";
+	snprintf(buf, sizeof(buf),
+		 "; its %zu runs a load make a table, too few for a verdict (-n %zu)",
+		 (size_t)o->runs, need);
+	return buf;
+}
+
 static void print_adaptive(FILE *f, const struct ct_session *s)
 {
 	for (size_t i = 0; i < s->ncells; i++) {
@@ -961,7 +976,8 @@ static int print_session(struct run_args *a, struct ct_store *st)
 				(unsigned long long)o->order_seed, (long long)s->cfg[0].rec.id,
 				(long long)s->cfg[s->ncfg - 1].rec.id);
 		if (s->env.quick && text)
-			fprintf(f, "profile: quick - scaled-down sizes, for a first look\n");
+			fprintf(f, "profile: quick - scaled-down sizes, for a first look%s\n",
+				too_few(o));
 	} else {
 		if (a->baseline && strcmp(a->baseline, s->cfg[0].label))
 			src[q.nsrc++] = (struct ct_report_source){ a->baseline, 0 };
@@ -978,8 +994,9 @@ static int print_session(struct run_args *a, struct ct_store *st)
 		if (s->env.quick && text)
 			fprintf(f,
 				"profile: quick - scaled-down %s sizes, for a first look; use the "
-				"full profile for comparisons\n",
-				w->opt_scope & CT_SCOPE_TREE ? "kbuild tree and load" : "load");
+				"full profile for comparisons%s\n",
+				w->opt_scope & CT_SCOPE_TREE ? "kbuild tree and load" : "load",
+				too_few(o));
 	}
 	if (text)
 		fprintf(f, "\n");

@@ -7,7 +7,7 @@
 # takes those; an interrupted session (or one whose contend is gone)
 # counts only with --include-interrupted, and the output says so.
 . "$CT_TESTLIB"
-plan 29
+plan 31
 
 SCHEMA=$(dirname "$CT_TESTLIB")/../../docs/schema/contend-1.json
 py() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($1)" "$2"; }
@@ -98,3 +98,10 @@ check "and marked interrupted in the store" test "$(sql "select status from sess
 run compare a b --sessions latest,1
 expect_rc "a bad --sessions: exit 2" 2
 expect_err "it says what --sessions takes" "^contend: compare: --sessions takes all, latest or session ids separated by commas"
+
+# the quick profile's 3 runs a load make a table, not a verdict: its
+# header says so, and says nothing with enough runs
+run run -w selftest --scale 0.02 --quick -l none --no-warmup -L q
+expect_out "a quick session says its runs are too few for a verdict" "^profile: quick .*; its 3 runs a load make a table, too few for a verdict \(-n 4\)$"
+run run -w selftest --scale 0.02 --quick -l none --no-warmup -n 4 -L q
+if grep -q "too few for a verdict" "$T/out"; then not_ok "with -n 4 it does not"; else ok "with -n 4 it does not"; fi
