@@ -80,6 +80,14 @@ struct cli_progress {
 	bool plain; /* a line per run, terminal or not (--progress plain) */
 	bool line_open;
 	unsigned nruns, nfailed;
+	/* each load's ok runs so far (Welford's running mean and squares),
+	 * and its last run's Time, as hyperfine shows them */
+	struct {
+		char load[32];
+		unsigned n;
+		double mean, m2, last;
+	} loads[64];
+	unsigned nloads;
 };
 /* mode: "auto" or NULL (a line on a terminal), "plain", "none". */
 void cli_progress_init(struct cli_progress *p, const char *mode);
