@@ -41,33 +41,4 @@ if [ "$BACKEND" = sqlite ]; then
 fi
 check "the store holds the labels the examples name" test "$(sql "select count(distinct c.label) from runs r join configs c on c.id = r.config_id")" = 6
 
-# (calibrate --from reads stored runs and runs nothing: as written)
-contend() {
-	if [ "$1" = run ] || { [ "$1" = calibrate ] && [ "$2" != --from ]; }; then
-		c=$1
-		shift
-		"$CONTEND" "$c" --dry-run "$@"
-	else
-		"$CONTEND" "$@"
-	fi
-}
-cd "$T" || exit 1
-sed 's/[[:space:]]*#.*$//' "$T/examples" | while IFS= read -r line; do
-	case $BACKEND/$line in
-	*/*"postgresql://"*)
-		skip "$line" "no PostgreSQL server of that name here"
-		continue
-		;;
-	pg/"contend push"* | pg/*"archive.db"*)
-		skip "$line" "a SQLite file's example, and the store under test is PostgreSQL"
-		continue
-		;;
-	esac
-	rc=0
-	eval "$line" >"$T/out" 2>"$T/err" || rc=$?
-	if [ "$rc" = 0 ]; then
-		ok "$line"
-	else
-		not_ok "$line" "exit $rc: $(head -c 400 "$T/err")"
-	fi
-done
+run_examples "$T/examples"

@@ -127,3 +127,51 @@ journal_rows() {
 	fi
 }
 journal_original() { awk -F'\t' -v p="$1" '$1 == p { print $3 }' "$CONTEND_JOURNAL_DIR/knobs"; }
+# run_examples FILE: each `contend ...` line of FILE as written, from $T, a
+# TAP point each: run and calibrate through --dry-run (every check the run
+# makes, nothing run; calibrate --from, which runs nothing, as written),
+# the rest for real. A line the machine or backend cannot run is a skip
+# that says why: a push on PostgreSQL (its source is this machine's SQLite
+# file), a postgresql:// target of another host, root missing, an I/O
+# scheduler this kernel does not offer, a --target-effect with no stored
+# calibration (the calibrate line ran as a dry run too). Call it last: its
+# points are numbered in a subshell.
+run_examples() {
+	(
+		contend() {
+			if [ "$1" = run ] || { [ "$1" = calibrate ] && [ "$2" != --from ]; }; then
+				c=$1
+				shift
+				"$CONTEND" "$c" --dry-run "$@"
+			else
+				"$CONTEND" "$@"
+			fi
+		}
+		cd "$T" || exit 1
+		sed 's/[[:space:]]*#.*$//' "$1" | while IFS= read -r line; do
+			case $BACKEND/$line in
+			pg/"contend push"* | pg/*"archive.db"*)
+				skip "$line" "a SQLite file's example, and the store under test is PostgreSQL"
+				continue
+				;;
+			*/*"postgresql://"*@*)
+				skip "$line" "no PostgreSQL server of that name here"
+				continue
+				;;
+			esac
+			rc=0
+			eval "$line" >"$T/out" 2>"$T/err" || rc=$?
+			if [ "$rc" = 0 ]; then
+				ok "$line"
+			elif [ "$rc" = 3 ] && [ "$(id -u)" != 0 ] && grep -q "root" "$T/err"; then
+				skip "$line" "needs root"
+			elif [ "$rc" = 2 ] && grep -q "^contend: run: knob 'iosched': '.*' is not offered by" "$T/err"; then
+				skip "$line" "$(cat "$T/err")"
+			elif [ "$rc" = 2 ] && grep -q "^contend: run: --target-effect: '.*' has no calibration" "$T/err"; then
+				skip "$line" "no calibration stored: $(cat "$T/err")"
+			else
+				not_ok "$line" "exit $rc: $(head -c 400 "$T/err")"
+			fi
+		done
+	)
+}

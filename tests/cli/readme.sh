@@ -42,38 +42,5 @@ for l in $labels; do
 done
 check "and the Quick start's labels" test "$(sql "select count(distinct c.label) from runs r join configs c on c.id = r.config_id")" = 8
 
-# `contend run ...` and `contend calibrate ...` as dry runs, the rest as
-# written
-contend() {
-	if [ "$1" = run ] || [ "$1" = calibrate ]; then
-		c=$1
-		shift
-		"$CONTEND" "$c" --dry-run "$@"
-	else
-		"$CONTEND" "$@"
-	fi
-}
-cd "$T" || exit 1
-echo "$ex" | while IFS= read -r line; do
-	case $BACKEND/$line in
-	pg/"contend push"*)
-		skip "$line" "push copies this machine's SQLite file, and the store under test is PostgreSQL"
-		continue
-		;;
-	esac
-	rc=0
-	eval "$line" >"$T/out" 2>"$T/err" || rc=$?
-	if [ "$rc" = 0 ]; then
-		ok "$line"
-	elif [ "$rc" = 3 ] && [ "$(id -u)" != 0 ] && grep -q "root" "$T/err"; then
-		skip "$line" "needs root"
-	elif [ "$rc" = 2 ] && grep -q "^contend: run: knob 'iosched': '.*' is not offered by" "$T/err"; then
-		skip "$line" "$(cat "$T/err")"
-	elif [ "$rc" = 2 ] && grep -q "^contend: run: --target-effect: '.*' has no calibration" "$T/err"; then
-		# the dry run plans from the calibration the run would use, and
-		# the README's calibrate line ran as a dry run too
-		skip "$line" "no calibration stored: $(cat "$T/err")"
-	else
-		not_ok "$line" "exit $rc: $(head -c 400 "$T/err")"
-	fi
-done
+printf '%s\n' "$ex" >"$T/examples"
+run_examples "$T/examples"
