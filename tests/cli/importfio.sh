@@ -114,9 +114,9 @@ for v in 100 101 99 100 102 300; do
 	printf '{"jobs":[{"jobname":"o","read":{"total_ios":9,"iops":%s,"bw":400,"runtime":1000,"clat_ns":{"mean":1e4,"N":9,"percentile":{"50.000000":9000,"99.000000":20000}}}}]}\n' "$v"
 done >"$T/outlier.json"
 run import fio "$T/outlier.json" -L o
-run compare o o
+run report o
 expect_out "a flagged imported run: no monitors to say why" "^none +o run 6 flagged \(300\.0 IOPS\): imported, no monitors to say why\$"
-run compare o o --format json
+run report o --format json
 python3 -c "import json, sys; d = json.load(open(sys.argv[1])); f = [r['flag'] for c in d['loads'][0]['configs'] for r in c['runs'] if r.get('flag')]; sys.exit(not (f and f[0]['foreign_cpu_pct'] is None))" "$T/out" 2>"$T/pyerr" &&
 	ok "and JSON gives its foreign CPU as null" || not_ok "JSON foreign CPU null" "$(cat "$T/pyerr")" "$(head -c 600 "$T/out")"
 
