@@ -312,7 +312,12 @@ static void test_group_commit(void **state)
 	resolve(&o, &p);
 	run_engine(&p, res);
 	assert_true(res->done && res->txns > 0);
-	assert_true(res->hit_ratio > 0.5); /* the pool holds the whole file */
+	/* the pool holds the whole file: each page is read from the disk once
+	 * at most, however few transactions a busy host lets run (a hit
+	 * ratio above a half was a quiet host's), but for clients that miss
+	 * the same page at once */
+	assert_true(res->cls[CT_OLTP_READ].ios <= p.npages + (uint64_t)o.clients * o.reads);
+	assert_true(res->hit_ratio >= 0 && res->hit_ratio <= 1);
 	expect_record_per_txn(res, o.clients, "io_uring");
 	o.pool_size = 0;
 	resolve(&o, &p);
