@@ -80,6 +80,47 @@ _contend_workloads()
 	printf '%s\n' "${w:-kbuild$'\n'cmd$'\n'oltp$'\n'latency$'\n'selftest}"
 }
 
+# The knobs --vary and --set take, for the word $1 typed so far:
+# "iosched=", "iosched@DISK=" for each disk that offers a choice of
+# schedulers, "sysctl." and
+# under it the names of /proc/sys (a directory ends in ".", a setting in
+# "="), and after "iosched...=" the schedulers the disk offers.
+_contend_knobs()
+{
+	local cur=$1 k v d p e s
+	case $cur in
+	iosched*=*)
+		k=${cur%%=*}
+		d=${k#iosched@}
+		[[ $k == iosched ]] && d='*'
+		# shellcheck disable=SC2086 # d may be a glob
+		for s in /sys/block/$d/queue/scheduler; do
+			[[ -r $s ]] && tr -d '[]' <"$s" | tr ' ' '\n' | grep . | sed "s|^|$k=|"
+		done | sort -u
+		;;
+	sysctl.*)
+		p=${cur#sysctl.}
+		d=${p%.*}
+		[[ $p == *.* ]] || d=
+		for e in "/proc/sys${d:+/${d//.//}}"/*; do
+			[[ -e $e ]] || continue
+			v=sysctl.${e#/proc/sys/}
+			v=${v//\//.}
+			[[ -d $e ]] && printf '%s.\n' "$v" || printf '%s=\n' "$v"
+		done
+		;;
+	*)
+		printf '%s\n' iosched= sysctl.
+		# the disks that offer a choice
+		for s in /sys/block/*/queue/scheduler; do
+			[[ -r $s && $(wc -w <"$s") -ge 2 ]] || continue
+			d=${s#/sys/block/}
+			printf 'iosched@%s=\n' "${d%%/*}"
+		done
+		;;
+	esac
+}
+
 # Stored labels (what=label) or session ids (what=id) of `contend list`,
 # cut at the columns its header gives, so a label may hold spaces.
 _contend_stored()
@@ -258,6 +299,10 @@ _contend()
 		cands=$(printf '%s\n' audio video x gaming custom | sed "s/^/$done_/")
 		;;
 	--probe) cands=$(printf '%s\n' wakeup wakeup=1ms wakeup=5ms) ;;
+	--vary | --set)
+		compopt -o nospace 2>/dev/null
+		cands=$(_contend_knobs "$cur")
+		;;
 	--baseline | -L | --label | --from) cands=$(_contend_stored label) ;;
 	--session) cands=$(_contend_stored id) ;;
 	-o | --output | --db)

@@ -8,7 +8,7 @@
 . "$CT_TESTLIB"
 
 script=${CT_COMPLETION:-$(dirname "$CT_TESTLIB")/../../completion/contend.bash}
-total=28
+total=32
 plan $total
 if ! command -v bash >/dev/null 2>&1; then
 	i=0
@@ -134,3 +134,21 @@ comp "contend run --db $T/x."
 expect "run --db PATH<tab>: files" "$T/x.db"
 comp "contend run --dir $T/sub"
 expect "run --dir PATH<tab>: directories" "$T/subdir"
+
+# --vary and --set: knob names, then the values a disk offers
+comp "contend run --vary "
+has "--vary <tab>: iosched= and sysctl." "iosched=" "sysctl."
+comp "contend run --set sysctl.vm.dirty_r"
+expect "--set sysctl.vm.dirty_r<tab>: the setting under /proc/sys" "sysctl.vm.dirty_ratio="
+comp "contend run --vary sysctl.v"
+has "--vary sysctl.v<tab>: a directory of /proc/sys ends in ." "sysctl.vm."
+disk=$(for s in /sys/block/*/queue/scheduler; do [ "$(wc -w <"$s")" -ge 2 ] && echo "$s" && break; done)
+if [ -n "$disk" ]; then
+	d=${disk#/sys/block/}
+	d=${d%%/*}
+	comp "contend run --vary iosched@$d="
+	# shellcheck disable=SC2046
+	expect "--vary iosched@DISK=<tab>: the schedulers that disk offers" $(tr -d '[]' <"$disk")
+else
+	skip "--vary iosched@DISK=<tab>" "no disk here offers a choice of I/O schedulers"
+fi
