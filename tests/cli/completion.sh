@@ -1,4 +1,7 @@
 #!/bin/sh
+# zsh's and fish's completions (which ask bash's for the line, so the three
+# never differ) are checked at the end through fish's own engine
+# (complete -C) and zsh's candidate function.
 # The bash completion, sourced in a bash without the bash-completion
 # package: COMP_WORDS, COMP_CWORD, COMP_LINE and COMP_POINT set as bash
 # sets them, _contend called, COMPREPLY checked against what the real binary
@@ -8,7 +11,7 @@
 . "$CT_TESTLIB"
 
 script=${CT_COMPLETION:-$(dirname "$CT_TESTLIB")/../../completion/contend.bash}
-total=32
+total=38
 plan $total
 if ! command -v bash >/dev/null 2>&1; then
 	i=0
@@ -151,4 +154,39 @@ if [ -n "$disk" ]; then
 	expect "--vary iosched@DISK=<tab>: the schedulers that disk offers" $(tr -d '[]' <"$disk")
 else
 	skip "--vary iosched@DISK=<tab>" "no disk here offers a choice of I/O schedulers"
+fi
+
+# fish, through its own completion engine
+fish_script=$(dirname "$script")/contend.fish
+if command -v fish >/dev/null 2>&1; then
+	fishc() { PATH="$T/bin:$PATH" fish --no-config -c "source '$fish_script'; complete -C '$1'" 2>"$T/comperr" | cut -f1 | sort >"$T/comp"; }
+	fishc "contend comp"
+	expect "fish: contend comp<tab>: compare" compare
+	fishc "contend run --vary sysctl.vm.dirty_r"
+	expect "fish: --vary sysctl.vm.dirty_r<tab>: the whole setting" "sysctl.vm.dirty_ratio="
+	fishc "contend compare --db $T/x.db my"
+	expect "fish: compare <tab>: the stored labels" mylabel
+else
+	for d in "fish: contend comp<tab>" "fish: --vary<tab>" "fish: compare <tab>"; do skip "$d" "fish is not installed"; done
+fi
+
+# zsh: the candidates its _contend adds, and the function registered
+zsh_script=$(dirname "$script")/contend.zsh
+if command -v zsh >/dev/null 2>&1; then
+	zshc() { PATH="$T/bin:$PATH" zsh -fc "autoload -U compinit && compinit -u -D; source '$zsh_script'; print -r -- \${_comps[contend]}; _contend_candidates '$1'" 2>"$T/comperr" | sort >"$T/comp"; }
+	zshc "contend comp"
+	expect "zsh: registered for contend, and contend comp<tab>: compare" _contend compare
+	if [ -n "$disk" ]; then
+		first=$(tr -d '[]' <"$disk" | awk '{ print $1 }')
+		dev=${disk#/sys/block/}
+		dev=${dev%%/*}
+		zshc "contend run --set iosched@$dev=$(echo "$first" | cut -c1)"
+		has "zsh: --set iosched@DISK=x<tab>: whole words" "iosched@$dev=$first"
+	else
+		skip "zsh: --set iosched@DISK=x<tab>" "no disk here offers a choice of I/O schedulers"
+	fi
+	zshc "contend run --format "
+	expect "zsh: --format <tab>: the five formats" _contend text json csv md html
+else
+	for d in "zsh: contend comp<tab>" "zsh: --set<tab>" "zsh: --format<tab>"; do skip "$d" "zsh is not installed"; done
 fi
