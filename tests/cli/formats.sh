@@ -64,7 +64,7 @@ rc=0
 "$CONTEND" run -w selftest -l none,null -n 3 -L b --progress plain >"$T/out" 2>"$T/err" || rc=$?
 expect_rc "run --progress plain: exit 0" 0
 expect_eq "--progress plain: a line per run" \
-	"$(grep -cE '^\[(none|null)\] run [1-3]/3 \([1-6]/6\) [0-9.]+ s ok  elapsed' "$T/err")" 6
+	"$(grep -cE '^\[(none|null)\] run [1-3]/3 \([1-6]/6\) [0-9.]+ s ok(  mean [0-9.]+ s ± [0-9.]+)?  elapsed' "$T/err")" 6
 
 # compare in each format
 for fmt in json csv md html; do
