@@ -340,3 +340,18 @@ _contend()
 }
 
 complete -F _contend contend
+
+# Run rather than sourced (bash contend.bash --complete LINE): the whole
+# words that complete LINE, one a line - what zsh's and fish's completions
+# ask for, so the three shells complete alike.
+if [[ ${BASH_SOURCE[0]} == "$0" && ${1-} == --complete ]]; then
+	COMP_WORDBREAKS=$' \t\n'
+	COMP_LINE=${2-}
+	COMP_POINT=${#COMP_LINE}
+	read -ra COMP_WORDS <<<"$COMP_LINE"
+	[[ $COMP_LINE == *" " || -z $COMP_LINE ]] && COMP_WORDS+=("")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	_contend contend "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+	((${#COMPREPLY[@]})) && printf '%s\n' "${COMPREPLY[@]}"
+	exit 0
+fi

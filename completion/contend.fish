@@ -16,18 +16,8 @@ end
 function __contend_complete
     set -l script (__contend_bash_completion)
     test -n "$script"; or return
-    # whole words: no = or : breaks them, as fish replaces the whole token
-    bash --norc --noprofile -c '
-        . "$1" || exit
-        COMP_WORDBREAKS=$'"'"' \t\n'"'"'
-        COMP_LINE=$2
-        COMP_POINT=${#2}
-        read -ra COMP_WORDS <<<"$2"
-        [[ $2 == *" " || -z $2 ]] && COMP_WORDS+=("")
-        COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-        _contend contend "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
-        ((${#COMPREPLY[@]})) && printf "%s\n" "${COMPREPLY[@]}"' \
-        contend-complete $script (commandline -cp) 2>/dev/null
+    # whole words, as fish replaces the whole token
+    bash --norc --noprofile $script --complete (commandline -cp) 2>/dev/null
 end
 
 complete -c contend -f -a '(__contend_complete)'

@@ -14,17 +14,7 @@ _contend_candidates() {
 		[[ -r $f ]] && script=$f && break
 	done
 	[[ -n $script ]] || return 1
-	bash --norc --noprofile -c '
-		. "$1" || exit
-		COMP_WORDBREAKS=$'"'"' \t\n'"'"'
-		COMP_LINE=$2
-		COMP_POINT=${#2}
-		read -ra COMP_WORDS <<<"$2"
-		[[ $2 == *" " || -z $2 ]] && COMP_WORDS+=("")
-		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-		_contend contend "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
-		((${#COMPREPLY[@]})) && printf "%s\n" "${COMPREPLY[@]}"' \
-		contend-complete "$script" "$1" 2>/dev/null
+	bash --norc --noprofile "$script" --complete "$1" 2>/dev/null
 }
 
 _contend() {
