@@ -40,16 +40,19 @@ static int parse_result(const json_t *o, size_t k, struct ct_hyperfine_result *r
 {
 	const json_t *cmd = json_object_get(o, "command"), *times = json_object_get(o, "times");
 	const json_t *codes = json_object_get(o, "exit_codes"), *v;
+	char q[160];
 	size_t i;
 
 	if (!json_is_string(cmd))
 		return ct_err(err, len, -EPROTO, "hyperfine result %zu has no command", k + 1);
 	snprintf(r->command, sizeof(r->command), "%s", json_string_value(cmd));
+	/* a command may hold a newline: the message stays one line */
+	ct_quote(r->command, q, sizeof(q));
 	if (!json_is_array(times) || !json_array_size(times))
 		return ct_err(err, len, -EPROTO,
-			      "hyperfine result %zu ('%s') has no \"times\" (hyperfine before 1.3 "
+			      "hyperfine result %zu (%s) has no \"times\" (hyperfine before 1.3 "
 			      "kept only the mean)",
-			      k + 1, r->command);
+			      k + 1, q);
 	r->n = json_array_size(times);
 	r->times = calloc(r->n, sizeof(*r->times));
 	if (!r->times)
@@ -60,8 +63,8 @@ static int parse_result(const json_t *o, size_t k, struct ct_hyperfine_result *r
 		if (!(r->times[i] > 0) || !isfinite(r->times[i]))
 			return ct_err(
 				err, len, -EPROTO,
-				"hyperfine result %zu ('%s'): time %zu is not a positive number",
-				k + 1, r->command, i + 1);
+				"hyperfine result %zu (%s): time %zu is not a positive number",
+				k + 1, q, i + 1);
 	}
 	if (json_is_array(codes) && json_array_size(codes) == r->n) {
 		r->exit_codes = calloc(r->n, sizeof(*r->exit_codes));
@@ -425,7 +428,7 @@ static int fio_doc(const json_t *doc, const char *file, unsigned ndoc, const cha
 {
 	const json_t *jobs = json_object_get(doc, "jobs"), *job;
 	double stamp = num(doc, "timestamp");
-	char where[CT_ERRLEN + 64], params[256];
+	char where[CT_ERRLEN + 256], params[256], q[160];
 	int dir, fig, rc;
 	size_t i;
 
@@ -448,15 +451,16 @@ static int fio_doc(const json_t *doc, const char *file, unsigned ndoc, const cha
 				      file, ndoc, i + 1);
 		if (want && strcmp(name, want))
 			continue;
+		ct_quote(name, q, sizeof(q));
 		for (k = 0; k < i; k++) {
 			const json_t *o = json_object_get(json_array_get(jobs, k), "jobname");
 
 			if (json_is_string(o) && !strcmp(json_string_value(o), name))
 				return ct_err(err, len, -EPROTO,
-					      "%s: document %u lists job '%s' twice (numjobs "
+					      "%s: document %u lists job %s twice (numjobs "
 					      "without group_reporting): rerun fio with "
 					      "--group_reporting",
-					      file, ndoc, name);
+					      file, ndoc, q);
 		}
 		fio_params(doc, job, name, metric, params, sizeof(params));
 		fj = fio_job(f, name, params);
@@ -465,7 +469,7 @@ static int fio_doc(const json_t *doc, const char *file, unsigned ndoc, const cha
 			return ct_err(err, len, -ENOMEM, "out of memory");
 		fj->runs = runs;
 		imported_run(&runs[fj->n], "fio", params, "fio", (unsigned)fj->n + 1);
-		snprintf(where, sizeof(where), "%s: document %u: job '%s'", file, ndoc, name);
+		snprintf(where, sizeof(where), "%s: document %u: job %s", file, ndoc, q);
 		rc = fio_job_run(job, where, dir, fig, &runs[fj->n], err, len);
 		if (rc)
 			return rc;
@@ -483,10 +487,11 @@ int ct_fio_parse(const char *text, size_t len, const char *file, const char *met
 {
 	size_t at = 0, found = 0;
 	unsigned ndoc = 0;
-	char q[256];
+	char q[256], qj[160];
 	int rc;
 
 	ct_quote(file, q, sizeof(q));
+	ct_quote(job ? job : "", qj, sizeof(qj));
 	rc = ct_fio_metric_check(metric, err, errlen);
 	while (!rc) {
 		json_error_t je;
@@ -517,7 +522,7 @@ int ct_fio_parse(const char *text, size_t len, const char *file, const char *met
 		rc = ct_err(err, errlen, -EPROTO,
 			    "%s: no JSON document in it (fio --output-format=json writes one)", q);
 	if (!rc && !found)
-		rc = job ? ct_err(err, errlen, -EPROTO, "%s: no job '%s' in it", q, job)
+		rc = job ? ct_err(err, errlen, -EPROTO, "%s: no job %s in it", q, qj)
 			 : ct_err(err, errlen, -EPROTO, "%s: no job in it", q);
 	return rc;
 }

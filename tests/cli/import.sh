@@ -6,7 +6,7 @@
 # in the shape of hyperfine 1.2, which kept no per-run times (a committed
 # file, tests/fixtures/hyperfine/v1.2-no-times.json).
 . "$CT_TESTLIB"
-plan 13
+plan 15
 
 if ! command -v hyperfine >/dev/null 2>&1; then
 	for i in $(seq 13); do skip "import hyperfine" "hyperfine is not installed"; done
@@ -46,3 +46,10 @@ expect_rc "hyperfine 1.2's export (no times): exit 2" 2
 expect_err "it says the times are missing" "has no \"times\" \(hyperfine before 1.3"
 [ "$(wc -l <"$T/err")" = 1 ] && [ "$(sql "select count(*) from runs")" = "$n" ] &&
 	ok "one line, nothing stored" || not_ok "one line, nothing stored" "$(cat "$T/err")"
+# a command with a newline in it and a time that is no number: the
+# message quotes the command, so it is still one line (libFuzzer found it)
+printf '{"results": [{"command": "sleep 1\\nfalse", "times": [0.5, "x"]}]}\n' >"$T/nl.json"
+run import hyperfine "$T/nl.json" -L nl
+expect_rc "a command with a newline and a bad time: exit 2" 2
+[ "$(wc -l <"$T/err")" = 1 ] && grep -Fq "('sleep 1\nfalse'): time 2 is not a positive number" "$T/err" &&
+	ok "one line, the command quoted" || not_ok "one line, the command quoted" "$(cat "$T/err")"
