@@ -53,6 +53,9 @@ enum ct_report_scope {
 	CT_SCOPE_SESSION,  /* one session, or the sessions of one --vary run */
 	CT_SCOPE_SESSIONS, /* two sessions or more a side: the sessions decide */
 	CT_SCOPE_ACROSS,   /* other sessions, too few to know how sessions vary */
+	/* other sessions, too few a side: the machine's spread of sessions
+	 * (the block's between) decided */
+	CT_SCOPE_MACHINE,
 };
 
 /* One config under one load (or one dataset of plain numbers). */
@@ -110,6 +113,10 @@ struct ct_report_block {
 	 * a config shown in no row (the oltp score reference) */
 	long base_cell; /* -1: base below */
 	struct ct_report_cell base;
+	/* the machine's spread of sessions under this load (df 0: unknown),
+	 * looked up when a config is compared across sessions with one
+	 * session a side */
+	struct ct_stats_between between;
 };
 
 /* A config shown, with the system facts stored with it. */
@@ -138,6 +145,9 @@ enum ct_report_kind {
 
 struct ct_report {
 	enum ct_report_kind kind;
+	/* the query's within_session: configs of other sessions judged by
+	 * their runs alone */
+	bool within_session;
 	char workload[32];
 	char params[256];
 	double confidence;
@@ -213,6 +223,9 @@ struct ct_report_query {
 	size_t npool_ids;
 	/* sessions that were interrupted are pooled too */
 	bool include_unfinished;
+	/* judge configs of other sessions by their runs alone, as if the
+	 * sessions did not move (--within-session) */
+	bool within_session;
 };
 
 /* Builds the model of q from the store. Configs of one interleaved

@@ -206,6 +206,8 @@ enum ct_stats_test {
 	CT_TEST_RANK,	     /* Mann-Whitney U, Hodges-Lehmann's shift */
 	CT_TEST_SIGNED_RANK, /* Wilcoxon signed-rank, the Walsh averages' shift */
 	CT_TEST_SESSIONS,    /* Welch's t on the sessions' medians of logs */
+	CT_TEST_ACROSS,	     /* t on the sessions' means of logs, the machine's
+			      * between-session variance added */
 };
 
 /* Paired blocks the signed-rank test needs to decide (the least p of 6 is
@@ -219,6 +221,24 @@ enum ct_stats_outcome {
 	CT_OUTCOME_LOWER,	  /* the other sample is significantly lower */
 	CT_OUTCOME_HIGHER,	  /* ... higher */
 };
+
+/*
+ * The machine's spread of sessions of one workload under one load, on the
+ * logs, from the configs it measured in two sessions or more: var, the
+ * variance of a session's mean (sessions of `runs` runs: the harmonic
+ * mean of their sizes), pooled over those configs with df the sum of their
+ * sessions less one; within, the variance of runs inside a session, pooled
+ * likewise. The between-session part alone is var - within / runs
+ * (ct_stats_between_cov). var is NaN while df is 0.
+ */
+struct ct_stats_between {
+	double var, df, runs, within, within_df;
+	size_t nconfigs, nsessions;
+	double sum_v, sum_inv_n, sum_w; /* accumulators */
+};
+/* The between-session CoV var - within / runs stands for, 0 when that is
+ * not positive, NaN without an estimate. */
+double ct_stats_between_cov(const struct ct_stats_between *b);
 
 struct ct_stats_comparison {
 	struct ct_stats_ttest t; /* Welch, baseline - other */
@@ -245,6 +265,8 @@ struct ct_stats_comparison {
 	 * other - base) and the sessions of each side */
 	struct ct_stats_ttest sessions_t;
 	size_t nsessions_base, nsessions_other;
+	/* CT_TEST_ACROSS: the machine's between-session variance it added */
+	struct ct_stats_between between;
 };
 
 /* Runs every test the values allow. base/other: the values of each side;
@@ -286,6 +308,32 @@ struct ct_stats_levels {
 };
 int ct_stats_levels(const double *x, const int64_t *session, size_t n,
 		    struct ct_stats_levels *l) CT_WUR;
+
+/* Adds one config's runs to the machine's estimate (a config with one
+ * session, or whose sessions hold one run each, adds nothing); -EINVAL
+ * for a value that is not positive. */
+int ct_stats_between_add(struct ct_stats_between *b, const double *x, const int64_t *session,
+			 size_t n) CT_WUR;
+
+/*
+ * One session a side (or one side of several against one): the sessions'
+ * level cannot be estimated from the two configs, so the machine's
+ * estimate bw stands in for it (docs/statistics.md, chosen by
+ * tests/sim/session-sim.c). Each session is summarized by the mean of the
+ * logs of its runs; the variance of the difference of the sides' means is
+ * bw->var (1/kb + 1/ko) - the sessions' spread as the machine showed it,
+ * its own runs' noise included - plus, for a side whose sessions are
+ * noisier than that holds (fewer runs, or a noisier config), the excess of
+ * its within-session part; a t with the degrees of freedom of the
+ * machine's estimate decides, its interval the ratio's. Called after
+ * ct_stats_compare() on the same runs; c changes only on success (0).
+ * -EINVAL when a side has no session of two runs, bw has no df or a value
+ * is not positive, -ENOMEM.
+ */
+int ct_stats_compare_across(const double *base, const int64_t *bsess, size_t nb,
+			    const double *other, const int64_t *osess, size_t no,
+			    const struct ct_stats_between *bw, double confidence,
+			    struct ct_stats_comparison *c) CT_WUR;
 
 /* The runs a side the rank test needs to be able to decide at confidence
  * (4 at 95%: the least p of 3 against 3 is 0.1). */

@@ -33,7 +33,7 @@ struct compare_args {
 	enum ct_report_pool pool;
 	int64_t pool_ids[256];
 	size_t npool_ids;
-	bool include_interrupted;
+	bool include_interrupted, within_session;
 };
 
 /* --sessions all|latest|ID,ID... */
@@ -112,6 +112,11 @@ static const struct cli_opt compare_opts[] = {
 	  .cb = sessions_opt },
 	CLI_FLAG(0, "include-interrupted", struct compare_args, include_interrupted,
 		 "count sessions that were interrupted (left out unless\nasked)", 0),
+	CLI_FLAG(0, "within-session", struct compare_args, within_session,
+		 "judge configs of other sessions by their runs alone, as\nif sessions did not "
+		 "move (with one session a side and\nno estimate of how far this machine's "
+		 "sessions move)",
+		 0),
 	{ .type = CLI_OPT_CALLBACK,
 	  .long_name = "session",
 	  .argh = "ID",
@@ -293,7 +298,8 @@ static bool regression(const struct ct_report *rep, double pct)
 	for (size_t i = 0; pct >= 0 && i < rep->nblocks; i++)
 		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
 			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
-			bool sess = c->cmp.decided_by == CT_TEST_SESSIONS;
+			bool sess = c->cmp.decided_by == CT_TEST_SESSIONS ||
+				    c->cmp.decided_by == CT_TEST_ACROSS;
 			double r = sess ? c->cmp.effect : c->cmp.ratio.ratio;
 
 			if (c->compared && !strcmp(ct_report_verdict(rep, c), "worse") &&
@@ -301,6 +307,20 @@ static bool regression(const struct ct_report *rep, double pct)
 				return true;
 		}
 	return false;
+}
+
+/* The first load where a config was judged across sessions with one
+ * session a side and no estimate of the machine's spread of sessions:
+ * a gate cannot pass or fail on that. NULL when there is none. */
+static const char *unknown_spread(const struct ct_report *rep)
+{
+	for (size_t i = 0; !rep->within_session && i < rep->nblocks; i++)
+		for (size_t j = 0; j < rep->blocks[i].ncells; j++)
+			if (rep->blocks[i].cells[j].compared &&
+			    rep->blocks[i].cells[j].scope == CT_SCOPE_ACROSS &&
+			    rep->blocks[i].cells[j].cmp.decided_by != CT_TEST_NONE)
+				return rep->blocks[i].load;
+	return NULL;
 }
 
 static int report(struct ct_store *st, const struct compare_args *a, const struct compared *c,
@@ -321,6 +341,7 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 		.pool_ids = a->pool_ids,
 		.npool_ids = a->npool_ids,
 		.include_unfinished = a->include_interrupted,
+		.within_session = a->within_session,
 	};
 	const struct ct_workload_ops *w = ct_workload_find(c->wl);
 	/* a scored workload (oltp) is shown as WimMark showed it: each run as
@@ -370,7 +391,15 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 	ex = cli_out_close(o, c->cmd, !rc);
 	if (!ex && rc)
 		ex = cli_fail(rc, "cannot print the report");
-	if (!ex && regression(&rep, a->fail_pct)) {
+	if (!ex && a->fail_pct >= 0 && unknown_spread(&rep)) {
+		cli_error(
+			"%s: how far this machine's sessions move is unknown (one session a side "
+			"under load '%s'), so the gate can neither pass nor fail: run contend "
+			"calibrate --sessions 4, or give --within-session to judge these sessions "
+			"alone",
+			c->cmd, unknown_spread(&rep));
+		ex = CT_EXIT_USAGE;
+	} else if (!ex && regression(&rep, a->fail_pct)) {
 		cli_error("regression: a load is significantly slower than '%s' by more than %g%%",
 			  c->labels[0], a->fail_pct);
 		ex = CT_EXIT_REGRESSION;

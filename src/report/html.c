@@ -224,7 +224,7 @@ static void summary_row(FILE *f, const struct ct_report *rep, const struct ct_re
 			const struct ct_report_cell *c)
 {
 	const struct ct_stats_comparison *v = &c->cmp;
-	char t[32];
+	char t[32], note[256];
 
 	fprintf(f, "<tr class=\"%s\" data-load=\"",
 		significant(c) ? ct_report_verdict(rep, c) : "");
@@ -267,6 +267,11 @@ static void summary_row(FILE *f, const struct ct_report *rep, const struct ct_re
 	}
 	fputs("<td class=\"l\">", f);
 	esc(f, ct_report_verdict(rep, c));
+	if (v->decided_by != CT_TEST_NONE && rp_scope_note(rep, b, c, note, sizeof(note))[0]) {
+		fputs(" <span class=\"note\">(", f);
+		esc(f, note);
+		fputs(")</span>", f);
+	}
 	fputs("</td></tr>\n", f);
 }
 

@@ -85,6 +85,7 @@ static const char *decided_by(const struct ct_stats_comparison *c)
 	return c->decided_by == CT_TEST_SIGNED_RANK ? "signed-rank"
 	       : c->decided_by == CT_TEST_RANK	    ? "mann-whitney"
 	       : c->decided_by == CT_TEST_SESSIONS  ? "sessions"
+	       : c->decided_by == CT_TEST_ACROSS    ? "sessions+machine"
 						    : NULL;
 }
 
@@ -125,8 +126,10 @@ static json_t *comparison_json(const char *base, const struct ct_report_cell *d,
 	if (d->scope != CT_SCOPE_NONE) {
 		static const char *const scopes[] = { [CT_SCOPE_SESSION] = "session",
 						      [CT_SCOPE_SESSIONS] = "sessions",
-						      [CT_SCOPE_ACROSS] = "across-sessions" };
-		bool s = c->decided_by == CT_TEST_SESSIONS;
+						      [CT_SCOPE_ACROSS] = "across-sessions",
+						      [CT_SCOPE_MACHINE] = "machine" };
+		bool s = c->decided_by == CT_TEST_SESSIONS || c->decided_by == CT_TEST_ACROSS;
+		bool m = c->decided_by == CT_TEST_ACROSS;
 
 		json_object_set_new(o, "scope", json_string(scopes[d->scope]));
 		json_object_set_new(o, "sessions_base",
@@ -136,6 +139,15 @@ static json_t *comparison_json(const char *base, const struct ct_report_cell *d,
 		json_object_set_new(o, "sessions_welch_t", jnum(s ? c->sessions_t.t : NAN));
 		json_object_set_new(o, "sessions_welch_df", jnum(s ? c->sessions_t.df : NAN));
 		json_object_set_new(o, "sessions_welch_p", jnum(s ? c->sessions_t.p : NAN));
+		json_object_set_new(o, "machine_sessions_cov",
+				    jnum(m ? ct_stats_between_cov(&c->between) : NAN));
+		json_object_set_new(o, "machine_sessions",
+				    m ? json_integer((json_int_t)c->between.nsessions)
+				      : json_null());
+		json_object_set_new(o, "machine_configs",
+				    m ? json_integer((json_int_t)c->between.nconfigs)
+				      : json_null());
+		json_object_set_new(o, "machine_df", jnum(m ? c->between.df : NAN));
 	}
 	json_object_set_new(o, "outcome", json_string(outcome_name(c, verdict)));
 	json_object_set_new(o, "verdict", jstr(verdict));
@@ -318,6 +330,7 @@ static json_t *runs_json(const struct ct_report *rep)
 	json_object_set_new(o, "figure", json_string(rep->figure_key));
 	json_object_set_new(o, "baseline", jstr(rep->base_label));
 	json_object_set_new(o, "paired", json_boolean(rep->paired));
+	json_object_set_new(o, "within_session", json_boolean(rep->within_session));
 	json_object_set_new(o, "reference",
 			    json_pack("{s:o, s:o, s:o, s:I}", "label", jstr(rep->ref_label),
 				      "time_s", jnum(rep->ref_time_s), "session_id",

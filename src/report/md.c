@@ -194,12 +194,14 @@ static void latency_md(FILE *f, const struct ct_report *rep)
 	rp_latency_rows(rep, md_latency_row, &m);
 }
 
-static void verdict_row(FILE *f, const struct ct_report *rep, const char *load,
+static void verdict_row(FILE *f, const struct ct_report *rep, const struct ct_report_block *b,
 			const struct ct_report_cell *c, const char *figure,
 			const struct ct_stats_comparison *v, const char *verdict)
 {
+	char note[256];
+
 	fprintf(f, "| ");
-	text(f, load);
+	text(f, b->load);
 	fprintf(f, " | ");
 	text(f, c->label);
 	if (figure) {
@@ -215,8 +217,12 @@ static void verdict_row(FILE *f, const struct ct_report *rep, const char *load,
 		fprintf(f, " | %.2g | %s | ", v->p_adj, ct_report_test_name(v));
 	}
 	text(f, verdict);
+	if (v->decided_by != CT_TEST_NONE && rp_scope_note(rep, b, c, note, sizeof(note))[0]) {
+		fprintf(f, " (");
+		text(f, note);
+		fputc(')', f);
+	}
 	fprintf(f, " |\n");
-	(void)rep;
 }
 
 static void verdicts(FILE *f, const struct ct_report *rep)
@@ -241,10 +247,10 @@ static void verdicts(FILE *f, const struct ct_report *rep)
 		for (size_t i = 0; i < rep->nblocks; i++) {
 			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
 
-			verdict_row(f, rep, rep->blocks[i].load, c, NULL, &c->cmp,
+			verdict_row(f, rep, &rep->blocks[i], c, NULL, &c->cmp,
 				    ct_report_verdict(rep, c));
 			for (unsigned k = 0; k < rep->nextra; k++)
-				verdict_row(f, rep, rep->blocks[i].load, c, rep->extra[k].metric,
+				verdict_row(f, rep, &rep->blocks[i], c, rep->extra[k].metric,
 					    &c->extra_cmp[k],
 					    ct_report_outcome(rep, &c->extra_cmp[k],
 							      rep->extra[k].higher_better));

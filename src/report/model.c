@@ -474,9 +474,9 @@ static size_t values_of(const struct ct_report *rep, const struct ct_report_cell
 /* Figure k of c against the baseline b into out; the runs of sessions of
  * one interleaved group (paired) pair by block, and with two sessions or
  * more a side the sessions decide. */
-static int compare_figure(struct ct_report *rep, const struct ct_report_cell *b,
-			  const struct ct_report_cell *c, long k, bool paired,
-			  struct ct_stats_comparison *out)
+static int compare_figure(struct ct_report *rep, const struct ct_report_block *blk,
+			  const struct ct_report_cell *b, const struct ct_report_cell *c, long k,
+			  bool paired, struct ct_stats_comparison *out)
 {
 	size_t cap = (b->n > c->n ? b->n : c->n) + 1, nb, nc, np = 0;
 	double *vb = malloc(cap * sizeof(double)), *vc = malloc(cap * sizeof(double));
@@ -506,6 +506,11 @@ static int compare_figure(struct ct_report *rep, const struct ct_report_cell *b,
 	if (c->scope == CT_SCOPE_SESSIONS &&
 	    ct_stats_compare_sessions(vb, sb, nb, vc, sc, nc, rep->confidence, out) == -ENOMEM)
 		rc = -ENOMEM;
+	/* one session a side: the machine's spread of sessions stands in */
+	if (c->scope == CT_SCOPE_MACHINE &&
+	    ct_stats_compare_across(vb, sb, nb, vc, sc, nc, &blk->between, rep->confidence, out) ==
+		    -ENOMEM)
+		rc = -ENOMEM;
 out:
 	free(vb);
 	free(vc);
@@ -517,9 +522,11 @@ out:
 }
 
 /* How c's sessions relate to b's: one session or one --vary run, enough
- * sessions a side for the sessions to decide, or too few. */
-static enum ct_report_scope scope_of(const struct ctx *x, const struct ct_report_cell *b,
-				     const struct ct_report_cell *c)
+ * sessions a side for the sessions to decide, or too few - the machine's
+ * spread of sessions deciding when the block knows it and the query did
+ * not ask for the runs alone. */
+static enum ct_report_scope scope_of(const struct ctx *x, const struct ct_report_block *blk,
+				     const struct ct_report_cell *b, const struct ct_report_cell *c)
 {
 	int64_t g;
 
@@ -529,13 +536,16 @@ static enum ct_report_scope scope_of(const struct ctx *x, const struct ct_report
 	    (b->session_id == c->session_id ||
 	     ((g = group_of(x, b->session_id, false)) && g == group_of(x, c->session_id, false))))
 		return CT_SCOPE_SESSION;
+	if (!x->q->within_session && blk->between.df > 0 && b->n && c->n)
+		return CT_SCOPE_MACHINE;
 	return CT_SCOPE_ACROSS;
 }
 
 /* c against the baseline b on every judged figure; the runs of sessions
  * of one interleaved group pair by block. */
-static int compare_cell(struct ct_report *rep, const struct ct_report_cell *b,
-			struct ct_report_cell *c, const struct ctx *x)
+static int compare_cell(struct ct_report *rep, const struct ct_report_block *blk,
+			const struct ct_report_cell *b, struct ct_report_cell *c,
+			const struct ctx *x)
 {
 	int64_t gb = b->n ? group_of(x, b->session_id, true) : 0;
 	bool paired = gb && c->n && b->session_id != c->session_id &&
@@ -544,14 +554,18 @@ static int compare_cell(struct ct_report *rep, const struct ct_report_cell *b,
 
 	c->compared = true;
 	rep->compared = true;
-	c->scope = scope_of(x, b, c);
+	c->scope = scope_of(x, blk, b, c);
 	if (paired) {
 		c->paired = true;
 		rep->paired = true;
 	}
-	rc = compare_figure(rep, b, c, -1, paired, &c->cmp);
+	rc = compare_figure(rep, blk, b, c, -1, paired, &c->cmp);
+	/* the rule across sessions could not run (sessions of one run): the
+	 * runs decided, and the spread of sessions stays unknown */
+	if (!rc && c->scope == CT_SCOPE_MACHINE && c->cmp.decided_by != CT_TEST_ACROSS)
+		c->scope = CT_SCOPE_ACROSS;
 	for (unsigned k = 0; !rc && k < rep->nextra; k++)
-		rc = compare_figure(rep, b, c, (long)k, paired, &c->extra_cmp[k]);
+		rc = compare_figure(rep, blk, b, c, (long)k, paired, &c->extra_cmp[k]);
 	return rc;
 }
 
@@ -580,20 +594,47 @@ static int decide_all(struct ct_report *rep, size_t nsrc, char *err, size_t len)
 
 /* Every compared cell of every block, then Holm across the loads of each
  * config. */
+/* The block's machine spread of sessions, when one of its configs is
+ * compared across sessions with one session a side: from the sessions of
+ * the machine the baseline's newest session ran on. */
+static int block_between(struct ct_report *rep, struct ct_report_block *b,
+			 const struct ct_report_cell *base, const struct ctx *x, char *err,
+			 size_t len)
+{
+	const struct ct_session_rec *r = rec_of(x, base->session_id);
+	bool need = false;
+
+	b->between.var = NAN;
+	for (size_t j = 0; !x->q->within_session && j < b->ncells; j++) {
+		const struct ct_report_cell *c = &b->cells[j];
+
+		need |= c != base && c->n && base->n &&
+			(c->nsessions < CT_STATS_SESSIONS_MIN ||
+			 base->nsessions < CT_STATS_SESSIONS_MIN) &&
+			scope_of(x, b, base, c) == CT_SCOPE_ACROSS;
+	}
+	if (!need || !r || !b->load[0])
+		return 0;
+	return rp_between(x->st, x->recs, x->nrecs, rep->workload, rep->params, b->load,
+			  r->owner.machine, &b->between, err, len);
+}
+
 static int compare_all(struct ct_report *rep, const struct ctx *x, char *err, size_t len)
 {
 	int rc = 0;
 
+	rep->within_session = x->q->within_session;
 	for (size_t i = 0; !rc && i < rep->nblocks; i++) {
 		struct ct_report_block *b = &rep->blocks[i];
 		const struct ct_report_cell *base =
 			b->base_cell >= 0 ? &b->cells[b->base_cell] : &b->base;
 
+		rc = block_between(rep, b, base, x, err, len);
 		for (size_t j = 0; !rc && j < b->ncells; j++) {
 			if ((long)j == b->base_cell ||
 			    (b->base_cell < 0 && !strcmp(b->cells[j].label, base->label)))
 				continue;
-			if (compare_cell(rep, base, &b->cells[j], x))
+			if (compare_cell(rep, b, base, &b->cells[j], x))
 				rc = ct_err(err, len, -ENOMEM, "out of memory");
 		}
 	}

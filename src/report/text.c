@@ -270,7 +270,30 @@ const char *ct_report_test_name(const struct ct_stats_comparison *v)
 	return v->decided_by == CT_TEST_SIGNED_RANK ? "signed-rank"
 	       : v->decided_by == CT_TEST_RANK	    ? "U"
 	       : v->decided_by == CT_TEST_SESSIONS  ? "sessions"
+	       : v->decided_by == CT_TEST_ACROSS    ? "sessions+machine"
 						    : "none";
+}
+
+const char *rp_scope_note(const struct ct_report *rep, const struct ct_report_block *b,
+			  const struct ct_report_cell *c, char *buf, size_t len)
+{
+	const struct ct_stats_between *bw = &b->between;
+
+	if (c->scope == CT_SCOPE_ACROSS && rep->within_session)
+		snprintf(buf, len, "within these sessions, as --within-session asks");
+	else if (c->scope == CT_SCOPE_ACROSS)
+		snprintf(buf, len,
+			 "holds for these sessions; how far sessions move is unknown on this "
+			 "machine: contend calibrate --sessions 4");
+	else if (c->scope == CT_SCOPE_MACHINE)
+		snprintf(buf, len,
+			 "across sessions: this machine's sessions move by %.1f%% (CoV, from %zu "
+			 "sessions of %zu config%s)",
+			 100 * ct_stats_between_cov(bw), bw->nsessions, bw->nconfigs,
+			 bw->nconfigs == 1 ? "" : "s");
+	else
+		buf[0] = '\0';
+	return buf;
 }
 
 /* "load  other vs base: +10.6% [-4.4%, +26.3%]  p=0.14 (Welch), 0.13 (U) ..."
@@ -279,6 +302,8 @@ static void verdict_line(FILE *f, const struct ct_report *rep, const struct ct_r
 			 const struct ct_report_cell *c, const char *figure,
 			 const struct ct_stats_comparison *v, const char *verdict)
 {
+	char note[256];
+
 	fprintf(f, "%-9s %s vs %s: %s%s", b->load, c->label, rep->base_label, figure ? figure : "",
 		figure ? ": " : "");
 	if (v->decided_by == CT_TEST_NONE) {
@@ -304,10 +329,12 @@ static void verdict_line(FILE *f, const struct ct_report *rep, const struct ct_r
 	if (v->decided_by == CT_TEST_SESSIONS)
 		fprintf(f, "; %zu vs %zu sessions: %.2g (Welch on their medians)",
 			v->nsessions_other, v->nsessions_base, v->p);
-	fprintf(f, "  Holm p=%.2g by %s: %s%s\n", v->p_adj, ct_report_test_name(v), verdict,
-		c->scope == CT_SCOPE_ACROSS
-			? " (across sessions: how much sessions vary is unknown)"
-			: "");
+	if (v->decided_by == CT_TEST_ACROSS)
+		fprintf(f, "; %zu vs %zu sessions: %.2g (t with the machine's spread of sessions)",
+			v->nsessions_other, v->nsessions_base, v->p);
+	rp_scope_note(rep, b, c, note, sizeof(note));
+	fprintf(f, "  Holm p=%.2g by %s: %s%s%s%s\n", v->p_adj, ct_report_test_name(v), verdict,
+		note[0] ? " (" : "", note, note[0] ? ")" : "");
 }
 
 void ct_report_print_sessions(FILE *f, const struct ct_report *rep)

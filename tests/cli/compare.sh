@@ -1,12 +1,14 @@
 #!/bin/sh
 # `contend compare` on stored sessions: a config recorded while two CPU hogs
 # ran outside contend is a regression against a quiet one (exit 1 with
-# --fail-on-regression); of two quiet configs whose runs interleave in one
+# --fail-on-regression --within-session; without it, one session a side and
+# no estimate of how far this machine's sessions move, the gate refuses
+# with exit 2); of two quiet configs whose runs interleave in one
 # session (a setting a CPU-bound foreground cannot feel), neither is (exit 0).
 # Two quiet sessions recorded minutes apart are not that: on a shared machine
 # the second can truly run 5% slower, and the gate is right to say so.
 . "$CT_TESTLIB"
-plan 27
+plan 31
 
 rec() { "$CONTEND" run -q -w selftest --scale 0.3 -l none,null -n 5 --delay 0.2s --dir "$T" -L "$1" >/dev/null 2>&1; }
 rec a
@@ -19,10 +21,17 @@ kill $h1 $h2
 wait $h1 $h2 2>/dev/null
 rec c
 
+# one session a side, and no config measured in two sessions: how far
+# sessions move here is unknown, so the gate neither passes nor fails
 run compare a b --fail-on-regression 5
-expect_rc "a CPU-hogged config is a regression: exit 1" 1
+expect_rc "one session a side, the machine's spread unknown: the gate refuses, exit 2" 2
 expect_out "its rows are shown" "^b +5 +"
-expect_out "the verdict says worse" "^none +b vs a: \\+[0-9.]+% .*Holm p=.* worse \\(across sessions: how much sessions vary is unknown\\)\$"
+expect_out "the verdict holds for these sessions" "^none +b vs a: \\+[0-9.]+% .*Holm p=.* worse \\(holds for these sessions; how far sessions move is unknown on this machine: contend calibrate --sessions 4\\)\$"
+expect_err "the refusal names both ways out" "how far this machine's sessions move is unknown \\(one session a side under load 'none'\\), so the gate can neither pass nor fail: run contend calibrate --sessions 4, or give --within-session"
+check "in one line" test "$(wc -l <"$T/err")" = 1
+run compare a b --fail-on-regression 5 --within-session
+expect_rc "with --within-session a CPU-hogged config is a regression: exit 1" 1
+expect_out "the verdict says worse, within these sessions" "^none +b vs a: \\+[0-9.]+% .*Holm p=.* by U: worse \\(within these sessions, as --within-session asks\\)\$"
 expect_err "the regression is named" "significantly slower than 'a' by more than 5%"
 # two quiet configs interleaved in one session: a printk rate limit (the value
 # it has and one more, put back after) that a CPU-bound foreground cannot feel

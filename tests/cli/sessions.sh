@@ -7,7 +7,7 @@
 # takes those; an interrupted session (or one whose contend is gone)
 # counts only with --include-interrupted, and the output says so.
 . "$CT_TESTLIB"
-plan 31
+plan 35
 
 SCHEMA=$(dirname "$CT_TESTLIB")/../../docs/schema/contend-1.json
 py() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($1)" "$2"; }
@@ -45,12 +45,21 @@ check "each config says its sessions and runs" test \
 check "the p-value is Welch's on the sessions" test \
 	"$(py "abs(d['loads'][0]['configs'][1]['comparison']['decided_p'] - d['loads'][0]['configs'][1]['comparison']['sessions_welch_p']) < 1e-12" "$T/pooled.json")" = True
 
-# one session a side, as before: the runs decide, marked as spanning
-# sessions whose spread is not known
+# one session a side: the machine's spread of sessions, from the configs
+# it measured in two sessions or more (a and b, three each), decides
 run compare a b --sessions latest
 expect_rc "--sessions latest: exit 0" 0
-expect_out "the runs decide" "^none +b vs a: .* by U: .*\(across sessions: how much sessions vary is unknown\)$"
+expect_out "the machine's spread of sessions decides" "^none +b vs a: .*; 1 vs 1 sessions: [0-9.e-]+ \(t with the machine's spread of sessions\) +Holm p=[0-9.e-]+ by sessions\+machine: .*\(across sessions: this machine's sessions move by [0-9.]+% \(CoV, from 6 sessions of 2 configs\)\)$"
 expect_out "from the latest session" "the no-load mean of 'a' \(session 5\)"
+run compare a b --sessions latest --format json
+check "as JSON: scope machine, 6 sessions of 2 configs, df 4" test \
+	"$(py "[(c['comparison']['scope'], c['comparison']['decided_by'], c['comparison']['machine_sessions'], c['comparison']['machine_configs'], c['comparison']['machine_df'], c['comparison']['machine_sessions_cov'] >= 0) for c in d['loads'][0]['configs'] if c['comparison']]" "$T/out")" = "[('machine', 'sessions+machine', 6, 2, 4.0, True)]"
+run compare a b --sessions latest --within-session
+expect_out "--within-session: the runs decide, and it says so" "^none +b vs a: .* by U: .*\(within these sessions, as --within-session asks\)$"
+run compare a b --sessions latest --format md
+expect_out "Markdown carries the machine's spread" "^\| none \| b \|.*\| sessions\+machine \| .*\(across sessions: this machine's sessions move by [0-9.]+% \(CoV, from 6 sessions of 2 configs\)\) \|$"
+run compare a b --sessions latest --format html
+expect_out "HTML carries it" "<span class=\"note\">\(across sessions: this machine&#39;s sessions move by [0-9.]+% \(CoV, from 6 sessions of 2 configs\)\)</span>"
 if grep -q "^Sessions:" "$T/out"; then not_ok "no Sessions line for one session each"; else ok "no Sessions line for one session each"; fi
 
 run compare a b --sessions 1,3,2,4 --format json

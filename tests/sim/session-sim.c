@@ -26,7 +26,9 @@
  *   that ignores sessions) instead of contend's;
  *   --check: the reduced study of make check: the A/A cells and +5%, no
  *   +10%; exits 1 when the judged rule misses a criterion;
- *   --cells: every cell's rates too, one tab-separated line each.
+ *   --cells: every cell's rates too, one tab-separated line each;
+ *   --across: only the study of one session a side with the machine's
+ *   estimate.
  * A rate over N trials is off by sqrt(p (1 - p) / N): the A/A criterion
  * allows three of those standard errors over alpha, as verdict-sim does.
  */
@@ -478,6 +480,176 @@ static void run_cells(struct study *sd)
 }
 
 /* ------------------------------------------------------------------ */
+/* One session a side, with the machine's estimate: a calibration     */
+/* config measured in K sessions of CAL_RUNS runs on the same machine  */
+/* (same between and within CoV, same flukes) gives the between-       */
+/* session variance (ct_stats_between_add); then one session of n runs */
+/* a side is compared by the runs alone (R0, what contend did) and by  */
+/* contend's rule across sessions (ct_stats_compare_across).           */
+
+static void rate_cell(double v);
+static void header(const char *first, const char *second, const char *last);
+
+static const size_t cal_ses[] = { 2, 3, 4, 6 };
+#define NK	 CT_ARRAY_SIZE(cal_ses)
+#define CAL_RUNS 5
+
+struct across {
+	/* [rule: 0 runs pooled, 1 contend][effect][K][n][between][within][flukes] */
+	double rate[2][NE][NK][NN][NB][NW][2];
+	unsigned inconsistent;
+};
+
+static struct outcome across_rule(const struct side *b, const struct side *o,
+				  const struct ct_stats_between *bw)
+{
+	struct ct_stats_comparison c = { 0 };
+	struct outcome r = { 0 };
+
+	if (ct_stats_compare_across(b->x, b->sess, b->n, o->x, o->sess, o->n, bw, 100 * (1 - ALPHA),
+				    &c))
+		return r;
+	return verdict(&c);
+}
+
+static void across_cell(const struct study *sd, struct across *ac, size_t e, size_t k, size_t n,
+			size_t b, size_t w, size_t f, uint64_t seed)
+{
+	struct design cal = { .s = cal_ses[k],
+			      .so = cal_ses[k],
+			      .n = CAL_RUNS,
+			      .sb = log_sd(bcov[b]),
+			      .sbo = log_sd(bcov[b]),
+			      .sw = log_sd(wcov[w]),
+			      .flukes = f == 1,
+			      .shift = 1 };
+	struct design d = cal;
+	uint64_t st = seed;
+	unsigned hits[2] = { 0 }, pooled_n = e ? 0 : sd->pooled_trials;
+
+	d.s = d.so = 1;
+	d.n = runs[n];
+	d.shift = effect[e];
+	for (unsigned t = 0; t < sd->trials; t++) {
+		struct side c, bs, os;
+		struct ct_stats_between bw = { .var = NAN };
+		struct outcome out;
+
+		draw_side(&c, &cal, false, &st);
+		draw_side(&bs, &d, false, &st);
+		draw_side(&os, &d, true, &st);
+		if (ct_stats_between_add(&bw, c.x, c.sess, c.n))
+			continue;
+		out = across_rule(&bs, &os, &bw);
+		hits[1] += out.ok && out.reject;
+		ac->inconsistent += out.ok && out.reject != out.ci_excludes;
+		if (t < pooled_n) {
+			out = pooled(&bs, &os, &st);
+			hits[0] += out.ok && out.reject;
+		}
+	}
+	ac->rate[0][e][k][n][b][w][f] = pooled_n ? (double)hits[0] / pooled_n : NAN;
+	ac->rate[1][e][k][n][b][w][f] = (double)hits[1] / sd->trials;
+}
+
+static void run_across(const struct study *sd, struct across *ac)
+{
+	size_t id = 0;
+
+	for (size_t e = 0; e < NE; e++)
+		for (size_t k = 0; k < NK; k++)
+			for (size_t n = 0; n < NN; n++)
+				for (size_t b = 0; b < NB; b++)
+					for (size_t w = 0; w < NW; w++)
+						for (size_t f = 0; f < 2; f++, id++) {
+							for (size_t r = 0; r < 2; r++)
+								ac->rate[r][e][k][n][b][w][f] = NAN;
+							if (sd->check && e == NE - 1)
+								continue;
+							across_cell(
+								sd, ac, e, k, n, b, w, f,
+								SEED ^ (0xacc055ULL * (id + 1)));
+						}
+}
+
+/* the worst (or mean) rate of rule r over the cells of effect e that
+ * match k, n, b (SIZE_MAX: any), every within CoV */
+static double across_agg(const struct across *ac, size_t r, size_t e, size_t k, size_t n, size_t b,
+			 size_t f, bool mean, unsigned *cells, unsigned *over, double lim)
+{
+	double worst = NAN, sum = 0;
+	unsigned m = 0;
+
+	for (size_t kk = 0; kk < NK; kk++)
+		for (size_t nn = 0; nn < NN; nn++)
+			for (size_t bb = 0; bb < NB; bb++)
+				for (size_t w = 0; w < NW; w++)
+					for (size_t ff = 0; ff < 2; ff++) {
+						double v = ac->rate[r][e][kk][nn][bb][w][ff];
+
+						if ((k != ANY && kk != k) ||
+						    (n != ANY && nn != n) ||
+						    (b != ANY && bb != b) ||
+						    (f != ANY && ff != f) || isnan(v))
+							continue;
+						worst = isnan(worst) || v > worst ? v : worst;
+						sum += v;
+						m++;
+						if (over)
+							*over += v > lim;
+					}
+	if (cells)
+		*cells += m;
+	return mean ? (m ? sum / m : NAN) : worst;
+}
+
+/* the tables of the study across; whether contend's rule meets its
+ * criteria: A/A at most the limit in every cell, intervals that agree */
+static bool across_tables(const struct study *sd, const struct across *ac)
+{
+	unsigned cells = 0, over = 0;
+	double lim = ALPHA + 3 * sqrt(ALPHA * (1 - ALPHA) / sd->trials);
+
+	printf("\n## One session a side, with the machine's between-session estimate\n\n"
+	       "A calibration config in K sessions of %d runs (same CoVs, same flukes) gives the "
+	       "between-session variance; one session of n runs a side is then compared. %u "
+	       "trials a cell (runs pooled: %u, A/A only); the worst over within CoV 1%%, 3%%, "
+	       "10%%, clean and 7%% x1.5.\n",
+	       CAL_RUNS, sd->trials, sd->pooled_trials);
+	header("K", "rule", NULL);
+	for (size_t k = 0; k < NK; k++)
+		for (size_t r = 0; r < 3; r++) {
+			if (!r && !sd->pooled_trials)
+				continue;
+			printf("| %zu | %s |", cal_ses[k],
+			       r == 2	? "contend, clean runs"
+			       : r == 1 ? "**contend: t with the machine's estimate**"
+					: "R0 runs pooled (the verdict without it)");
+			for (size_t b = 0; b < NB; b++)
+				rate_cell(across_agg(ac, r ? 1 : 0, 0, k, ANY, b, r == 2 ? 0 : ANY,
+						     false, NULL, NULL, lim));
+			printf("\n");
+		}
+	printf("\n## Power of the rule with the machine's estimate\n\n"
+	       "The mean over within CoV 1%%, 3%%, 10%%, clean and 7%% x1.5, of K = 4 "
+	       "calibration sessions; by runs a session.\n");
+	header("effect", "runs", NULL);
+	for (size_t e = 1; e < NE - sd->check; e++)
+		for (size_t n = 0; n < NN; n++) {
+			printf("| +%g%% | %zu |", 100 * (effect[e] - 1), runs[n]);
+			for (size_t b = 0; b < NB; b++)
+				rate_cell(
+					across_agg(ac, 1, e, 2, n, b, ANY, true, NULL, NULL, lim));
+			printf("\n");
+		}
+	(void)across_agg(ac, 1, 0, ANY, ANY, ANY, ANY, false, &cells, &over, lim);
+	printf("\n- A/A cells over the limit (%.3f): %u of %u\n- verdicts whose interval "
+	       "disagreed with the test: %u\n",
+	       lim, over, cells, ac->inconsistent);
+	return !over && !ac->inconsistent;
+}
+
+/* ------------------------------------------------------------------ */
 /* The tables.                                                         */
 
 static void rate_cell(double v)
@@ -747,13 +919,16 @@ static void print_cells(const struct study *sd)
 int main(int argc, char **argv)
 {
 	static struct study sd = { .trials = 10000, .boot_trials = 1000, .pooled_trials = 200 };
-	bool ok;
+	static struct across ac;
+	bool ok = true, only_across = false;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--check"))
 			sd.check = true;
 		else if (!strcmp(argv[i], "--cells"))
 			sd.cells = true;
+		else if (!strcmp(argv[i], "--across"))
+			only_across = true;
 		else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
 			sd.trials = (unsigned)strtoul(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--boot-trials") && i + 1 < argc)
@@ -765,7 +940,8 @@ int main(int argc, char **argv)
 			chosen = strtoul(argv[++i], NULL, 10);
 		else {
 			fprintf(stderr, "usage: session-sim [--trials N] [--boot-trials N] "
-					"[--pooled-trials N] [--judge RULE] [--check] [--cells]\n");
+					"[--pooled-trials N] [--judge RULE] [--check] [--cells] "
+					"[--across]\n");
 			return 2;
 		}
 	}
@@ -776,16 +952,20 @@ int main(int argc, char **argv)
 	printf("# contend's rule across sessions: the simulation study\n\nSeed %#llx; every "
 	       "table is the same at every run.\n",
 	       (unsigned long long)SEED);
-	run_cells(&sd);
-	single_table(&sd);
-	rules_table(&sd);
-	judged_table(&sd);
-	cut_table(&sd);
-	spread_table(&sd);
-	for (size_t e = 1; e < NE - sd.check; e++)
-		power_table(&sd, e, 2, 1);
-	ok = summary(&sd);
-	if (sd.cells)
+	if (!only_across) {
+		run_cells(&sd);
+		single_table(&sd);
+		rules_table(&sd);
+		judged_table(&sd);
+		cut_table(&sd);
+		spread_table(&sd);
+		for (size_t e = 1; e < NE - sd.check; e++)
+			power_table(&sd, e, 2, 1);
+		ok = summary(&sd);
+	}
+	run_across(&sd, &ac);
+	ok = across_tables(&sd, &ac) && ok;
+	if (sd.cells && !only_across)
 		print_cells(&sd);
 	return sd.check && !ok ? 1 : 0;
 }
