@@ -467,3 +467,78 @@ int aa_summary(const struct run_args *a, const struct aa_tally *t)
 	}
 	return 0;
 }
+
+/* One load's spread over the K sessions: within and between them. */
+static int spread_load(struct run_args *a, struct ct_store *st, const int64_t *ids, size_t k,
+		       const char *load, struct ct_stats_levels *lv, struct ct_stats_between *bw,
+		       char *err, size_t len)
+{
+	bool scored = scored_workload(a->s.opts.workload);
+	const struct ct_figure *fig = NULL;
+	double *all = NULL, *v = NULL;
+	int64_t *sess = NULL, config = 0;
+	char params[256];
+	size_t n = 0, m = 0;
+	int rc = 0;
+
+	memset(bw, 0, sizeof(*bw));
+	for (size_t i = 0; !rc && i < k; i++) {
+		double *grown;
+		int64_t *sgrown;
+
+		rc = session_values(st, ids[i], load, scored, &v, &m, &config, &fig, params,
+				    sizeof(params), err, len);
+		grown = rc ? NULL : realloc(all, (n + m + 1) * sizeof(*all));
+		sgrown = grown ? realloc(sess, (n + m + 1) * sizeof(*sess)) : NULL;
+		if (grown)
+			all = grown;
+		if (sgrown)
+			sess = sgrown;
+		if (!rc && (!grown || !sgrown))
+			rc = ct_err(err, len, -ENOMEM, "out of memory");
+		for (size_t j = 0; !rc && j < m; j++) {
+			all[n] = v[j];
+			sess[n++] = ids[i];
+		}
+		free(v);
+		v = NULL;
+	}
+	if (!rc && ct_stats_levels(all, sess, n, lv))
+		rc = ct_err(err, len, -EINVAL, "load %s: no ok runs to calibrate from", load);
+	if (!rc && (ct_stats_between_add(bw, all, sess, n) || !(bw->df > 0)))
+		rc = ct_err(err, len, -EINVAL,
+			    "load %s: too few ok runs in its sessions for their spread (two a "
+			    "session, in two sessions or more)",
+			    load);
+	free(all);
+	free(sess);
+	return rc;
+}
+
+int calibrate_spread(struct run_args *a, struct ct_store *st, const int64_t *ids, size_t k)
+{
+	const struct ct_session_opts *o = &a->s.opts;
+	char err[CT_ERRLEN], w[32];
+
+	printf("\ncontend calibrate: %zu sessions of '%s' (%lld to %lld), how far they move\n\n"
+	       "%-9s %-8s %-6s %-11s %s\n",
+	       k, a->s.label, (long long)ids[0], (long long)ids[k - 1], "load", "sessions", "runs",
+	       "within CoV", "between CoV");
+	for (size_t i = 0; i < o->nloads; i++) {
+		struct ct_stats_levels lv;
+		struct ct_stats_between bw;
+		int rc = spread_load(a, st, ids, k, o->loads[i], &lv, &bw, err, sizeof(err));
+
+		if (rc)
+			return rc == -EINVAL ? (cli_error("%s", err), CT_EXIT_ENV)
+					     : cli_fail(rc, err);
+		snprintf(w, sizeof(w), "%.1f%%", 100 * lv.within_cov);
+		printf("%-9s %-8zu %-6zu %-11s %.1f%%\n", o->loads[i], lv.nsessions, lv.nruns, w,
+		       100 * ct_stats_between_cov(&bw));
+	}
+	printf("\nstored as sessions of '%s': compare weighs this machine's spread when it "
+	       "judges one\nsession a side of this workload (the more sessions, and the further "
+	       "apart in\ntime - across reboots - the better the estimate)\n",
+	       a->s.label);
+	return 0;
+}

@@ -307,6 +307,16 @@ static const struct cli_opt run_opts[] = {
 	  .help = "calibrate from LABEL's stored runs (its latest session\nper load) instead "
 		  "of running",
 	  .only = "calibrate" },
+	{ .type = CLI_OPT_UINT,
+	  .long_name = "sessions",
+	  .off = offsetof(A, cal_sessions),
+	  .argh = "K",
+	  .help = "run K sessions of the config in turn and print how far\nthey move "
+		  "apart, load by load: compare weighs that\nwhen it judges one session a "
+		  "side (%R)",
+	  .min = 2,
+	  .max = 50,
+	  .only = "calibrate" },
 	{ .type = CLI_OPT_DOUBLE,
 	  .long_name = "effect",
 	  .off = offsetof(A, effect),
@@ -787,7 +797,7 @@ static int check_modes(struct run_args *a, const struct cli_parsed *p)
 	if (a->calibrate && o->adaptive)
 		return cli_usage_error(a->cmd, "calibrate runs -n times; drop --adaptive");
 	if (a->calibrate && !runs_given)
-		o->runs = CALIBRATE_RUNS;
+		o->runs = a->cal_sessions ? 5 : CALIBRATE_RUNS;
 	if (a->aa && o->runs < ct_stats_runs_needed(95))
 		return cli_usage_error(a->cmd,
 				       "--aa needs %zu runs a side for a verdict (-n; the quick "
@@ -1366,6 +1376,33 @@ static int run_pairs(struct run_args *a, struct ct_store *st, struct cli_progres
 	return rc;
 }
 
+/* calibrate --sessions K: K sessions of the config in turn, each stored
+ * whole, then the spread between them. */
+static int run_spread(struct run_args *a, struct ct_store *st, struct cli_progress *prog, int *ex,
+		      char *err, size_t len)
+{
+	int64_t ids[50];
+	size_t k = 0;
+	int rc = 0;
+
+	*ex = 0;
+	for (unsigned i = 0; i < a->cal_sessions && !rc; i++) {
+		if (i)
+			reset_session(&a->s);
+		rc = ct_session_run(&a->s, st, err, len);
+		cli_progress_done(prog);
+		if (!rc) {
+			ids[k++] = a->s.rec.id;
+			if (!a->quiet)
+				fprintf(stderr, "calibrate: session %u of %u stored (%lld)\n",
+					i + 1, a->cal_sessions, (long long)a->s.rec.id);
+		}
+	}
+	if (!rc)
+		*ex = calibrate_spread(a, st, ids, k);
+	return rc;
+}
+
 /* run and calibrate: parse, check, open, run the session(s), report. */
 static int run_main(struct run_args *a, int argc, char **argv)
 {
@@ -1416,6 +1453,8 @@ static int run_main(struct run_args *a, int argc, char **argv)
 	a->s.ctx = &prog;
 	if (a->aa) {
 		rc = run_pairs(a, st, &prog, &ex, err, sizeof(err));
+	} else if (a->cal_sessions) {
+		rc = run_spread(a, st, &prog, &ex, err, sizeof(err));
 	} else {
 		rc = ct_session_run(&a->s, st, err, sizeof(err));
 		cli_progress_done(&prog);

@@ -45,7 +45,8 @@ struct run_args {
 	/* calibrate */
 	bool calibrate;
 	const char *from;
-	double effect; /* percent; 0: not asked */
+	unsigned cal_sessions; /* --sessions K: K sessions, then their spread */
+	double effect;	       /* percent; 0: not asked */
 };
 
 /* calibrate: computes, stores and prints the calibration of each load from
@@ -53,6 +54,10 @@ struct run_args {
  * Returns the exit code. */
 int calibrate_session(struct run_args *a, struct ct_store *st);
 int calibrate_from(struct run_args *a, struct ct_store *st);
+/* calibrate --sessions K: the spread of the K sessions just run (ids),
+ * load by load, within and between them; printed (their runs are stored
+ * as the config's sessions, which compare then weighs). */
+int calibrate_spread(struct run_args *a, struct ct_store *st, const int64_t *ids, size_t k);
 
 /* run --target-effect: every load has a calibration of this config
  * (checked before the session; the exit code), and the session's plan

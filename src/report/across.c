@@ -24,8 +24,7 @@ static const struct ct_session_rec *find_rec(const struct ct_session_rec *recs, 
 }
 
 /* Whether a run's session counts: finished whole, on the machine */
-static bool counts(const struct ct_session_rec *recs, size_t nrecs, int64_t id,
-		   const char *machine)
+static bool counts(const struct ct_session_rec *recs, size_t nrecs, int64_t id, const char *machine)
 {
 	const struct ct_session_rec *r = find_rec(recs, nrecs, id);
 

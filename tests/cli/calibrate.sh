@@ -5,7 +5,7 @@
 # a doubling is found with the rule's least n, a 0.001% change never - and
 # what the store and the messages must say, not times.
 . "$CT_TESTLIB"
-plan 59
+plan 70
 
 sel="-w selftest --selftest-mode sleep --scale 0.05 --delay 0 --no-warmup --dir $T"
 
@@ -148,3 +148,29 @@ check "the runs needed agree with the smallest rises at n = 5, 10, 20 (need '$ne
 		}
 	}'
 check "stored as lower-is-better" test "$(sql "SELECT count(*) FROM calibrations WHERE workload = 'latency' AND higher_better = 0")" = 1
+
+# --sessions K: K sessions of one config in turn, stored, and how far they
+# move apart; a compare of two other configs with one session each then
+# weighs that spread instead of refusing a gate (another --scale, so no
+# earlier config of this workload's parameters counts)
+sel="-w selftest --selftest-mode sleep --scale 0.04 --delay 0 --no-warmup --dir $T"
+run calibrate -q $sel -l none,null -n 5 -L spread --sessions 3
+expect_rc "calibrate --sessions 3: exit 0" 0
+expect_out "it says which sessions" "^contend calibrate: 3 sessions of 'spread' \([0-9]+ to [0-9]+\), how far they move\$"
+expect_out "a row per load: sessions, runs, the CoV within and between" "^none +3 +15 +[0-9.]+% +[0-9.]+%\$"
+expect_out "and the null load's" "^null +3 +15 +"
+check "three complete sessions of 'spread' stored" test \
+	"$(sql "select count(*) from sessions s join configs c on c.id = s.config_id where c.label = 'spread' and s.status = 'complete'")" = 3
+# shellcheck disable=SC2086
+"$CONTEND" run -q $sel -l none,null -n 4 -L one >/dev/null 2>&1
+# shellcheck disable=SC2086
+"$CONTEND" run -q $sel -l none,null -n 4 -L two >/dev/null 2>&1
+run compare one two --fail-on-regression 50
+check "a gate on one session a side now decides: exit 0 or 1, not 2 ($rc)" test "$rc" -ne 2
+expect_out "the machine's spread decides" "^none +two vs one: .* by sessions\+machine: .*\(across sessions: this machine's sessions move by [0-9.]+% \(CoV, from 3 sessions of 1 config\)\)\$"
+run calibrate $sel -L x --sessions 1
+expect_rc "--sessions 1: exit 2" 2
+expect_err "it names the range" "sessions"
+run calibrate --from spread --sessions 3
+expect_rc "--sessions with --from: exit 2" 2
+expect_err "it says why" "--from reads stored runs; --sessions does not apply to them"
