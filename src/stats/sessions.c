@@ -303,7 +303,7 @@ int ct_stats_compare_across(const double *base, const int64_t *bsess, size_t nb,
 	t.t = t.diff / t.se;
 	/* the degrees of freedom of the machine's estimate, the fewest of the
 	 * components': Satterthwaite's over all three, which the runs' many
-	 * raise, called 6 to 8% of A/A pairs in tests/sim/session-sim.c */
+	 * raise, called up to 6 to 9% of A/A pairs in tests/sim/session-sim.c */
 	t.df = bw->df;
 	t.p = 2 * gsl_cdf_tdist_Q(fabs(t.t), t.df);
 	q = ct_stats_t_quantile(1 - (1 - confidence / 100) / 2, t.df);

@@ -718,6 +718,63 @@ static void test_sessions_r(void **state)
 	}
 }
 
+/* The rule for one session a side against R (fixtures/stats/sessions.R):
+ * the machine's spread from calibration configs, and the t of
+ * ct_stats_compare_across() computed in R from its definitions. */
+static void test_across_r(void **state)
+{
+	static const char *const cases[] = { "across", "across2" };
+	int64_t sid[MAXV], bs[MAXV], os[MAXV];
+
+	(void)state;
+	for (size_t c = 0; c < CT_ARRAY_SIZE(cases); c++) {
+		const struct rec *m = val(cases[c], "machine"), *w = val(cases[c], "across");
+		const struct rec *b = find("data", cases[c], "b.x"),
+				 *bsr = find("data", cases[c], "b.s");
+		const struct rec *o = find("data", cases[c], "o.x"),
+				 *osr = find("data", cases[c], "o.s");
+		struct ct_stats_between bw = { .var = NAN };
+		struct ct_stats_comparison cmp;
+		char key[32];
+
+		assert_non_null(b);
+		assert_non_null(o);
+		assert_non_null(bsr);
+		assert_non_null(osr);
+		for (int i = 1;; i++) {
+			const struct rec *x, *srec;
+
+			snprintf(key, sizeof(key), "c%d.x", i);
+			if (!(x = find("data", cases[c], key)))
+				break;
+			snprintf(key, sizeof(key), "c%d.s", i);
+			srec = find("data", cases[c], key);
+			assert_non_null(srec);
+			for (size_t k = 0; k < srec->n; k++)
+				sid[k] = (int64_t)srec->v[k];
+			assert_int_equal(ct_stats_between_add(&bw, x->v, sid, x->n), 0);
+		}
+		check("machine var", bw.var, m->v[0], REL_STAT);
+		check("machine df", bw.df, m->v[1], REL_STAT);
+		check("machine runs", bw.runs, m->v[2], REL_STAT);
+		check("machine within", bw.within, m->v[3], REL_STAT);
+		for (size_t k = 0; k < bsr->n; k++)
+			bs[k] = (int64_t)bsr->v[k];
+		for (size_t k = 0; k < osr->n; k++)
+			os[k] = (int64_t)osr->v[k];
+		ct_stats_compare(b->v, b->n, o->v, o->n, NULL, NULL, 0, 95, &cmp);
+		assert_int_equal(
+			ct_stats_compare_across(b->v, bs, b->n, o->v, os, o->n, &bw, 95, &cmp), 0);
+		assert_int_equal(cmp.decided_by, CT_TEST_ACROSS);
+		check("diff", cmp.sessions_t.diff, w->v[0], REL_STAT);
+		check("t", cmp.sessions_t.t, w->v[1], REL_STAT);
+		check("df", cmp.sessions_t.df, w->v[2], REL_STAT);
+		check("p", cmp.p, w->v[3], REL_P);
+		check("low", cmp.effect_low, exp(w->v[4]), REL_STAT);
+		check("high", cmp.effect_high, exp(w->v[5]), REL_STAT);
+	}
+}
+
 /* Fewer than two sessions a side: the sessions cannot decide, and the
  * comparison is left as the runs decided it. */
 static void test_sessions_few(void **state)
@@ -746,7 +803,7 @@ int main(void)
 		cmocka_unit_test(test_rule_effects), cmocka_unit_test(test_pairs_kth),
 		cmocka_unit_test(test_noise),	     cmocka_unit_test(test_power),
 		cmocka_unit_test(test_binom_ci),     cmocka_unit_test(test_sessions_r),
-		cmocka_unit_test(test_sessions_few),
+		cmocka_unit_test(test_sessions_few), cmocka_unit_test(test_across_r),
 	};
 	return cmocka_run_group_tests(tests, load_fixture, free_fixture);
 }
