@@ -325,7 +325,7 @@ _contend()
 		cands=$(awk '$1 ~ /^--/ { print $1 }' <<<"$spec")
 	else
 		case $cmd in
-		compare | report) cands=$(_contend_stored label) ;;
+		compare | report | plan) cands=$(_contend_stored label) ;;
 		stats)
 			_contend_files=1
 			compopt -o filenames 2>/dev/null

@@ -241,6 +241,15 @@ int ct_report_from_numbers(struct ct_report *rep, const char *const *names,
 
 void ct_report_release(struct ct_report *rep);
 
+/* The machine's spread of sessions of workload (params; "" any) under
+ * load: every complete session of machine (its machine id) in recs, config
+ * by config (src/report/across.c). out->df is 0 when no config of it has
+ * two sessions. */
+int ct_report_between(struct ct_store *st, const struct ct_session_rec *recs, size_t nrecs,
+		      const char *workload, const char *params, const char *load,
+		      const char *machine, struct ct_stats_between *out, char *err,
+		      size_t len) CT_WUR;
+
 /* The machine a session ran on, as reports show it: "host (8 digits of
  * its machine id)", either alone when the other is unknown, or "". */
 void ct_report_machine(const struct ct_owner *o, char *buf, size_t len);

@@ -335,6 +335,17 @@ int ct_stats_compare_across(const double *base, const int64_t *bsess, size_t nb,
 			    const struct ct_stats_between *bw, double confidence,
 			    struct ct_stats_comparison *c) CT_WUR;
 
+/* The sessions a side a two-sample t on sessions needs to find a change
+ * of effect (a ratio, 1.05 for +5%) at confidence with power (0.8), when
+ * a session's mean of logs varies by session_var: the smallest k with
+ * 2 (t(1 - alpha/2, 2k - 2) + t(power, 2k - 2))^2 session_var <=
+ * log(effect)^2, at least 2 (Kalibera and Jones's plan with the session as
+ * the unit; R's power.t.test, exact by the noncentral t, gave the same
+ * counts in tests/unit/test-stats.c). 0 when more than max are needed or an argument is out of
+ * range. */
+size_t ct_stats_sessions_needed(double session_var, double effect, double confidence, double power,
+				size_t max);
+
 /* The runs a side the rank test needs to be able to decide at confidence
  * (4 at 95%: the least p of 3 against 3 is 0.1). */
 size_t ct_stats_runs_needed(double confidence);

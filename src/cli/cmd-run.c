@@ -1277,6 +1277,9 @@ static void dry_plan(const struct run_args *a, const char *db)
 	printf("runs:      %s%u per load and config, %zu in all%s\n", o->adaptive ? "up to " : "",
 	       per, (size_t)per * o->nloads * (o->nkconfigs ? o->nkconfigs : 1),
 	       o->warmup ? ", after an unrecorded warm-up" : "");
+	if (a->cal_sessions)
+		printf("sessions:  %u in turn, each stored whole; %zu runs in all\n",
+		       a->cal_sessions, (size_t)per * o->nloads * a->cal_sessions);
 	if (o->nloads > 1)
 		printf("order:     %s\n",
 		       ct_session_in_rounds(o, o->nkconfigs)

@@ -47,6 +47,12 @@ static const struct {
 	  { "contend sysinfo                             # the facts a config stores",
 	    "contend sysinfo --format json               # for a machine",
 	    "contend sysinfo --dir /var/tmp              # the disk a run's files would use" } },
+	{ "plan",
+	  { "contend plan --effect 2 6.1.0 6.2.0         # sessions and runs a side for a 2% "
+	    "change",
+	    "contend plan --effect 5 -l none before after  # that load only",
+	    "contend plan --effect 10 --confidence 99 rc3  # a surer verdict on a larger "
+	    "change" } },
 	{ "stats",
 	  { "contend stats a.txt b.txt                   # ministat's picture and a verdict",
 	    "contend stats --paired a.txt b.txt          # numbers paired line by line",

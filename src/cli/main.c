@@ -27,6 +27,8 @@ static const struct ct_cmd commands[] = {
 	{ "compare", cmd_compare, "compare stored configs per load, with verdicts" },
 	{ "report", cmd_report,
 	  "render stored results as text, JSON, CSV, Markdown or an HTML page" },
+	{ "plan", cmd_plan,
+	  "how many sessions and runs a side an effect needs, from stored spreads" },
 	{ "stats", cmd_stats, "compare sets of numbers: summaries, tests, verdicts (ministat)" },
 	{ "import", cmd_import, "store a peer's results (hyperfine --export-json) as sessions" },
 	{ "push", cmd_push, "copy stored sessions into another store (a fleet's PostgreSQL)" },

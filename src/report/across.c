@@ -31,9 +31,9 @@ static bool counts(const struct ct_session_rec *recs, size_t nrecs, int64_t id, 
 	return r && !strcmp(r->status, "complete") && !strcmp(r->owner.machine, machine);
 }
 
-int rp_between(struct ct_store *st, const struct ct_session_rec *recs, size_t nrecs,
-	       const char *workload, const char *params, const char *load, const char *machine,
-	       struct ct_stats_between *out, char *err, size_t len)
+int ct_report_between(struct ct_store *st, const struct ct_session_rec *recs, size_t nrecs,
+		      const char *workload, const char *params, const char *load,
+		      const char *machine, struct ct_stats_between *out, char *err, size_t len)
 {
 	struct ct_run_filter f = {
 		.workload = workload,

@@ -48,12 +48,4 @@ size_t rp_sysinfo_rows(const struct ct_sysinfo *si, const char *dir, const char 
  * spread that decided. */
 const char *rp_scope_note(const struct ct_report *rep, const struct ct_report_block *b,
 			  const struct ct_report_cell *c, char *buf, size_t len);
-/* The machine's spread of sessions of workload (params; "" any) under
- * load: every complete session of machine (its machine id) in recs, config
- * by config (src/report/across.c). out->df is 0 when no config of it has
- * two sessions. */
-int rp_between(struct ct_store *st, const struct ct_session_rec *recs, size_t nrecs,
-	       const char *workload, const char *params, const char *load, const char *machine,
-	       struct ct_stats_between *out, char *err, size_t len) CT_WUR;
-
 #endif

@@ -615,8 +615,8 @@ static int block_between(struct ct_report *rep, struct ct_report_block *b,
 	}
 	if (!need || !r || !b->load[0])
 		return 0;
-	return rp_between(x->st, x->recs, x->nrecs, rep->workload, rep->params, b->load,
-			  r->owner.machine, &b->between, err, len);
+	return ct_report_between(x->st, x->recs, x->nrecs, rep->workload, rep->params, b->load,
+				 r->owner.machine, &b->between, err, len);
 }
 
 static int compare_all(struct ct_report *rep, const struct ctx *x, char *err, size_t len)

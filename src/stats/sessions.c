@@ -326,3 +326,22 @@ int ct_stats_compare_across(const double *base, const int64_t *bsess, size_t nb,
 	c->outcome = CT_OUTCOME_NO_DIFFERENCE;
 	return 0;
 }
+
+size_t ct_stats_sessions_needed(double session_var, double effect, double confidence, double power,
+				size_t max)
+{
+	double d = fabs(log(effect));
+
+	if (!(session_var >= 0) || !(d > 0) || !isfinite(d) || !(confidence > 0) ||
+	    !(confidence < 100) || !(power > 0) || !(power < 1))
+		return 0;
+	for (size_t k = 2; k <= max; k++) {
+		double df = 2 * (double)k - 2;
+		double q = ct_stats_t_quantile(1 - (1 - confidence / 100) / 2, df) +
+			   ct_stats_t_quantile(power, df);
+
+		if (2 * q * q * session_var / (double)k <= d * d)
+			return k;
+	}
+	return 0;
+}

@@ -6,7 +6,7 @@
 # is skipped (no such server here).
 . "$CT_TESTLIB"
 
-cmds="run calibrate compare report list loads sysinfo stats import push restore"
+cmds="run calibrate compare report list loads sysinfo stats plan import push restore"
 : >"$T/examples"
 for c in $cmds; do
 	"$CONTEND" "$c" --help | awk '/^examples:$/ { e = 1; next } e && /^  contend / { sub(/^  /, ""); print }' >"$T/ex.$c"

@@ -775,6 +775,26 @@ static void test_across_r(void **state)
 	}
 }
 
+/* Sessions a side for a change against R's power.t.test (the noncentral
+ * t, exact), rounded up: the t-quantile plan gives the same count. */
+static void test_sessions_needed_r(void **state)
+{
+	static const char *const keys[] = { "v0.01548_e1.05", "v0.0004_e1.02", "v0.002_e1.1",
+					    "v1e-05_e1.05" };
+
+	(void)state;
+	for (size_t i = 0; i < CT_ARRAY_SIZE(keys); i++) {
+		const struct rec *r = val("plan", keys[i]);
+		size_t k = ct_stats_sessions_needed(r->v[0], r->v[1], 95, 0.8, 1000);
+
+		print_message("sessions for %s: %zu (R %g)\n", keys[i], k, r->v[2]);
+		assert_true(k >= 2);
+		assert_true((double)k == r->v[2]);
+	}
+	assert_int_equal(ct_stats_sessions_needed(0.01548, 1.05, 95, 0.8, 50), 0);
+	assert_int_equal(ct_stats_sessions_needed(0.01, 1, 95, 0.8, 50), 0);
+}
+
 /* Fewer than two sessions a side: the sessions cannot decide, and the
  * comparison is left as the runs decided it. */
 static void test_sessions_few(void **state)
@@ -797,13 +817,21 @@ static void test_sessions_few(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_seed),	     cmocka_unit_test(test_two_sample),
-		cmocka_unit_test(test_identical),    cmocka_unit_test(test_paired),
-		cmocka_unit_test(test_holm_geomean), cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_rule_effects), cmocka_unit_test(test_pairs_kth),
-		cmocka_unit_test(test_noise),	     cmocka_unit_test(test_power),
-		cmocka_unit_test(test_binom_ci),     cmocka_unit_test(test_sessions_r),
-		cmocka_unit_test(test_sessions_few), cmocka_unit_test(test_across_r),
+		cmocka_unit_test(test_seed),
+		cmocka_unit_test(test_two_sample),
+		cmocka_unit_test(test_identical),
+		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_holm_geomean),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_rule_effects),
+		cmocka_unit_test(test_pairs_kth),
+		cmocka_unit_test(test_noise),
+		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_binom_ci),
+		cmocka_unit_test(test_sessions_r),
+		cmocka_unit_test(test_sessions_few),
+		cmocka_unit_test(test_across_r),
+		cmocka_unit_test(test_sessions_needed_r),
 	};
 	return cmocka_run_group_tests(tests, load_fixture, free_fixture);
 }
