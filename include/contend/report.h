@@ -15,6 +15,7 @@
 #define CONTEND_REPORT_H
 
 #include "contend/common.h"
+#include "contend/reference.h"
 #include "contend/run.h"
 #include "contend/stats.h"
 #include "contend/store.h"
@@ -138,6 +139,46 @@ struct ct_report_diff {
 	char values[CT_REPORT_MAX_ROWS][256];
 };
 
+/*
+ * The host's drift (docs/statistics.md, "The host's drift"): the references
+ * the sessions shown took (include/contend/reference.h), and how far they
+ * moved between a config's sessions and the baseline's.
+ */
+/* The reference over some sessions: how many of them took one, how many
+ * references they took, and per figure the median of the sessions'
+ * medians (NaN: none measured it). */
+struct ct_report_ref {
+	size_t nsessions, nrefs;
+	double median[CT_REF_NFIGS];
+};
+
+/* A session shown, its references in seq order and their medians. */
+struct ct_report_session_ref {
+	int64_t session_id;
+	char label[128];
+	struct ct_ref *refs;
+	size_t nrefs;
+	struct ct_report_ref ref;
+};
+
+/* A load whose significant effect the drift could account for: the
+ * largest drift is at least half of it. */
+struct ct_report_drift_warning {
+	char load[32];
+	double effect_pct; /* the effect of the verdict, in % */
+};
+
+/* A config against the baseline. */
+struct ct_report_drift {
+	char label[128];
+	bool compared;		  /* false for the baseline and its label */
+	struct ct_report_ref ref; /* over the config's sessions shown */
+	double pct[CT_REF_NFIGS]; /* its median / the baseline's - 1, in %; NaN */
+	int largest;		  /* the figure of the largest |pct|, -1 when none */
+	struct ct_report_drift_warning *warnings;
+	size_t nwarnings;
+};
+
 enum ct_report_kind {
 	CT_REPORT_RUNS,	   /* stored runs */
 	CT_REPORT_NUMBERS, /* `contend stats` */
@@ -182,6 +223,14 @@ struct ct_report {
 	size_t nconfigs;
 	struct ct_report_diff *diffs;
 	size_t ndiffs;
+	/* the host's drift (stored runs): the baseline's reference over its
+	 * sessions shown, each config's against it (configs[] order), every
+	 * session shown with its references, and whether any took one */
+	struct ct_report_ref base_ref;
+	struct ct_report_drift *drift;
+	struct ct_report_session_ref *session_refs;
+	size_t nsession_refs;
+	bool have_refs;
 };
 
 /* Which stored sessions of a config give its runs, when the query names
@@ -298,6 +347,10 @@ void ct_report_print_oltp(FILE *f, const struct ct_report *rep);
 void ct_report_print_latency(FILE *f, const struct ct_report *rep);
 /* ministat's: a dot plot, the summaries, outliers and comparisons. */
 void ct_report_print_numbers(FILE *f, const struct ct_report *rep);
+/* The host's reference of each config and its drift from the baseline's,
+ * and a warning for each load whose effect the drift is at least half of;
+ * nothing when no session shown took a reference. */
+void ct_report_print_drift(FILE *f, const struct ct_report *rep);
 
 /* The other formats (docs/usage.md, "Reports"). Each prints the whole report
  * model - or the stored sessions, or the system facts - and returns 0, or

@@ -15,6 +15,7 @@
 
 #include "contend/common.h"
 #include "contend/proc.h"
+#include "contend/reference.h"
 #include "contend/run.h"
 #include "contend/sysinfo.h"
 
@@ -176,6 +177,14 @@ int ct_store_latest_session_with(struct ct_store *s, const char *label, const ch
 				 const char *load, const char *workload_params, int64_t *session_id,
 				 char *err, size_t len) CT_WUR;
 
+/* The host's reference a session took (r->session_id, r->seq, its time,
+ * phase and figures; a NaN figure is stored as NULL), and every one of
+ * session_id in seq order, a missing figure read as NaN. *out malloc'd
+ * (NULL when *n == 0). */
+int ct_store_ref_put(struct ct_store *s, const struct ct_ref *r, char *err, size_t len) CT_WUR;
+int ct_store_refs(struct ct_store *s, int64_t session_id, struct ct_ref **out, size_t *n, char *err,
+		  size_t len) CT_WUR;
+
 /* The knob journal rows an older store kept, and clearing them once they
  * are safe elsewhere. */
 int ct_store_knob_rows(struct ct_store *s, struct ct_store_knob_row **out, size_t *n, char *err,
@@ -197,8 +206,9 @@ int ct_store_calibration_get(struct ct_store *s, const char *label, const char *
  * Copies session rec of store from into store to, in one transaction of
  * to: the session as it was (its UUID, status, times, owner; group_id is
  * the target's id of its group's first session, 0 for that first one), its
- * configs (found or added by label and fingerprint) and every run with its
- * metrics and series. 0 with *to_id and *nruns; 1 when to already holds a
+ * configs (found or added by label and fingerprint), every run with its
+ * metrics and series, and the host's references it took. 0 with *to_id and
+ * *nruns; 1 when to already holds a
  * session of that UUID (*to_id is it; nothing copied); -errno.
  */
 int ct_store_copy_session(struct ct_store *from, struct ct_store *to,

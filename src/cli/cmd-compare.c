@@ -384,6 +384,7 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 		}
 		ct_report_print_sessions(o->f, &rep);
 		ct_report_print_flagged(o->f, &rep);
+		ct_report_print_drift(o->f, &rep);
 		ct_report_print_diff(o->f, &rep);
 	} else {
 		rc = cli_out_report(o, &rep, c->cmd);

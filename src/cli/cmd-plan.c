@@ -64,7 +64,9 @@ static const struct ct_session_rec *plan_rec(const struct plan_ctx *x, int64_t i
  * complete session (of -w's workload when given); 0, or the exit code. */
 static int plan_subject(struct plan_ctx *x, const struct plan_args *a)
 {
-	struct ct_run_filter f = { .label = x->labels[0], .workload = a->workload, .ok_only = true };
+	struct ct_run_filter f = { .label = x->labels[0],
+				   .workload = a->workload,
+				   .ok_only = true };
 	struct ct_run *runs = NULL;
 	const struct ct_run *last = NULL;
 	char err[CT_ERRLEN];
@@ -88,8 +90,8 @@ static int plan_subject(struct plan_ctx *x, const struct plan_args *a)
 	}
 	free(runs);
 	if (!last)
-		return cli_usage_error("plan", "no complete session of '%s'%s%s",
-				       x->labels[0], a->workload ? " for workload " : "",
+		return cli_usage_error("plan", "no complete session of '%s'%s%s", x->labels[0],
+				       a->workload ? " for workload " : "",
 				       a->workload ? a->workload : "");
 	return 0;
 }
@@ -98,8 +100,10 @@ static int plan_subject(struct plan_ctx *x, const struct plan_args *a)
  * as a list; 0, or the exit code. */
 static int plan_loads(struct plan_ctx *x, char *buf, size_t len)
 {
-	struct ct_run_filter f = { .label = x->labels[0], .workload = x->workload,
-				   .workload_params = x->params, .ok_only = true };
+	struct ct_run_filter f = { .label = x->labels[0],
+				   .workload = x->workload,
+				   .workload_params = x->params,
+				   .ok_only = true };
 	struct ct_run *runs = NULL;
 	char err[CT_ERRLEN];
 	size_t n = 0, off = 0;
@@ -129,8 +133,10 @@ static int plan_within(struct plan_ctx *x, const char *load, double *within)
 	int rc = 0;
 
 	for (size_t l = 0; !rc && l < x->nlabels; l++) {
-		struct ct_run_filter f = { .label = x->labels[l], .workload = x->workload,
-					   .load = load, .workload_params = x->params,
+		struct ct_run_filter f = { .label = x->labels[l],
+					   .workload = x->workload,
+					   .load = load,
+					   .workload_params = x->params,
 					   .ok_only = true };
 		struct ct_run *runs = NULL;
 		struct ct_stats_levels lv;
@@ -222,9 +228,9 @@ static int plan(struct plan_ctx *x, const struct plan_args *a)
 		if (ex)
 			return ex;
 		if (isnan(within))
-			return cli_usage_error("plan",
-					       "no session of %s holds two runs under load '%s'",
-					       x->nlabels == 1 ? "that label" : "those labels", load);
+			return cli_usage_error(
+				"plan", "no session of %s holds two runs under load '%s'",
+				x->nlabels == 1 ? "that label" : "those labels", load);
 		rc = ct_report_between(x->st, x->recs, x->nrecs, x->workload, x->params, load,
 				       x->machine, &bw, err, sizeof(err));
 		if (rc)
@@ -233,7 +239,8 @@ static int plan(struct plan_ctx *x, const struct plan_args *a)
 		plan_row(a, load, within, &bw);
 	}
 	if (unknown)
-		printf("\nbetween CoV ?: how far this machine's sessions move is unknown (no config "
+		printf("\nbetween CoV ?: how far this machine's sessions move is unknown (no "
+		       "config "
 		       "of\ntwo sessions or more); the sessions above assume none move, a floor: "
 		       "contend\ncalibrate --sessions 4 measures it\n");
 	else

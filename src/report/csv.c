@@ -2,7 +2,8 @@
  * The CSV printers (RFC 4180: a header row, fields quoted when they hold a
  * comma, a quote or a line break, quotes doubled): one row per stored run
  * with every column the store keeps plus the figures the model derived
- * (its value, score, whether it was flagged), one row per session for
+ * (its value, score, whether it was flagged) and the host's drift (its
+ * session's reference, its config's drift), one row per session for
  * `list`, name,value rows for `sysinfo`, and one row per value for
  * `stats`. An unknown figure is an empty field.
  */
@@ -38,7 +39,9 @@ static const char *const run_header =
 	"load_sys_us,lcpu_pct,workload_params,load_params,have_psi,psi_cpu_some_us,"
 	"psi_cpu_full_us,psi_io_some_us,psi_io_full_us,psi_memory_some_us,psi_memory_full_us,"
 	"steal_us,foreign_cpu_us,majflt,pswpin,sectors_read,sectors_written,start_dirty_bytes,"
-	"start_writeback_bytes,start_cpu_speed,value,score,outlier,likely_fluke,metrics\n";
+	"start_writeback_bytes,start_cpu_speed,value,score,outlier,likely_fluke,metrics,"
+	"ref_cpu_speed,ref_mem_gbps,ref_disk_mbps,drift_cpu_speed_pct,drift_mem_gbps_pct,"
+	"drift_disk_mbps_pct,drift_warning\n";
 
 static void run_row(FILE *f, const struct ct_report_block *b, const struct ct_report_cell *c,
 		    const struct ct_run *r)
@@ -102,7 +105,35 @@ static void run_row(FILE *f, const struct ct_report_block *b, const struct ct_re
 				r->metrics[i].value);
 		fputc('"', f);
 	}
-	fputc('\n', f);
+}
+
+/* The host's drift of a run's row: its session's reference (the medians
+ * of the references it took), its config's drift against the baseline's
+ * and whether it warns for the run's load; then the row's end. */
+static void drift_cols(FILE *f, const struct ct_report *rep, const struct ct_report_block *b,
+		       size_t j, const struct ct_run *r)
+{
+	const struct ct_report_session_ref *s = NULL;
+	const struct ct_report_drift *d =
+		rep->drift && j < rep->nconfigs && rep->drift[j].compared ? &rep->drift[j] : NULL;
+	bool warn = false;
+
+	for (size_t i = 0; i < rep->nsession_refs && !s; i++)
+		if (rep->session_refs[i].session_id == r->session_id)
+			s = &rep->session_refs[i];
+	for (int i = 0; i < CT_REF_NFIGS; i++) {
+		fputc(',', f);
+		if (s)
+			num(f, s->ref.median[i]);
+	}
+	for (int i = 0; i < CT_REF_NFIGS; i++) {
+		fputc(',', f);
+		if (d)
+			num(f, d->pct[i]);
+	}
+	for (size_t i = 0; d && i < d->nwarnings; i++)
+		warn |= !strcmp(d->warnings[i].load, b->load);
+	fprintf(f, ",%d\n", warn);
 }
 
 static void numbers_csv(FILE *f, const struct ct_report *rep)
@@ -132,8 +163,10 @@ int ct_report_print_csv(FILE *f, const struct ct_report *rep)
 		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
 			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
 
-			for (size_t k = 0; k < c->nruns; k++)
+			for (size_t k = 0; k < c->nruns; k++) {
 				run_row(f, &rep->blocks[i], c, &c->runs[k]);
+				drift_cols(f, rep, &rep->blocks[i], j, &c->runs[k]);
+			}
 		}
 	return 0;
 }

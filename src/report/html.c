@@ -13,8 +13,13 @@
  *   - oltp: tps per second of every run after its ramp-up (shaded; the
  *     engine records no series during it), and the latency percentiles
  *     on a log axis;
+ *   - the host's reference of each config and its drift from the
+ *     baseline's, with a warning where the drift is at least half of an
+ *     effect;
  *   - the session timeline: which config and load ran when (the
- *     interleaving), each run's PSI, steal and foreign CPU in its title;
+ *     interleaving), each run's PSI, steal and foreign CPU in its title,
+ *     and each reference the host gave (a mark, its figures in its
+ *     title), with every session's reference below;
  *   - the system facts in which the configs differ.
  * Every string from the user or the store is escaped; the model computed
  * every figure, this file only places them.
@@ -206,6 +211,7 @@ static void head(FILE *f, const struct ct_report *rep, const char *command)
 	      ".run{fill-opacity:.75}.flagged{stroke:#000;stroke-width:1.5}"
 	      ".mean{stroke:#000;stroke-width:2}.ci{fill:#000;fill-opacity:.08}\n"
 	      ".zero{stroke:#888;stroke-dasharray:3 3}.ramp{fill:#999;fill-opacity:.15}\n"
+	      ".warning{color:#a00}.ref{fill:#000}\n"
 	      ".note{color:#555}.legend span{display:inline-block;margin-right:1em}"
 	      ".legend i{display:inline-block;width:.8em;height:.8em;margin-right:.3em}\n"
 	      "</style>\n</head>\n<body>\n<h1>contend report</h1>\n<p class=\"note\">workload <b>",
@@ -619,6 +625,138 @@ static void latency(FILE *f, const struct ct_report_block *b)
 	fputs("</svg>\n</figure>\n", f);
 }
 
+/* The references of the sessions shown widen the timeline's span. */
+static void ref_span(const struct ct_report *rep, int64_t *t0, int64_t *t1)
+{
+	for (size_t i = 0; i < rep->nsession_refs; i++)
+		for (size_t j = 0; j < rep->session_refs[i].nrefs; j++) {
+			int64_t t = rep->session_refs[i].refs[j].taken_at;
+
+			*t0 = t < *t0 ? t : *t0;
+			*t1 = t > *t1 ? t : *t1;
+		}
+}
+
+/* A mark on config label's row of the timeline for each reference its
+ * sessions took, the figures in its title. */
+static void ref_marks(FILE *f, const struct ct_report *rep, const char *label, const struct axis *x,
+		      int64_t t0, double y)
+{
+	char b[CT_REF_NFIGS][32];
+
+	for (size_t i = 0; i < rep->nsession_refs; i++) {
+		const struct ct_report_session_ref *s = &rep->session_refs[i];
+
+		if (strcmp(s->label, label))
+			continue;
+		for (size_t j = 0; j < s->nrefs; j++) {
+			const struct ct_ref *r = &s->refs[j];
+			double px = to_px(x, (double)(r->taken_at - t0) / 1e9);
+
+			fprintf(f,
+				"<path class=\"ref\" d=\"M%.1f %.1fl4 5l-4 5l-4 -5z\"><title>"
+				"session %lld reference %u (%s): cpu %s steps/us, mem %s GB/s, "
+				"disk %s MB/s</title></path>\n",
+				px, y + 4, (long long)s->session_id, r->seq,
+				ct_ref_phase_name(r->phase),
+				rp_ref_fig(r->fig[CT_REF_CPU], CT_REF_CPU, b[0], sizeof(b[0])),
+				rp_ref_fig(r->fig[CT_REF_MEM], CT_REF_MEM, b[1], sizeof(b[1])),
+				rp_ref_fig(r->fig[CT_REF_DISK], CT_REF_DISK, b[2], sizeof(b[2])));
+		}
+	}
+}
+
+/* Every session shown with the median of the references it took. */
+static void session_refs_table(FILE *f, const struct ct_report *rep)
+{
+	char b[32];
+
+	if (!rep->have_refs)
+		return;
+	fputs("<table class=\"refs\">\n<tr><th>Session</th><th class=\"l\">Config</th>"
+	      "<th>References</th><th>cpu steps/us</th><th>mem GB/s</th><th>disk "
+	      "MB/s</th></tr>\n",
+	      f);
+	for (size_t i = 0; i < rep->nsession_refs; i++) {
+		const struct ct_report_session_ref *s = &rep->session_refs[i];
+
+		fprintf(f, "<tr><td>%lld</td><td class=\"l\">", (long long)s->session_id);
+		esc(f, s->label);
+		fprintf(f, "</td><td>%zu</td>", s->nrefs);
+		for (int k = 0; k < CT_REF_NFIGS; k++)
+			fprintf(f, "<td>%s</td>", rp_ref_fig(s->ref.median[k], k, b, sizeof(b)));
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n<p class=\"note\">The host's reference per session: the median of "
+	      "the references it took at its start, between rounds and at its end (a mark on "
+	      "the timeline each, its figures in its title); - where it took none.</p>\n",
+	      f);
+}
+
+static void drift_row(FILE *f, const char *label, const struct ct_report_ref *r,
+		      const struct ct_report_drift *d)
+{
+	char b[32];
+
+	fputs("<tr><td class=\"l\">", f);
+	esc(f, label);
+	fputs("</td>", f);
+	for (int i = 0; i < CT_REF_NFIGS; i++)
+		fprintf(f, "<td>%s</td>", rp_ref_fig(r->median[i], i, b, sizeof(b)));
+	fprintf(f, "<td>%zu</td><td>%zu</td>", r->nsessions, r->nrefs);
+	for (int i = 0; i < CT_REF_NFIGS; i++)
+		fprintf(f, "<td>%s</td>",
+			!d	      ? (i ? "" : "baseline")
+			: d->compared ? rp_drift_pct(d->pct[i], b, sizeof(b))
+				      : "-");
+	fputs("</tr>\n", f);
+}
+
+/* The host's reference of each config, its drift from the baseline's and
+ * the loads whose effect the drift is at least half of. */
+static void drift_html(FILE *f, const struct ct_report *rep)
+{
+	long base = rep->nblocks ? rep->blocks[0].base_cell : -1;
+	char p[32];
+
+	if (!rep->have_refs || !rep->drift)
+		return;
+	fputs("<h2 id=\"drift\">Host reference and drift</h2>\n<table class=\"drift\">\n<tr><th "
+	      "class=\"l\">Config</th><th>cpu steps/us</th><th>mem GB/s</th><th>disk "
+	      "MB/s</th><th>Sessions</th><th>References</th><th>cpu drift</th><th>mem "
+	      "drift</th><th>disk drift</th></tr>\n",
+	      f);
+	if (base < 0)
+		drift_row(f, rep->base_label, &rep->base_ref, NULL);
+	for (size_t k = 0; k < rep->nconfigs; k++)
+		drift_row(f, rep->drift[k].label, &rep->drift[k].ref,
+			  (long)k == base ? NULL : &rep->drift[k]);
+	fputs("</table>\n", f);
+	for (size_t k = 0; k < rep->nconfigs; k++) {
+		const struct ct_report_drift *d = &rep->drift[k];
+
+		for (size_t i = 0; i < d->nwarnings; i++) {
+			fputs("<p class=\"warning\"><b>warning</b>: ", f);
+			esc(f, d->warnings[i].load);
+			fputs(" ", f);
+			esc(f, d->label);
+			fputs(" vs ", f);
+			esc(f, rep->base_label);
+			fprintf(f,
+				": the host's %s drifted %s between their sessions, at least half "
+				"the effect %+.1f%%</p>\n",
+				ct_ref_fig_names[d->largest],
+				rp_drift_pct(d->pct[d->largest], p, sizeof(p)),
+				d->warnings[i].effect_pct);
+		}
+	}
+	fputs("<p class=\"note\">The median over each config's sessions of the references "
+	      "each took (CPU speed, memcpy bandwidth, a small synced write in the work "
+	      "directory), and how far a config's moved from the baseline's: a drift at least "
+	      "half of a significant effect is warned of, as it could account for it.</p>\n",
+	      f);
+}
+
 /* Which config and load ran when, each run's interference in its title. */
 static void timeline(FILE *f, const struct ct_report *rep)
 {
@@ -639,6 +777,7 @@ static void timeline(FILE *f, const struct ct_report *rep)
 			}
 	if (t0 == INT64_MAX || !rep->nconfigs)
 		return;
+	ref_span(rep, &t0, &t1);
 	for (size_t k = 0; k < rep->nconfigs; k++)
 		if (strlen(rep->configs[k].label) > wide)
 			wide = strlen(rep->configs[k].label);
@@ -646,8 +785,9 @@ static void timeline(FILE *f, const struct ct_report *rep)
 	axis_range(&x, 0, (double)(t1 - t0) / 1e9, left, W - RIGHT);
 	x.lo = 0;
 	fputs("<h2 id=\"timeline\">Session timeline</h2>\n<figure>\n<figcaption>when each run "
-	      "ran (seconds from the first run's start), coloured by load: the interleaving of "
-	      "configs and loads; a run's title gives its PSI, steal and foreign CPU</figcaption>\n"
+	      "ran (seconds from the first run's start, or the first reference's), coloured by "
+	      "load: the interleaving of configs and loads; a run's title gives its PSI, steal "
+	      "and foreign CPU, a black mark is the host's reference</figcaption>\n"
 	      "<p class=\"legend\">",
 	      f);
 	for (size_t i = 0; i < rep->nblocks; i++) {
@@ -707,9 +847,11 @@ static void timeline(FILE *f, const struct ct_report *rep)
 						      : 0);
 				}
 			}
+		ref_marks(f, rep, rep->configs[k].label, &x, t0, y);
 		fputs("</g>\n", f);
 	}
 	fputs("</svg>\n</figure>\n", f);
+	session_refs_table(f, rep);
 }
 
 static void configs(FILE *f, const struct ct_report *rep)
@@ -815,6 +957,7 @@ int ct_report_print_html(FILE *f, const struct ct_report *rep, const char *comma
 	for (size_t i = 0; i < rep->nblocks; i++)
 		dotplot(f, rep, &rep->blocks[i]);
 	forest(f, rep);
+	drift_html(f, rep);
 	latency_tables(f, rep);
 	if (!strcmp(rep->figure_key, CT_METRIC_TPS)) {
 		fputs("<h2 id=\"oltp\">tps and latency</h2>\n", f);

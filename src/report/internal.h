@@ -48,4 +48,14 @@ size_t rp_sysinfo_rows(const struct ct_sysinfo *si, const char *dir, const char 
  * spread that decided. */
 const char *rp_scope_note(const struct ct_report *rep, const struct ct_report_block *b,
 			  const struct ct_report_cell *c, char *buf, size_t len);
+
+/* A figure of the host's reference (CT_REF_CPU...) and a drift in %, as
+ * printed: "19.42", "+8.1%", "-" when missing. */
+const char *rp_ref_fig(double v, int fig, char *buf, size_t len);
+const char *rp_drift_pct(double v, char *buf, size_t len);
+/* drift.c: the host's drift of a model built from the store (its configs
+ * and every comparison made), and its release. */
+int rp_drift_build(struct ct_report *rep, struct ct_store *st, char *err, size_t len) CT_WUR;
+void rp_drift_release(struct ct_report *rep);
+
 #endif

@@ -319,6 +319,80 @@ static json_t *configs_json(const struct ct_report *rep)
 	return arr;
 }
 
+/* The host's figures of a reference, by their stored names, into o. */
+static json_t *ref_figs(json_t *o, const double fig[CT_REF_NFIGS])
+{
+	for (int i = 0; i < CT_REF_NFIGS; i++)
+		json_object_set_new(o, ct_ref_fig_keys[i], jnum(fig[i]));
+	return o;
+}
+
+static json_t *side_json(const char *label, const struct ct_report_ref *r)
+{
+	return ref_figs(json_pack("{s:o, s:I, s:I}", "label", jstr(label), "sessions",
+				  (json_int_t)r->nsessions, "references", (json_int_t)r->nrefs),
+			r->median);
+}
+
+/* A config's reference and its drift against the baseline's. */
+static json_t *config_drift_json(const struct ct_report_drift *d)
+{
+	json_t *o = side_json(d->label, &d->ref), *w = json_array();
+
+	json_object_set_new(o, "compared", json_boolean(d->compared));
+	json_object_set_new(o, "drift_pct",
+			    d->compared ? ref_figs(json_object(), d->pct) : json_null());
+	json_object_set_new(o, "largest",
+			    d->compared && d->largest >= 0
+				    ? json_string(ct_ref_fig_keys[d->largest])
+				    : json_null());
+	for (size_t i = 0; i < d->nwarnings; i++)
+		json_array_append_new(w, json_pack("{s:o, s:s, s:o, s:o}", "load",
+						   jstr(d->warnings[i].load), "figure",
+						   ct_ref_fig_keys[d->largest], "drift_pct",
+						   jnum(d->pct[d->largest]), "effect_pct",
+						   jnum(d->warnings[i].effect_pct)));
+	json_object_set_new(o, "warnings", w);
+	return o;
+}
+
+/* Each session shown with its references and their medians. */
+static json_t *session_refs_json(const struct ct_report *rep)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < rep->nsession_refs; i++) {
+		const struct ct_report_session_ref *s = &rep->session_refs[i];
+		json_t *refs = json_array();
+
+		for (size_t j = 0; j < s->nrefs; j++)
+			json_array_append_new(
+				refs,
+				ref_figs(json_pack("{s:I, s:s, s:I}", "seq",
+						   (json_int_t)s->refs[j].seq, "phase",
+						   ct_ref_phase_name(s->refs[j].phase),
+						   "taken_at_ns", (json_int_t)s->refs[j].taken_at),
+					 s->refs[j].fig));
+		json_array_append_new(arr, ref_figs(json_pack("{s:I, s:o, s:o}", "session_id",
+							      (json_int_t)s->session_id, "label",
+							      jstr(s->label), "refs", refs),
+						    s->ref.median));
+	}
+	return arr;
+}
+
+/* The host's drift: the baseline's reference, each config's against it,
+ * every session's references. */
+static json_t *drift_json(const struct ct_report *rep)
+{
+	json_t *cfgs = json_array();
+
+	for (size_t k = 0; rep->drift && k < rep->nconfigs; k++)
+		json_array_append_new(cfgs, config_drift_json(&rep->drift[k]));
+	return json_pack("{s:o, s:o, s:o}", "baseline", side_json(rep->base_label, &rep->base_ref),
+			 "configs", cfgs, "sessions", session_refs_json(rep));
+}
+
 static json_t *runs_json(const struct ct_report *rep)
 {
 	json_t *o = json_object(), *loads = json_array(), *score = json_null();
@@ -355,6 +429,7 @@ static json_t *runs_json(const struct ct_report *rep)
 	}
 	json_object_set_new(o, "loads", loads);
 	json_object_set_new(o, "configs", configs_json(rep));
+	json_object_set_new(o, "drift", drift_json(rep));
 	return o;
 }
 

@@ -295,6 +295,67 @@ static void flagged(FILE *f, const struct ct_report *rep)
 		}
 }
 
+static void drift_row(FILE *f, const char *label, const struct ct_report_ref *r,
+		      const struct ct_report_drift *d)
+{
+	char b[32];
+
+	fprintf(f, "| ");
+	text(f, label);
+	for (int i = 0; i < CT_REF_NFIGS; i++)
+		fprintf(f, " | %s", rp_ref_fig(r->median[i], i, b, sizeof(b)));
+	fprintf(f, " | %zu | %zu | ", r->nsessions, r->nrefs);
+	if (!d)
+		fprintf(f, "baseline");
+	else if (!d->compared)
+		fprintf(f, "-");
+	for (int i = 0; d && d->compared && i < CT_REF_NFIGS; i++)
+		fprintf(f, "%s%s %s", i ? ", " : "", ct_ref_fig_names[i],
+			rp_drift_pct(d->pct[i], b, sizeof(b)));
+	fprintf(f, " |\n");
+}
+
+/* The host's reference of each config, its drift from the baseline's, and
+ * the loads whose effect the drift is at least half of. */
+static void drift_md(FILE *f, const struct ct_report *rep)
+{
+	long base = rep->nblocks ? rep->blocks[0].base_cell : -1;
+	bool first = true;
+	char p[32];
+
+	if (!rep->have_refs || !rep->drift)
+		return;
+	fprintf(f, "\n### Host reference\n\nThe median over each config's sessions, and its drift "
+		   "against ");
+	text(f, rep->base_label);
+	fprintf(f, ".\n\n| Config | cpu steps/us | mem GB/s | disk MB/s | Sessions | References | "
+		   "Drift |\n|---|--:|--:|--:|--:|--:|---|\n");
+	if (base < 0)
+		drift_row(f, rep->base_label, &rep->base_ref, NULL);
+	for (size_t k = 0; k < rep->nconfigs; k++)
+		drift_row(f, rep->drift[k].label, &rep->drift[k].ref,
+			  (long)k == base ? NULL : &rep->drift[k]);
+	for (size_t k = 0; k < rep->nconfigs; k++) {
+		const struct ct_report_drift *d = &rep->drift[k];
+
+		for (size_t i = 0; i < d->nwarnings; i++) {
+			fprintf(f, "%s- **warning**: ", first ? "\n" : "");
+			first = false;
+			text(f, d->warnings[i].load);
+			fputc(' ', f);
+			text(f, d->label);
+			fprintf(f, " vs ");
+			text(f, rep->base_label);
+			fprintf(f,
+				": the host's %s drifted %s between their sessions, at least half "
+				"the effect %+.1f%%\n",
+				ct_ref_fig_names[d->largest],
+				rp_drift_pct(d->pct[d->largest], p, sizeof(p)),
+				d->warnings[i].effect_pct);
+		}
+	}
+}
+
 static void numbers_md(FILE *f, const struct ct_report *rep)
 {
 	const struct ct_report_block *b = &rep->blocks[0];
@@ -385,6 +446,7 @@ int ct_report_print_md(FILE *f, const struct ct_report *rep)
 	latency_md(f, rep);
 	verdicts(f, rep);
 	flagged(f, rep);
+	drift_md(f, rep);
 	if (rep->ndiffs) {
 		fprintf(f, "\n### Configs differ in\n\n| fact |");
 		for (size_t k = 0; k < rep->nconfigs; k++) {

@@ -948,6 +948,8 @@ int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_
 		rc = load_configs(rep, &x, err, len);
 	if (!rc && config_diffs(rep))
 		rc = ct_err(err, len, -ENOMEM, "out of memory");
+	if (!rc)
+		rc = rp_drift_build(rep, st, err, len);
 	free(x.recs);
 	if (rc)
 		ct_report_release(rep);
@@ -956,6 +958,7 @@ int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_
 
 void ct_report_release(struct ct_report *rep)
 {
+	rp_drift_release(rep);
 	for (size_t i = 0; i < rep->nblocks; i++) {
 		for (size_t j = 0; j < rep->blocks[i].ncells; j++)
 			release_cell(&rep->blocks[i].cells[j]);

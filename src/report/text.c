@@ -474,3 +474,80 @@ void ct_report_print_diff(FILE *f, const struct ct_report *rep)
 	if (rep->ndiffs)
 		fputc('\n', f);
 }
+
+/* A figure of the reference as the text shows it, "-" when missing. */
+const char *rp_ref_fig(double v, int fig, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fig == CT_REF_MEM ? "%.2f" : "%.1f", v);
+	return buf;
+}
+
+/* A drift in %, "-" when unknown. */
+const char *rp_drift_pct(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%", v);
+	return buf;
+}
+
+static void drift_row(FILE *f, int w, const char *label, const struct ct_report_ref *r,
+		      const struct ct_report_drift *d)
+{
+	char b[CT_REF_NFIGS][32], p[32], n[32];
+
+	snprintf(n, sizeof(n), "%zu/%zu", r->nsessions, r->nrefs);
+	fprintf(f, "%-*s  %-12s %-9s %-10s %-9s ", w, label,
+		rp_ref_fig(r->median[CT_REF_CPU], CT_REF_CPU, b[0], sizeof(b[0])),
+		rp_ref_fig(r->median[CT_REF_MEM], CT_REF_MEM, b[1], sizeof(b[1])),
+		rp_ref_fig(r->median[CT_REF_DISK], CT_REF_DISK, b[2], sizeof(b[2])), n);
+	if (!d) {
+		fputs("baseline\n", f);
+		return;
+	}
+	if (!d->compared) {
+		fputs("-\n", f);
+		return;
+	}
+	for (int i = 0; i < CT_REF_NFIGS; i++)
+		fprintf(f, "%s%s %s", i ? ", " : "", ct_ref_fig_names[i],
+			rp_drift_pct(d->pct[i], p, sizeof(p)));
+	fputc('\n', f);
+}
+
+void ct_report_print_drift(FILE *f, const struct ct_report *rep)
+{
+	long base = rep->nblocks ? rep->blocks[0].base_cell : -1;
+	int w = label_width(rep);
+	char p[32];
+
+	if (!rep->have_refs || !rep->drift)
+		return;
+	fprintf(f,
+		"\nHost reference (median over each config's sessions) and its drift against "
+		"'%s':\n",
+		rep->base_label);
+	fprintf(f, "%-*s  %-12s %-9s %-10s %-9s %s\n", w, "Config", "cpu steps/us", "mem GB/s",
+		"disk MB/s", "sess/refs", "Drift");
+	if (base < 0)
+		drift_row(f, w, rep->base_label, &rep->base_ref, NULL);
+	for (size_t k = 0; k < rep->nconfigs; k++)
+		drift_row(f, w, rep->drift[k].label, &rep->drift[k].ref,
+			  (long)k == base ? NULL : &rep->drift[k]);
+	for (size_t k = 0; k < rep->nconfigs; k++) {
+		const struct ct_report_drift *d = &rep->drift[k];
+
+		for (size_t i = 0; i < d->nwarnings; i++)
+			fprintf(f,
+				"warning: %s %s vs %s: the host's %s drifted %s between their "
+				"sessions, at least half the effect %+.1f%%\n",
+				d->warnings[i].load, d->label, rep->base_label,
+				ct_ref_fig_names[d->largest],
+				rp_drift_pct(d->pct[d->largest], p, sizeof(p)),
+				d->warnings[i].effect_pct);
+	}
+}

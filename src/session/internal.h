@@ -8,6 +8,7 @@
 #define CONTEND_SESSION_INTERNAL_H
 
 #include "contend/load.h"
+#include "contend/reference.h"
 #include "contend/session.h"
 
 #include <limits.h>
@@ -34,6 +35,11 @@ struct session_rt {
 	 * at its first run), and its pid while it runs */
 	struct ct_hist *probe_hist;
 	pid_t probe_pid;
+	/* the host's references taken (their seq), and the start's, held
+	 * until the sessions are stored */
+	unsigned nrefs;
+	struct ct_ref start_ref;
+	bool start_ref_held;
 };
 
 /* session.c */
@@ -44,8 +50,14 @@ void sess_warn(struct session_rt *rt, const char *fmt, ...) CT_PRINTF(2, 3);
  * schedule), storing the sessions first if they are not yet. */
 int sess_store_run(struct session_rt *rt, struct ct_session_config *c, struct ct_run *r,
 		   unsigned seq, char *err, size_t len) CT_WUR;
-/* Stores every config's session that is not stored yet. */
+/* Stores every config's session that is not stored yet (and the start's
+ * reference, held until then). */
 int sess_begin_sessions(struct session_rt *rt, char *err, size_t len) CT_WUR;
+/* Takes the host's reference (docs/statistics.md, "The host's drift") of
+ * phase, untimed, and stores it with every config's session - the start's
+ * once they are stored. -EINTR when a signal came meanwhile (but at the
+ * end). */
+int sess_reference(struct session_rt *rt, enum ct_ref_phase phase, char *err, size_t len) CT_WUR;
 
 /* runner.c */
 /* One run. Returns 0 when the run produced a result (ok or failed, in *r),

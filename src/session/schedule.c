@@ -199,6 +199,9 @@ static int run_grouped(struct session_rt *rt, struct ct_workload *w, struct load
 		while (!rc && !ls->done)
 			rc = load_step(rt, w, ls, order, err, len);
 		load_close(ls);
+		/* the host's reference between one load's runs and the next's */
+		if (!rc && j + 1 < s->opts.nloads)
+			rc = sess_reference(rt, CT_REF_ROUND, err, len);
 	}
 	return rc;
 }
@@ -229,6 +232,10 @@ static int run_rounds(struct session_rt *rt, struct ct_workload *w, struct load_
 				rc = load_step(rt, w, &ls[j], order[j], err, len);
 		for (size_t j = 0; j < n; j++)
 			more = more || !ls[j].done;
+		/* the host's reference between rounds (after the last: the
+		 * session's end) */
+		if (!rc && more)
+			rc = sess_reference(rt, CT_REF_ROUND, err, len);
 	}
 	for (size_t j = 0; j < opened; j++)
 		load_close(&ls[j]);

@@ -117,6 +117,23 @@ static int begin_session(struct session_rt *rt, struct ct_session_config *c, cha
 	return rc;
 }
 
+/* Reference r stored with every config's session that is stored: the
+ * configs of a --vary run share the host and its minutes. */
+static int store_ref(struct session_rt *rt, struct ct_ref *r, char *err, size_t len)
+{
+	for (size_t k = 0; k < rt->s->ncfg; k++) {
+		int rc;
+
+		if (!rt->s->cfg[k].rec.id)
+			continue;
+		r->session_id = rt->s->cfg[k].rec.id;
+		rc = ct_store_ref_put(rt->st, r, err, len);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* Every config's session, in order, so ids follow the configs. */
 int sess_begin_sessions(struct session_rt *rt, char *err, size_t len)
 {
@@ -129,6 +146,27 @@ int sess_begin_sessions(struct session_rt *rt, char *err, size_t len)
 		if (rc)
 			return rc;
 	}
+	if (rt->start_ref_held) {
+		rt->start_ref_held = false;
+		return store_ref(rt, &rt->start_ref, err, len);
+	}
+	return 0;
+}
+
+int sess_reference(struct session_rt *rt, enum ct_ref_phase phase, char *err, size_t len)
+{
+	struct ct_ref r = { .phase = phase, .seq = ++rt->nrefs };
+
+	/* a probe that cannot run leaves its figure missing: never an error */
+	ct_ref_take(&r, rt->s->env.dir);
+	/* a signal stops the session before its next run; at the end, every
+	 * run is stored and the session is whole */
+	if (phase != CT_REF_END && ct_signals_pending())
+		return -EINTR;
+	if (rt->s->ncfg && rt->s->cfg[0].rec.id)
+		return store_ref(rt, &r, err, len);
+	rt->start_ref = r; /* stored with the sessions, after the warm-up */
+	rt->start_ref_held = true;
 	return 0;
 }
 
@@ -390,8 +428,13 @@ static int run_all(struct session_rt *rt, struct ct_workload *w, bool *have_wl, 
 		sess_warn(rt,
 			  "%u session%s left running by a contend that is gone marked interrupted",
 			  closed, closed == 1 ? "" : "s");
-	rc = warmup(rt, w, err, len);
-	return rc ? rc : sess_run_loads(rt, w, err, len);
+	/* the host as the session finds it, before the warm-up */
+	rc = sess_reference(rt, CT_REF_START, err, len);
+	if (!rc)
+		rc = warmup(rt, w, err, len);
+	if (!rc)
+		rc = sess_run_loads(rt, w, err, len);
+	return rc ? rc : sess_reference(rt, CT_REF_END, err, len);
 }
 
 /* Every exit path that returns comes through here: the knobs go back

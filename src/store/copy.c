@@ -2,8 +2,9 @@
  * Copying a session from one store into another (contend push: a machine's
  * SQLite file into the fleet's PostgreSQL): the session as it was, its
  * configs found or added by label and fingerprint, every run with its
- * metrics and series, in one transaction of the target. Only the store
- * interface is used, so any backend copies into any other.
+ * metrics and series, the host's references it took, in one transaction
+ * of the target. Only the store interface is used, so any backend copies
+ * into any other.
  */
 #include "contend/store.h"
 #include "contend/util.h"
@@ -88,6 +89,22 @@ static int copy_runs(struct ct_store *from, struct ct_store *to, struct config_m
 	return rc;
 }
 
+/* The host's references of the source session, into to_id. */
+static int copy_refs(struct ct_store *from, struct ct_store *to, int64_t from_id, int64_t to_id,
+		     char *err, size_t len)
+{
+	struct ct_ref *refs = NULL;
+	size_t n = 0;
+	int rc = ct_store_refs(from, from_id, &refs, &n, err, len);
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		refs[i].session_id = to_id;
+		rc = ct_store_ref_put(to, &refs[i], err, len);
+	}
+	free(refs);
+	return rc;
+}
+
 int ct_store_copy_session(struct ct_store *from, struct ct_store *to,
 			  const struct ct_session_rec *rec, int64_t group_id, int64_t *to_id,
 			  unsigned *nruns, char *err, size_t len)
@@ -113,6 +130,8 @@ int ct_store_copy_session(struct ct_store *from, struct ct_store *to,
 		rc = ct_store_session_copy(to, &copy, err, len);
 	if (!rc)
 		rc = copy_runs(from, to, &m, rec->id, copy.id, nruns, err, len);
+	if (!rc)
+		rc = copy_refs(from, to, rec->id, copy.id, err, len);
 	if (!rc)
 		rc = ct_store_commit(to, err, len);
 	if (!rc) {

@@ -12,7 +12,7 @@
 
 /* The schema version both backends are at in this contend: a new
  * migration appends to each backend's list and moves this. */
-#define CT_STORE_SCHEMA 11
+#define CT_STORE_SCHEMA 12
 
 /* A connection; a driver's own struct embeds it as its first member. */
 struct db {
@@ -92,6 +92,8 @@ enum {
 	Q_LATEST,
 	Q_CALIB_PUT,
 	Q_CALIB_GET,
+	Q_REF_PUT,
+	Q_REFS,
 	Q__COUNT
 };
 #define CT_STORE_RUN_FILTERS 64

@@ -1,6 +1,6 @@
 /*
  * The store's entity operations, written once over a driver's cursor
- * (internal.h): configs, sessions, runs, calibrations and the transactions
+ * (internal.h): configs, sessions, runs, references, calibrations and the transactions
  * around them. Every SQL text is here, with ?N placeholders, and every
  * value reaches it as a bound parameter; the columns come from cols.c.
  */
@@ -34,6 +34,10 @@ static const char *const sql_text[Q__COUNT] = {
 			" JOIN configs c ON c.id = k.config_id WHERE c.label = ?1"
 			" AND k.workload = ?2 AND (CAST(?3 AS TEXT) IS NULL OR"
 			" k.workload_params = ?3) AND k.load = ?4 ORDER BY k.id DESC LIMIT 1",
+	[Q_REF_PUT] = "INSERT INTO refs (session_id, seq, taken_at, phase, cpu_speed, mem_gbps,"
+		      " disk_mbps) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[Q_REFS] = "SELECT seq, taken_at, phase, cpu_speed, mem_gbps, disk_mbps FROM refs"
+		   " WHERE session_id = ?1 ORDER BY seq",
 };
 
 /* ?first, ?first+1, ... n of them, malloc'd */

@@ -1,15 +1,16 @@
 /*
  * The store's runs and calibrations over the cursor of query.c: a run
  * stored with its metrics, series and histograms as JSON, runs read back
- * by any combination of filters (a statement cached for each), and the
- * calibrations that --target-effect plans from; the knob journal of
- * SQLite's older stores.
+ * by any combination of filters (a statement cached for each), the host's
+ * references a session took, and the calibrations that --target-effect
+ * plans from; the knob journal of SQLite's older stores.
  */
 #include "internal.h"
 #include "contend/util.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,69 @@ int ct_store_latest_session_with(struct ct_store *pub, const char *label, const 
 	ct_store_bind_str(s, st, 4, workload_params);
 	/* max() of no runs is NULL, read as 0 */
 	return ct_store_one_id(s, st, "find reference session", session_id, err, len);
+}
+
+int ct_store_ref_put(struct ct_store *pub, const struct ct_ref *r, char *err, size_t len)
+{
+	struct store *s = (struct store *)pub;
+	const char *phase = ct_ref_phase_name(r->phase);
+	struct db_stmt *st;
+	int rc = ct_store_stmt(s, Q_REF_PUT, &st, err, len);
+
+	if (!rc)
+		rc = ct_store_write_begin(s, "store a reference", err, len);
+	if (rc)
+		return rc;
+	DB(s)->bind_i64(st, 1, r->session_id);
+	DB(s)->bind_i64(st, 2, r->seq);
+	DB(s)->bind_i64(st, 3, r->taken_at);
+	ct_store_bind_str(s, st, 4, phase);
+	for (int i = 0; i < CT_REF_NFIGS; i++)
+		if (r->fig[i] > 0 && isfinite(r->fig[i]))
+			DB(s)->bind_double(st, 5 + i, r->fig[i]);
+		else
+			DB(s)->bind_text(st, 5 + i, NULL, 0); /* missing */
+	rc = DB(s)->step(st, "store a reference", err, len);
+	DB(s)->reset(st);
+	return ct_store_write_end(s, rc < 0 ? rc : 0, "store a reference", err, len);
+}
+
+/* A stored figure is positive; NULL (missing) reads as 0. */
+static int read_ref(struct store *s, struct db_stmt *st, void *row, char *err, size_t len)
+{
+	struct ct_ref *r = row;
+
+	r->seq = (unsigned)DB(s)->col_i64(st, 0);
+	r->taken_at = DB(s)->col_i64(st, 1);
+	if (ct_ref_phase_parse(DB(s)->col_text(st, 2), &r->phase))
+		return ct_err(err, len, -EPROTO,
+			      "a reference in results store '%s' has unknown phase '%s'",
+			      s->db->name, DB(s)->col_text(st, 2));
+	for (int i = 0; i < CT_REF_NFIGS; i++) {
+		r->fig[i] = DB(s)->col_double(st, 3 + i);
+		if (!(r->fig[i] > 0))
+			r->fig[i] = NAN;
+	}
+	return 0;
+}
+
+int ct_store_refs(struct ct_store *pub, int64_t session_id, struct ct_ref **out, size_t *n,
+		  char *err, size_t len)
+{
+	struct store *s = (struct store *)pub;
+	struct db_stmt *st;
+	int rc = ct_store_stmt(s, Q_REFS, &st, err, len);
+
+	*out = NULL;
+	*n = 0;
+	if (rc)
+		return rc;
+	DB(s)->bind_i64(st, 1, session_id);
+	rc = ct_store_read_rows(s, st, "read a session's references", sizeof(**out), read_ref,
+				(void **)out, n, err, len);
+	for (size_t i = 0; !rc && i < *n; i++)
+		(*out)[i].session_id = session_id;
+	return rc;
 }
 
 int ct_store_calibration_put(struct ct_store *pub, struct ct_calibration *c, char *err, size_t len)

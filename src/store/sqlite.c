@@ -166,6 +166,20 @@ static const char *const migrations[] = {
 	/* 11: the passwords that stored command lines held hidden
 	 * (migrate_11) */
 	NULL,
+	/* 12: the host's reference a session takes at its start, between
+	 * rounds and at its end (CPU speed, memory and disk bandwidth), so
+	 * compare can say how far the host drifted between two configs'
+	 * sessions; a figure that could not be measured is NULL */
+	"CREATE TABLE refs ("
+	" id INTEGER PRIMARY KEY,"
+	" session_id INTEGER NOT NULL REFERENCES sessions (id),"
+	" seq INTEGER NOT NULL,"
+	" taken_at INTEGER NOT NULL,"
+	" phase TEXT NOT NULL,"
+	" cpu_speed REAL,"
+	" mem_gbps REAL,"
+	" disk_mbps REAL,"
+	" UNIQUE (session_id, seq));",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))

@@ -54,7 +54,8 @@ esac
 wait $pid
 
 # a store of schema 10, written before contend hid passwords: the
-# migration to 11 hides them
+# migration to 11 hides them (and 12 adds the references' table again)
+sql "DROP TABLE refs" >/dev/null
 if [ "$BACKEND" = pg ]; then
 	sql "UPDATE contend_meta SET value = '10' WHERE key = 'schema_version'" >/dev/null
 else

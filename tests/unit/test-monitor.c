@@ -4,6 +4,7 @@
  * (tests/fixtures/sysinfo/monitor-{before,after}), plus the live system.
  */
 #include "contend/monitor.h"
+#include "contend/reference.h"
 #include "contend/sysinfo.h"
 #include "contend/util.h"
 
@@ -11,9 +12,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <stdarg.h>
@@ -261,12 +264,60 @@ static void test_foreign(void **state)
 	assert_int_equal(ct_monitor_foreign("", 0, &cpus), -EINVAL);
 }
 
+/* The host's reference on the live system: every figure measured is a
+ * positive, finite rate, its file gone; a probe that cannot run (no such
+ * directory, a write refused) is NaN - missing, not an error. */
+static void test_reference(void **state)
+{
+	char dir[] = "/var/tmp/contend-test-reference.XXXXXX";
+	struct rlimit lim, small;
+	struct ct_ref r;
+	enum ct_ref_phase p;
+
+	assert_non_null(mkdtemp(dir));
+	memset(&r, 0, sizeof(r));
+	ct_ref_take(&r, dir);
+	print_message("reference: cpu %.1f steps/us, mem %.2f GB/s, disk %.1f MB/s\n",
+		      r.fig[CT_REF_CPU], r.fig[CT_REF_MEM], r.fig[CT_REF_DISK]);
+	for (int i = 0; i < CT_REF_NFIGS; i++)
+		assert_true(r.fig[i] > 0 && isfinite(r.fig[i]));
+	assert_true(r.taken_at > 0);
+	/* the disk probe's file is removed: the directory is empty again */
+	assert_int_equal(rmdir(dir), 0);
+
+	/* no such directory: the disk figure is missing, the others are not */
+	ct_ref_take(&r, "/nonexistent-ct-dir");
+	assert_true(isnan(r.fig[CT_REF_DISK]));
+	assert_true(r.fig[CT_REF_CPU] > 0 && r.fig[CT_REF_MEM] > 0);
+
+	/* writes refused past 1 MiB (EFBIG, as a full disk refuses them) */
+	assert_non_null(mkdtemp(strcpy(dir, "/var/tmp/contend-test-reference.XXXXXX")));
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &lim), 0);
+	small = lim;
+	small.rlim_cur = 1 << 20;
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	assert_true(isnan(ct_ref_disk_mbps(dir)));
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	assert_int_equal(rmdir(dir), 0);
+
+	/* the phases as stored */
+	assert_string_equal(ct_ref_phase_name(CT_REF_START), "start");
+	assert_string_equal(ct_ref_phase_name(CT_REF_ROUND), "round");
+	assert_string_equal(ct_ref_phase_name(CT_REF_END), "end");
+	assert_int_equal(ct_ref_phase_parse("round", &p), 0);
+	assert_int_equal(p, CT_REF_ROUND);
+	assert_int_equal(ct_ref_phase_parse("middle", &p), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_snapshot), cmocka_unit_test(test_vm_copy),
-		cmocka_unit_test(test_delta),	 cmocka_unit_test(test_no_psi),
-		cmocka_unit_test(test_live),	 cmocka_unit_test(test_foreign),
+		cmocka_unit_test(test_snapshot),  cmocka_unit_test(test_vm_copy),
+		cmocka_unit_test(test_delta),	  cmocka_unit_test(test_no_psi),
+		cmocka_unit_test(test_live),	  cmocka_unit_test(test_foreign),
+		cmocka_unit_test(test_reference),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,7 +32,7 @@
 #include <sys/utsname.h>
 
 /* What this contend writes; a new migration must update it. */
-#define SCHEMA_VERSION 11
+#define SCHEMA_VERSION 12
 #define APP_ID	       0x63746e64 /* "ctnd" */
 
 static char tmpdir[] = "/tmp/contend-test-store.XXXXXX";
@@ -782,6 +782,73 @@ static void test_calibration(void **state)
 	ct_store_close(s);
 }
 
+/* The host's references of a session: figures back exactly, a missing one
+ * (NaN, stored NULL) back as NaN, in seq order, each session its own; one
+ * (session, seq) once; copied with their session into another store. */
+static void test_refs(void **state)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_store *s = open_ok(path_of("refs.db")), *to;
+	struct ct_session_rec *recs = NULL;
+	struct ct_ref r, *got = NULL;
+	int64_t cfg = put_config(s, "rc3", 1), sid = begin_session(s, cfg, "contend run"), to_id;
+	int64_t other = begin_session(s, cfg, "contend run");
+	unsigned nruns;
+	size_t n = 0;
+
+	(void)state;
+	/* stored out of order: read back by seq */
+	for (unsigned k = 3; k >= 1; k--) {
+		memset(&r, 0, sizeof(r));
+		r.session_id = sid;
+		r.seq = k;
+		r.taken_at = 1767225600LL * 1000000000LL + k;
+		r.phase = k == 1 ? CT_REF_START : k == 3 ? CT_REF_END : CT_REF_ROUND;
+		r.fig[CT_REF_CPU] = 1000.0 / 3.0 * k;
+		r.fig[CT_REF_MEM] = k == 2 ? NAN : 12.5 + k;
+		r.fig[CT_REF_DISK] = 0.1 * k;
+		assert_int_equal(ct_store_ref_put(s, &r, err, sizeof(err)), 0);
+	}
+	/* seq 3 of this session is there already */
+	assert_int_equal(ct_store_ref_put(s, &r, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ct_store_refs(s, sid, &got, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	for (unsigned k = 1; k <= 3; k++) {
+		const struct ct_ref *g = &got[k - 1];
+
+		assert_int_equal(g->session_id, sid);
+		assert_int_equal(g->seq, k);
+		assert_true(g->taken_at == 1767225600LL * 1000000000LL + k);
+		assert_int_equal(g->phase, k == 1   ? CT_REF_START
+					   : k == 3 ? CT_REF_END
+						    : CT_REF_ROUND);
+		assert_true(g->fig[CT_REF_CPU] == 1000.0 / 3.0 * k);
+		assert_true(k == 2 ? isnan(g->fig[CT_REF_MEM]) : g->fig[CT_REF_MEM] == 12.5 + k);
+		assert_true(g->fig[CT_REF_DISK] == 0.1 * k);
+	}
+	free(got);
+	assert_int_equal(ct_store_refs(s, other, &got, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	assert_null(got);
+
+	/* push: the session's references go with it */
+	to = open_ok(path_of("refs-to.db"));
+	assert_int_equal(ct_store_sessions(s, 0, &recs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(recs[1].id, sid);
+	assert_int_equal(
+		ct_store_copy_session(s, to, &recs[1], 0, &to_id, &nruns, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_refs(to, to_id, &got, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_true(got[0].fig[CT_REF_CPU] == 1000.0 / 3.0);
+	assert_true(isnan(got[1].fig[CT_REF_MEM]));
+	assert_int_equal(got[2].phase, CT_REF_END);
+	free(got);
+	free(recs);
+	ct_store_close(to);
+	ct_store_close(s);
+}
+
 static void test_latest_session(void **state)
 {
 	char err[CT_ERRLEN] = "";
@@ -1094,6 +1161,7 @@ static void test_hists(void **state)
 /* What migrations 6 and 7 added, dropped again: a store of schema 5 as far
  * as later migrations are concerned (the fixture test covers a real one). */
 #define UNDO_6                                                \
+	"DROP TABLE refs;"                                    \
 	"ALTER TABLE runs DROP COLUMN hists;"                 \
 	"DROP INDEX sessions_by_uuid;"                        \
 	"ALTER TABLE sessions DROP COLUMN uuid;"              \
@@ -1413,7 +1481,7 @@ static void test_newer_version(void **state)
 	ct_store_close(open_ok(path));
 	db = raw_open(path);
 	/* a rollback journal too, so a refused store that was written to shows */
-	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 12",
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 13",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
@@ -1421,12 +1489,12 @@ static void test_newer_version(void **state)
 	assert_int_equal(ct_store_open(&s, path, CT_STORE_CREATE, err, sizeof(err)), -EINVAL);
 	assert_null(s);
 	snprintf(want, sizeof(want),
-		 "results store '%s' has schema version 12, this contend knows up to %d", path,
+		 "results store '%s' has schema version 13, this contend knows up to %d", path,
 		 SCHEMA_VERSION);
 	assert_string_equal(err, want);
 
 	db = raw_open(path);
-	assert_int_equal(raw_int(db, "PRAGMA user_version"), 12);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 13);
 	raw_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
 	assert_string_equal(mode, "delete");
 	sqlite3_close(db);
@@ -1671,6 +1739,7 @@ static void test_pg_open(void **state)
 	assert_int_equal(ct_store_run_put(s, &r, err, sizeof(err)), 0);
 	ct_store_close(s);
 	c = pg_connect(path_of("older"));
+	pg_exec(c, "DROP TABLE refs");
 	pg_exec(c, "ALTER TABLE runs DROP COLUMN hists");
 	pg_exec(c, "UPDATE contend_meta SET value = '9' WHERE key = 'schema_version'");
 	s = open_ok(path_of("older"));
@@ -1736,20 +1805,32 @@ int main(void)
 		cmocka_unit_test(test_session_uuid),   cmocka_unit_test(test_latest_session),
 		cmocka_unit_test(test_calibration),    cmocka_unit_test(test_reopen),
 		cmocka_unit_test(test_metrics_series), cmocka_unit_test(test_pg_open),
-		cmocka_unit_test(test_hists),
+		cmocka_unit_test(test_hists),	       cmocka_unit_test(test_refs),
 	};
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),	cmocka_unit_test(test_sessions),
-		cmocka_unit_test(test_session_uuid),	cmocka_unit_test(test_latest_session),
-		cmocka_unit_test(test_calibration),	cmocka_unit_test(test_reopen),
-		cmocka_unit_test(test_unknown_status),	cmocka_unit_test(test_newer_version),
-		cmocka_unit_test(test_foreign_db),	cmocka_unit_test(test_not_a_database),
-		cmocka_unit_test(test_unwritable),	cmocka_unit_test(test_memory),
-		cmocka_unit_test(test_knob_rows),	cmocka_unit_test(test_migrate_v2),
-		cmocka_unit_test(test_migrate_fixture), cmocka_unit_test(test_missing),
-		cmocka_unit_test(test_migrate_v1),	cmocka_unit_test(test_metrics_series),
-		cmocka_unit_test(test_integrity),	cmocka_unit_test(test_default_path),
-		cmocka_unit_test(test_codec),		cmocka_unit_test(test_hists),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_sessions),
+		cmocka_unit_test(test_session_uuid),
+		cmocka_unit_test(test_latest_session),
+		cmocka_unit_test(test_calibration),
+		cmocka_unit_test(test_reopen),
+		cmocka_unit_test(test_unknown_status),
+		cmocka_unit_test(test_newer_version),
+		cmocka_unit_test(test_foreign_db),
+		cmocka_unit_test(test_not_a_database),
+		cmocka_unit_test(test_unwritable),
+		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_knob_rows),
+		cmocka_unit_test(test_migrate_v2),
+		cmocka_unit_test(test_migrate_fixture),
+		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_migrate_v1),
+		cmocka_unit_test(test_metrics_series),
+		cmocka_unit_test(test_integrity),
+		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_codec),
+		cmocka_unit_test(test_hists),
+		cmocka_unit_test(test_refs),
 	};
 
 	pg = getenv("CT_PG");
