@@ -149,11 +149,36 @@ static bool all_positive(const double *x, size_t n)
 	return true;
 }
 
+/* The sessions decided c by t (on the logs, other - base): its interval
+ * diff +- q se, the ratio's by exp. */
+static void sessions_decide(struct ct_stats_comparison *c, const struct ct_stats_ttest *t,
+			    size_t kb, size_t ko, double confidence, enum ct_stats_test by)
+{
+	double q = ct_stats_t_quantile(1 - (1 - confidence / 100) / 2, t->df);
+
+	c->sessions_t = *t;
+	c->nsessions_base = kb;
+	c->nsessions_other = ko;
+	c->shift.estimate = t->diff;
+	c->shift.low = t->diff - q * t->se;
+	c->shift.high = t->diff + q * t->se;
+	c->shift.p = t->p;
+	c->shift.exact = false;
+	c->decided_by = by;
+	c->p = t->p;
+	c->higher = t->diff > 0;
+	c->ratio_scale = true;
+	c->effect = exp(c->shift.estimate);
+	c->effect_low = exp(c->shift.low);
+	c->effect_high = exp(c->shift.high);
+	c->outcome = CT_OUTCOME_NO_DIFFERENCE;
+}
+
 int ct_stats_compare_sessions(const double *base, const int64_t *bsess, size_t nb,
 			      const double *other, const int64_t *osess, size_t no,
 			      double confidence, struct ct_stats_comparison *c)
 {
-	double *sb = NULL, *so = NULL, q;
+	double *sb = NULL, *so = NULL;
 	size_t kb = 0, ko = 0;
 	struct ct_stats_ttest t;
 	int rc;
@@ -169,23 +194,7 @@ int ct_stats_compare_sessions(const double *base, const int64_t *bsess, size_t n
 	if (!rc)
 		rc = ct_stats_welch(so, ko, sb, kb, &t);
 	if (!rc) {
-		q = ct_stats_t_quantile(1 - (1 - confidence / 100) / 2, t.df);
-		c->sessions_t = t;
-		c->nsessions_base = kb;
-		c->nsessions_other = ko;
-		c->shift.estimate = t.diff;
-		c->shift.low = t.diff - q * t.se;
-		c->shift.high = t.diff + q * t.se;
-		c->shift.p = t.p;
-		c->shift.exact = false;
-		c->decided_by = CT_TEST_SESSIONS;
-		c->p = t.p;
-		c->higher = t.diff > 0;
-		c->ratio_scale = true;
-		c->effect = exp(c->shift.estimate);
-		c->effect_low = exp(c->shift.low);
-		c->effect_high = exp(c->shift.high);
-		c->outcome = CT_OUTCOME_NO_DIFFERENCE;
+		sessions_decide(c, &t, kb, ko, confidence, CT_TEST_SESSIONS);
 	}
 	free(sb);
 	free(so);
@@ -278,7 +287,7 @@ int ct_stats_compare_across(const double *base, const int64_t *bsess, size_t nb,
 {
 	struct across_side b, o;
 	struct ct_stats_ttest t;
-	double vb, vo, vs, v, q;
+	double vb, vo, vs, v;
 	int rc;
 
 	if (!bw || !(bw->df > 0) || !(bw->var >= 0) || !all_positive(base, nb) ||
@@ -306,24 +315,8 @@ int ct_stats_compare_across(const double *base, const int64_t *bsess, size_t nb,
 	 * raise, called up to 6 to 9% of A/A pairs in tests/sim/session-sim.c */
 	t.df = bw->df;
 	t.p = 2 * gsl_cdf_tdist_Q(fabs(t.t), t.df);
-	q = ct_stats_t_quantile(1 - (1 - confidence / 100) / 2, t.df);
-	c->sessions_t = t;
-	c->nsessions_base = b.k;
-	c->nsessions_other = o.k;
 	c->between = *bw;
-	c->shift.estimate = t.diff;
-	c->shift.low = t.diff - q * t.se;
-	c->shift.high = t.diff + q * t.se;
-	c->shift.p = t.p;
-	c->shift.exact = false;
-	c->decided_by = CT_TEST_ACROSS;
-	c->p = t.p;
-	c->higher = t.diff > 0;
-	c->ratio_scale = true;
-	c->effect = exp(c->shift.estimate);
-	c->effect_low = exp(c->shift.low);
-	c->effect_high = exp(c->shift.high);
-	c->outcome = CT_OUTCOME_NO_DIFFERENCE;
+	sessions_decide(c, &t, b.k, o.k, confidence, CT_TEST_ACROSS);
 	return 0;
 }
 
