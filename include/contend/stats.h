@@ -396,4 +396,45 @@ int ct_stats_mde(const double *x, size_t nx, size_t n, double confidence, double
 int ct_stats_runs_for(const double *x, size_t nx, double effect, double confidence, double power,
 		      unsigned trials, size_t max, size_t *n) CT_WUR;
 
+/*
+ * Bisection (docs/statistics.md, "Bisection"): the search over the commits
+ * of a range good..bad, numbers only. The n commits are given in
+ * topological order (each parent before its children), each with its
+ * parents inside the range (nparents[i] of them, listed in turn in
+ * parents); commit n - 1 is the bad end and every other commit its
+ * ancestor. eps is the probability that an answer is wrong (0 <= eps <
+ * 0.5; 0 is plain halving). -EINVAL for a graph not so ordered.
+ */
+struct ct_bisect;
+
+int ct_bisect_new(size_t n, const size_t *nparents, const size_t *parents, double eps,
+		  struct ct_bisect **out) CT_WUR;
+void ct_bisect_free(struct ct_bisect *b);
+size_t ct_bisect_size(const struct ct_bisect *b);
+/* Whether commit a is an ancestor of c (or c itself). */
+bool ct_bisect_is_ancestor(const struct ct_bisect *b, size_t a, size_t c);
+/* Records that commit c was judged bad (or good). */
+int ct_bisect_answer(struct ct_bisect *b, size_t c, bool bad) CT_WUR;
+/* Commit c cannot be tested (its build failed, no verdict): never asked. */
+int ct_bisect_skip(struct ct_bisect *b, size_t c) CT_WUR;
+/* The commit to test next: of those not skipped whose answer can move the
+ * weights, the one whose probability of being bad is nearest one half.
+ * -ENOENT when none is left (with eps = 0: one commit remains, or only
+ * skipped commits could tell the rest apart), -ENOMEM. */
+int ct_bisect_next(struct ct_bisect *b, size_t *next) CT_WUR;
+/* The probability that c is the first bad commit. */
+double ct_bisect_prob(const struct ct_bisect *b, size_t c);
+/* The probability that c is bad: the first bad commit is an ancestor. */
+double ct_bisect_bad_prob(struct ct_bisect *b, size_t c);
+/* The likeliest first bad commit, and its probability in *prob. */
+size_t ct_bisect_best(const struct ct_bisect *b, double *prob);
+
+/* What a candidate's comparison against good says of it: bad when its
+ * interval excludes no change, good when it excludes the regression's size
+ * delta (the shift of bad against good, on the comparison's scale: a log
+ * ratio when ratio_scale), the nearer when it excludes both; not yet when
+ * it excludes neither (more runs) or there is no interval. */
+enum ct_bisect_call { CT_BISECT_NOT_YET, CT_BISECT_GOOD, CT_BISECT_BAD };
+enum ct_bisect_call ct_bisect_judge(const struct ct_stats_comparison *c, double delta);
+
 #endif

@@ -814,6 +814,116 @@ static void test_sessions_few(void **state)
 	assert_int_equal(c.nsessions_other, 2);
 }
 
+/* The bisection's weights, worked by hand: a chain 0-1-2-3 (3 the bad
+ * end), eps = 0.1. Uniform, commit 1 splits evenly. "1 is bad" leaves 0
+ * and 1 at weight 1, 2 and 3 at eps / (1 - eps) = 1/9: probabilities
+ * 0.45, 0.45, 0.05, 0.05, and commit 0 (bad with 0.45) splits best. */
+static void test_bisect_chain(void **state)
+{
+	const size_t np[] = { 0, 1, 1, 1 }, parents[] = { 0, 1, 2 };
+	struct ct_bisect *b;
+	size_t next = 99;
+	double p;
+
+	(void)state;
+	assert_int_equal(ct_bisect_new(4, np, parents, 0.1, &b), 0);
+	assert_int_equal(ct_bisect_next(b, &next), 0);
+	assert_int_equal(next, 1);
+	assert_true(fabs(ct_bisect_bad_prob(b, 2) - 0.75) < 1e-12);
+	assert_int_equal(ct_bisect_answer(b, 1, true), 0);
+	assert_true(fabs(ct_bisect_prob(b, 0) - 0.45) < 1e-12);
+	assert_true(fabs(ct_bisect_prob(b, 1) - 0.45) < 1e-12);
+	assert_true(fabs(ct_bisect_prob(b, 2) - 0.05) < 1e-12);
+	assert_true(fabs(ct_bisect_prob(b, 3) - 0.05) < 1e-12);
+	assert_true(fabs(ct_bisect_bad_prob(b, 1) - 0.9) < 1e-12);
+	assert_true(fabs(ct_bisect_bad_prob(b, 2) - 0.95) < 1e-12);
+	assert_int_equal(ct_bisect_next(b, &next), 0);
+	assert_int_equal(next, 0);
+	assert_int_equal(ct_bisect_best(b, &p), 0);
+	assert_true(fabs(p - 0.45) < 1e-12);
+	/* the answer outvoted: two answers that 1 is good move the weight past it */
+	assert_int_equal(ct_bisect_answer(b, 1, false), 0);
+	assert_int_equal(ct_bisect_answer(b, 1, false), 0);
+	assert_int_equal(ct_bisect_best(b, &p), 2);
+	assert_true(fabs(p - 0.45) < 1e-12);
+	ct_bisect_free(b);
+}
+
+/* A merge, as git bisects it: 0; 1 and 2 on 0; 3 merges 1 and 2; 4 on 3.
+ * Plain halving (eps = 0): 1 splits 2 of 5 (as 2 does; the first is
+ * taken); "1 is good" clears 0 and 1; then 2 and 3 split {2, 3, 4} alike;
+ * "2 is bad" leaves 2 alone, and no commit is left to ask. */
+static void test_bisect_merge(void **state)
+{
+	const size_t np[] = { 0, 1, 1, 2, 1 }, parents[] = { 0, 0, 1, 2, 3 };
+	const size_t bad_np[] = { 0, 1, 0 }, bad_parents[] = { 0 };
+	const size_t late_np[] = { 0, 1 }, late_parents[] = { 1 };
+	struct ct_bisect *b;
+	size_t next = 99;
+	double p;
+
+	(void)state;
+	assert_int_equal(ct_bisect_new(5, np, parents, 0, &b), 0);
+	assert_true(ct_bisect_is_ancestor(b, 2, 3));
+	assert_false(ct_bisect_is_ancestor(b, 2, 1));
+	assert_int_equal(ct_bisect_next(b, &next), 0);
+	assert_int_equal(next, 1);
+	assert_int_equal(ct_bisect_answer(b, 1, false), 0);
+	assert_true(fabs(ct_bisect_bad_prob(b, 3) - 2.0 / 3) < 1e-12);
+	assert_int_equal(ct_bisect_next(b, &next), 0);
+	assert_int_equal(next, 2);
+	assert_int_equal(ct_bisect_answer(b, 2, true), 0);
+	assert_int_equal(ct_bisect_next(b, &next), -ENOENT);
+	assert_int_equal(ct_bisect_best(b, &p), 2);
+	assert_true(p == 1);
+	ct_bisect_free(b);
+	/* a skipped commit is never asked: with 1 skipped, 2 is */
+	assert_int_equal(ct_bisect_new(5, np, parents, 0, &b), 0);
+	assert_int_equal(ct_bisect_skip(b, 1), 0);
+	assert_int_equal(ct_bisect_next(b, &next), 0);
+	assert_int_equal(next, 2);
+	ct_bisect_free(b);
+	/* commit 2 is no ancestor of the bad end; a parent after its child */
+	assert_int_equal(ct_bisect_new(3, bad_np, bad_parents, 0, &b), -EINVAL);
+	assert_int_equal(ct_bisect_new(2, late_np, late_parents, 0, &b), -EINVAL);
+	assert_int_equal(ct_bisect_new(2, late_np, late_parents, 0.5, &b), -EINVAL);
+}
+
+/* A step's three outcomes against a regression of +10% (log 1.1). */
+static void test_bisect_judge(void **state)
+{
+	const double d = log(1.1);
+	const struct {
+		double lo, est, hi, delta;
+		enum ct_bisect_call want;
+	} cases[] = {
+		{ 0.05, 0.10, 0.15, d, CT_BISECT_BAD },	     /* excludes 0 */
+		{ -0.02, 0.01, 0.05, d, CT_BISECT_GOOD },    /* excludes the regression */
+		{ -0.05, 0.03, 0.12, d, CT_BISECT_NOT_YET }, /* excludes neither */
+		{ 0.01, 0.06, 0.08, d, CT_BISECT_BAD },	     /* both: nearer bad */
+		{ 0.01, 0.03, 0.08, d, CT_BISECT_GOOD },     /* both: nearer good */
+		{ -0.15, -0.10, -0.05, -d, CT_BISECT_BAD },  /* bad is faster, mirrored */
+		{ -0.05, -0.01, 0.02, -d, CT_BISECT_GOOD },
+		{ 0.05, 0.10, 0.15, 0, CT_BISECT_NOT_YET }, /* no regression */
+	};
+	struct ct_stats_comparison c;
+
+	(void)state;
+	for (size_t i = 0; i < CT_ARRAY_SIZE(cases); i++) {
+		memset(&c, 0, sizeof(c));
+		c.decided_by = CT_TEST_RANK;
+		c.ratio_scale = true;
+		c.shift.low = cases[i].lo;
+		c.shift.estimate = cases[i].est;
+		c.shift.high = cases[i].hi;
+		assert_int_equal(ct_bisect_judge(&c, cases[i].delta), cases[i].want);
+	}
+	c.decided_by = CT_TEST_NONE;
+	c.shift.low = 0.05;
+	c.shift.high = 0.15;
+	assert_int_equal(ct_bisect_judge(&c, d), CT_BISECT_NOT_YET);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -832,6 +942,9 @@ int main(void)
 		cmocka_unit_test(test_sessions_few),
 		cmocka_unit_test(test_across_r),
 		cmocka_unit_test(test_sessions_needed_r),
+		cmocka_unit_test(test_bisect_chain),
+		cmocka_unit_test(test_bisect_merge),
+		cmocka_unit_test(test_bisect_judge),
 	};
 	return cmocka_run_group_tests(tests, load_fixture, free_fixture);
 }
