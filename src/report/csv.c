@@ -2,8 +2,9 @@
  * The CSV printers (RFC 4180: a header row, fields quoted when they hold a
  * comma, a quote or a line break, quotes doubled): one row per stored run
  * with every column the store keeps plus the figures the model derived
- * (its value, score, whether it was flagged) and the host's drift (its
- * session's reference, its config's drift), one row per session for
+ * (its value, score, whether it was flagged), the host's drift (its
+ * session's reference, its config's drift) and its config's verdict for
+ * its load (the same on each of its runs), one row per session for
  * `list`, name,value rows for `sysinfo`, and one row per value for
  * `stats`. An unknown figure is an empty field.
  */
@@ -41,7 +42,8 @@ static const char *const run_header =
 	"steal_us,foreign_cpu_us,majflt,pswpin,sectors_read,sectors_written,start_dirty_bytes,"
 	"start_writeback_bytes,start_cpu_speed,value,score,outlier,likely_fluke,metrics,"
 	"ref_cpu_speed,ref_mem_gbps,ref_disk_mbps,drift_cpu_speed_pct,drift_mem_gbps_pct,"
-	"drift_disk_mbps_pct,drift_warning\n";
+	"drift_disk_mbps_pct,drift_warning,effect,effect_ci_low,effect_ci_high,holm_p,decided_by,"
+	"verdict,machine_sessions_cov,verdict_note\n";
 
 static void run_row(FILE *f, const struct ct_report_block *b, const struct ct_report_cell *c,
 		    const struct ct_run *r)
@@ -133,7 +135,42 @@ static void drift_cols(FILE *f, const struct ct_report *rep, const struct ct_rep
 	}
 	for (size_t i = 0; d && i < d->nwarnings; i++)
 		warn |= !strcmp(d->warnings[i].load, b->load);
-	fprintf(f, ",%d\n", warn);
+	fprintf(f, ",%d", warn);
+}
+
+/* The verdict of a run's config against the baseline for the run's load,
+ * as text prints it (empty for the baseline): the effect and its interval
+ * (a ratio or a difference), Holm's p, the test that decided, the word,
+ * the machine's spread of sessions when it decided, and what the verdict
+ * says of sessions; then the row's end. */
+static void verdict_cols(FILE *f, const struct ct_report *rep, const struct ct_report_block *b,
+			 const struct ct_report_cell *c)
+{
+	const struct ct_stats_comparison *v = &c->cmp;
+	bool by = c->compared && v->decided_by != CT_TEST_NONE;
+	char note[256];
+
+	if (!c->compared) {
+		fputs(",,,,,,,,\n", f);
+		return;
+	}
+	fputc(',', f);
+	num(f, v->effect);
+	fputc(',', f);
+	num(f, v->effect_low);
+	fputc(',', f);
+	num(f, v->effect_high);
+	fputc(',', f);
+	if (by)
+		num(f, v->p_adj);
+	fprintf(f, ",%s,", by ? ct_report_test_name(v) : "");
+	field(f, ct_report_verdict(rep, c));
+	fputc(',', f);
+	if (v->decided_by == CT_TEST_ACROSS)
+		num(f, ct_stats_between_cov(&v->between));
+	fputc(',', f);
+	field(f, by ? rp_scope_note(rep, b, c, note, sizeof(note)) : "");
+	fputc('\n', f);
 }
 
 static void numbers_csv(FILE *f, const struct ct_report *rep)
@@ -166,6 +203,7 @@ int ct_report_print_csv(FILE *f, const struct ct_report *rep)
 			for (size_t k = 0; k < c->nruns; k++) {
 				run_row(f, &rep->blocks[i], c, &c->runs[k]);
 				drift_cols(f, rep, &rep->blocks[i], j, &c->runs[k]);
+				verdict_cols(f, rep, &rep->blocks[i], c);
 			}
 		}
 	return 0;

@@ -8,7 +8,7 @@
 # Two quiet sessions recorded minutes apart are not that: on a shared machine
 # the second can truly run 5% slower, and the gate is right to say so.
 . "$CT_TESTLIB"
-plan 31
+plan 32
 
 rec() { "$CONTEND" run -q -w selftest --scale 0.3 -l none,null -n 5 --delay 0.2s --dir "$T" -L "$1" >/dev/null 2>&1; }
 rec a
@@ -29,6 +29,10 @@ expect_out "its rows are shown" "^b +5 +"
 expect_out "the verdict holds for these sessions" "^none +b vs a: \\+[0-9.]+% .*Holm p=.* worse \\(holds for these sessions; how far sessions move is unknown on this machine: contend calibrate --sessions 4\\)\$"
 expect_err "the refusal names both ways out" "how far this machine's sessions move is unknown \\(one session a side under load 'none'\\), so the gate can neither pass nor fail: run contend calibrate --sessions 4, or give --within-session"
 check "in one line" test "$(wc -l <"$T/err")" = 1
+run compare a b --format csv
+check "CSV: b's runs carry the verdict and that it holds for these sessions" test \
+	"$(python3 -c "import csv, sys; print(sorted({(r['label'], r['verdict'], r['decided_by'], r['verdict_note']) for r in csv.DictReader(open(sys.argv[1]))}))" "$T/out")" = \
+	"[('a', '', '', ''), ('b', 'worse', 'U', 'holds for these sessions; how far sessions move is unknown on this machine: contend calibrate --sessions 4')]"
 run compare a b --fail-on-regression 5 --within-session
 expect_rc "with --within-session a CPU-hogged config is a regression: exit 1" 1
 expect_out "the verdict says worse, within these sessions" "^none +b vs a: \\+[0-9.]+% .*Holm p=.* by U: worse \\(within these sessions, as --within-session asks\\)\$"

@@ -7,7 +7,7 @@
 # takes those; an interrupted session (or one whose contend is gone)
 # counts only with --include-interrupted, and the output says so.
 . "$CT_TESTLIB"
-plan 35
+plan 38
 
 SCHEMA=$(dirname "$CT_TESTLIB")/../../docs/schema/contend-1.json
 py() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($1)" "$2"; }
@@ -61,6 +61,15 @@ expect_out "Markdown carries the machine's spread" "^\| none \| b \|.*\| session
 run compare a b --sessions latest --format html
 expect_out "HTML carries it" "<span class=\"note\">\(across sessions: this machine&#39;s sessions move by [0-9.]+% \(CoV, from 6 sessions of 2 configs\)\)</span>"
 if grep -q "^Sessions:" "$T/out"; then not_ok "no Sessions line for one session each"; else ok "no Sessions line for one session each"; fi
+run compare a b --sessions latest --format csv
+csvcol() { python3 -c "import csv, sys; print(sorted({(r['label'], r[sys.argv[1]]) for r in csv.DictReader(open(sys.argv[2]))}))" "$1" "$2"; }
+check "CSV: b's runs carry its verdict, decided by the machine's spread" test \
+	"$(csvcol decided_by "$T/out")" = "[('a', ''), ('b', 'sessions+machine')]"
+check "CSV: and the spread's CoV" test \
+	"$(python3 -c "import csv, sys; print({r['label']: r['machine_sessions_cov'] != '' and float(r['machine_sessions_cov']) >= 0 for r in csv.DictReader(open(sys.argv[1]))})" "$T/out")" = "{'a': False, 'b': True}"
+note=$("$CONTEND" compare a b --sessions latest 2>/dev/null | grep -o "across sessions: this machine's sessions move by [0-9.]*% (CoV, from 6 sessions of 2 configs)" | head -1)
+check "CSV: and the note the text prints" test \
+	"$(csvcol verdict_note "$T/out")" = "[('a', ''), ('b', \"$note\")]"
 
 run compare a b --sessions 1,3,2,4 --format json
 expect_rc "--sessions 1,3,2,4: exit 0" 0
