@@ -298,7 +298,7 @@ enum ct_bisect_call ct_bisect_judge(const struct ct_stats_comparison *c, double 
 		est = -est;
 		delta = -delta;
 	}
-	not_good = lo > 0;	 /* the interval excludes no change: not as good is */
+	not_good = lo > 0;    /* the interval excludes no change: not as good is */
 	not_bad = hi < delta; /* it excludes the regression's size: not as bad is */
 	if (not_good && not_bad)
 		return est > delta / 2 ? CT_BISECT_BAD : CT_BISECT_GOOD;

@@ -1,6 +1,6 @@
 /*
- * What stats.c and compare.c share and nobody else needs: sorting and
- * selecting doubles fast enough for a million values, and the order
+ * What stats.c, rank.c and compare.c share and nobody else needs: input
+ * checks, sorting and selecting doubles fast enough for a million values, and the order
  * statistics of the implicit sets of pairwise differences and Walsh
  * averages the Hodges-Lehmann estimates need (select.c).
  */
@@ -10,6 +10,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* Every value finite; a confidence level in (0, 100), as on the command
+ * line (stats.c). */
+bool stats_all_finite(const double *x, size_t n);
+bool stats_conf_ok(double confidence);
 
 /* Sorts x ascending (x holds no NaN): a radix sort above a few hundred
  * values, falling back to qsort when it cannot allocate. */
