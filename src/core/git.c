@@ -213,13 +213,15 @@ int ct_git_resolve(const char *repo, const char *rev, char sha[CT_GIT_SHA_LEN + 
 	char *out = NULL;
 	int code, rc;
 
-	if (!*rev || *rev == '-' || snprintf(spec, sizeof(spec), "%s^{commit}", rev) >= (int)sizeof(spec))
+	if (!*rev || *rev == '-' ||
+	    snprintf(spec, sizeof(spec), "%s^{commit}", rev) >= (int)sizeof(spec))
 		return ct_err(err, errlen, -ENOENT, "'%s' names no commit in '%s'", rev, repo);
 	rc = git(repo, args, &out, &code, err, errlen);
 	if (!rc) {
 		chomp(out);
 		if (code || !is_sha(out))
-			rc = ct_err(err, errlen, -ENOENT, "'%s' names no commit in '%s'", rev, repo);
+			rc = ct_err(err, errlen, -ENOENT, "'%s' names no commit in '%s'", rev,
+				    repo);
 		else
 			memcpy(sha, out, CT_GIT_SHA_LEN + 1);
 	}
@@ -312,8 +314,8 @@ int ct_git_range(const char *repo, const char *good, const char *bad, struct ct_
 		 char *err, size_t errlen)
 {
 	char notgood[CT_GIT_SHA_LEN + 2];
-	const char *args[] = { "rev-list", "--topo-order", "--reverse", "--parents", bad, notgood,
-			       "--", NULL };
+	const char *args[] = { "rev-list", "--topo-order", "--reverse", "--parents",
+			       bad,	   notgood,	   "--",	NULL };
 	char *out = NULL, *line, *save = NULL;
 	size_t lines = 0, words = 0, k = 0;
 	int rc;

@@ -176,8 +176,8 @@ int ct_stats_hodges_lehmann(const double *x, size_t nx, const double *y, size_t 
 	struct ct_stats_rank u;
 	int rc;
 
-	if (!x || !y || !r || nx < 1 || ny < 1 || !stats_conf_ok(confidence) || !stats_all_finite(x, nx) ||
-	    !stats_all_finite(y, ny))
+	if (!x || !y || !r || nx < 1 || ny < 1 || !stats_conf_ok(confidence) ||
+	    !stats_all_finite(x, nx) || !stats_all_finite(y, ny))
 		return -EINVAL;
 	rc = sorted_pair(x, nx, y, ny, &s);
 	if (!rc)
@@ -271,7 +271,8 @@ int ct_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny
 	double *s;
 	int rc;
 
-	if (!x || !y || !r || nx < 1 || ny < 1 || !stats_all_finite(x, nx) || !stats_all_finite(y, ny))
+	if (!x || !y || !r || nx < 1 || ny < 1 || !stats_all_finite(x, nx) ||
+	    !stats_all_finite(y, ny))
 		return -EINVAL;
 	rc = sorted_pair(x, nx, y, ny, &s);
 	if (!rc)

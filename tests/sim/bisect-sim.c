@@ -83,12 +83,12 @@ static int range_make(struct range *g, size_t n, uint64_t *st)
 	g->first = calloc(n, sizeof(*g->first));
 	if (!g->np || !g->parents || !g->first)
 		return -1;
-#define ADD(c, p)                             \
-	do {                                  \
-		if ((p) != SIZE_MAX) {        \
+#define ADD(c, p)                              \
+	do {                                   \
+		if ((p) != SIZE_MAX) {         \
 			g->parents[k++] = (p); \
-			g->np[c]++;           \
-		}                             \
+			g->np[c]++;            \
+		}                              \
 	} while (0)
 	while (i < n) {
 		size_t len = 1 + ct_rand64(st) % 6, mainlen = ct_rand64(st) % 4;
@@ -298,9 +298,12 @@ int main(int argc, char **argv)
 								.s = sqrt(log1p(covs[c] * covs[c])),
 								.effect = effects[e],
 								.fluke = flukes[f],
-								.st = st ^ (uint64_t)(s + 1) * 0x9e3779b97f4a7c15ULL,
+								.st = st ^
+								      (uint64_t)(s + 1) *
+									      0x9e3779b97f4a7c15ULL,
 							};
-							int r = bisect(&g, culprit, (enum search)s, &w);
+							int r = bisect(&g, culprit, (enum search)s,
+								       &w);
 
 							t[s].correct += r == 1;
 							t[s].none += r < 0;
@@ -313,7 +316,8 @@ int main(int argc, char **argv)
 					       100 * effects[e], 100 * covs[c], 100 * flukes[f],
 					       100.0 * off / trials);
 					for (int s = 0; s < NSEARCH; s++)
-						printf("\t%.1f%%\t%.1f%%\t%.0f", 100.0 * t[s].correct / trials,
+						printf("\t%.1f%%\t%.1f%%\t%.0f",
+						       100.0 * t[s].correct / trials,
 						       100.0 * t[s].none / trials,
 						       (double)t[s].runs / trials);
 					printf("%s\n", judged ? "\t*" : "");
@@ -324,7 +328,9 @@ int main(int argc, char **argv)
 						if (rate < 0.95 - 3 * se) {
 							missed++;
 							fprintf(stderr,
-								"bisect-sim: pba named the culprit in %.1f%% of N=%zu effect %.0f%% CoV %.0f%% fluke %.0f%%\n",
+								"bisect-sim: pba named the culprit "
+								"in %.1f%% of N=%zu effect %.0f%% "
+								"CoV %.0f%% fluke %.0f%%\n",
 								100 * rate, ns[a], 100 * effects[e],
 								100 * covs[c], 100 * flukes[f]);
 						}

@@ -130,8 +130,8 @@ static void test_range(void **state)
 		size_t next;
 		long gi;
 
-		assert_int_equal(sh("git -C '%s' bisect start --no-checkout bad good >/dev/null", repo),
-				 0);
+		assert_int_equal(
+			sh("git -C '%s' bisect start --no-checkout bad good >/dev/null", repo), 0);
 		assert_int_equal(ct_cmd_capture(argv, NULL, &out, line, sizeof(line)), 0);
 		snprintf(gsha, sizeof(gsha), "%s", out);
 		free(out);
