@@ -16,6 +16,15 @@ struct ct_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	unsigned flags;
+};
+
+/* ct_cmd.flags */
+enum {
+	/* the command writes the results store: cli_open_store() opens it
+	 * for writing and makes it when missing (git's RUN_SETUP: the table
+	 * says what a command needs, not each command) */
+	CLI_CMD_WRITES = 1 << 0,
 };
 
 int cmd_run(int argc, char **argv);
@@ -41,9 +50,14 @@ int cli_fail(int rc, const char *err);
 /* The same for a command's check: "contend: CMD: <err>", and for bad input
  * (exit 2) the pointer to CMD's --help. */
 int cli_cmd_fail(const char *cmd, int rc, const char *err);
-/* Opens the store named by --db or the default (flags: CT_STORE_CREATE for
- * writers); prints and returns the exit code on failure, 0 on success. */
-int cli_open_store(const char *db, unsigned flags, struct ct_store **st);
+/* Opens the store named by --db or the default as the command table says
+ * of the running command: made when missing for a CLI_CMD_WRITES command,
+ * only an existing one for any other. Prints and returns the exit code on
+ * failure, 0 on success. */
+int cli_open_store(const char *db, struct ct_store **st);
+/* The same, never made, whatever the command: a writer's look that must
+ * leave nothing behind (run --dry-run, calibrate --from, push's source). */
+int cli_read_store(const char *db, struct ct_store **st);
 
 /* The machine's knob journal; knob rows an older store kept (st may be
  * NULL) are moved into it first. */

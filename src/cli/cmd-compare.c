@@ -482,7 +482,7 @@ static int compare_main(const char *cmd, const char *synopsis, const char *intro
 		return cli_usage_error(cmd, "needs at least two labels (a baseline and another)");
 	if (rep && !c.nlabels && !a.nsessions)
 		return cli_usage_error(cmd, "needs a LABEL or --session ID");
-	ex = cli_open_store(a.db, 0, &st);
+	ex = cli_open_store(a.db, &st);
 	/* a session whose contend is gone is interrupted, as list says, and
 	 * counts only when asked (a store that cannot be written: as it is) */
 	if (!ex && !st->readonly) {

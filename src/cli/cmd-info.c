@@ -178,7 +178,7 @@ int cmd_list(int argc, char **argv)
 	rc = cli_out_setup(&o, "list", a.format, a.output, false);
 	if (rc)
 		return rc;
-	rc = cli_open_store(a.db, 0, &st);
+	rc = cli_open_store(a.db, &st);
 	if (rc)
 		return rc;
 	/* a store that cannot be written (read-only, or its disk full) shows

@@ -272,7 +272,7 @@ int cmd_plan(int argc, char **argv)
 		return cli_usage_error("plan", "needs a LABEL (contend list shows them)");
 	x.labels = (const char *const *)argv + p.rest;
 	x.nlabels = (size_t)(argc - p.rest);
-	ex = cli_open_store(a.db, 0, &x.st);
+	ex = cli_open_store(a.db, &x.st);
 	if (ex)
 		return ex;
 	rc = ct_store_sessions(x.st, 0, &x.recs, &x.nrecs, err, sizeof(err));

@@ -1071,7 +1071,7 @@ static int open_stores(struct run_args *a, struct ct_store **st, struct ct_journ
 	char err[CT_ERRLEN];
 	int ex, rc;
 
-	ex = cli_open_store(a->db, CT_STORE_CREATE, st);
+	ex = cli_open_store(a->db, st);
 	if (ex)
 		return ex;
 	ex = check_baseline(a, *st);
@@ -1309,7 +1309,7 @@ static int dry_run(struct run_args *a)
 	if (ex)
 		return ex;
 	if (!strcmp(ct_store_backend(db), "sqlite")) {
-		ex = access(db, F_OK) ? 0 : cli_open_store(a->db, 0, &st);
+		ex = access(db, F_OK) ? 0 : cli_read_store(a->db, &st);
 	} else {
 		rc = ct_store_open(&st, db, 0, err, sizeof(err));
 		ex = rc && rc != -ENOENT ? cli_fail(rc, err) : 0;
@@ -1421,7 +1421,7 @@ static int run_main(struct run_args *a, int argc, char **argv)
 	if (!ex)
 		ex = check_args(a, &p, argc, argv);
 	if (!ex && a->from) {
-		ex = cli_open_store(a->db, 0, &st);
+		ex = cli_read_store(a->db, &st);
 		if (!ex)
 			ex = calibrate_from(a, st);
 		ct_store_close(st);
