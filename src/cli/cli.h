@@ -6,6 +6,7 @@
 #ifndef CONTEND_CLI_H
 #define CONTEND_CLI_H
 
+#include "opts.h"
 #include "contend/common.h"
 #include "contend/report.h"
 #include "contend/session.h"
@@ -16,6 +17,15 @@ struct ct_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	unsigned flags;
+};
+
+/* ct_cmd.flags */
+enum {
+	/* the command writes the results store: cli_open_store() opens it
+	 * for writing and makes it when missing (git's RUN_SETUP: the table
+	 * says what a command needs, not each command) */
+	CLI_CMD_WRITES = 1 << 0,
 };
 
 int cmd_run(int argc, char **argv);
@@ -41,9 +51,14 @@ int cli_fail(int rc, const char *err);
 /* The same for a command's check: "contend: CMD: <err>", and for bad input
  * (exit 2) the pointer to CMD's --help. */
 int cli_cmd_fail(const char *cmd, int rc, const char *err);
-/* Opens the store named by --db or the default (flags: CT_STORE_CREATE for
- * writers); prints and returns the exit code on failure, 0 on success. */
-int cli_open_store(const char *db, unsigned flags, struct ct_store **st);
+/* Opens the store named by --db or the default as the command table says
+ * of the running command: made when missing for a CLI_CMD_WRITES command,
+ * only an existing one for any other. Prints and returns the exit code on
+ * failure, 0 on success. */
+int cli_open_store(const char *db, struct ct_store **st);
+/* The same, never made, whatever the command: a writer's look that must
+ * leave nothing behind (run --dry-run, calibrate --from, push's source). */
+int cli_read_store(const char *db, struct ct_store **st);
 
 /* The machine's knob journal; knob rows an older store kept (st may be
  * NULL) are moved into it first. */
@@ -56,11 +71,13 @@ struct cli_out {
 	FILE *f;	  /* stdout, or the temporary file beside path */
 	char tmp[4096];	  /* the temporary file's name while it is open */
 };
-/* Settles the format (--format, else -o's extension, else text; html only
- * where html is true) and checks that -o's directory takes a file: a
- * mistake said before any work. 0, or the exit code after one line. */
-int cli_out_setup(struct cli_out *o, const char *cmd, const char *format, const char *path,
-		  bool html);
+/* --format's value before it is given: -o's extension decides. */
+#define CLI_FORMAT_AUTO (-1)
+/* Settles the format (--format, an enum ct_report_format, else -o's
+ * extension, else text; html only where html is true) and checks that -o's
+ * directory takes a file: a mistake said before any work. 0, or the exit
+ * code after one line. */
+int cli_out_setup(struct cli_out *o, const char *cmd, int format, const char *path, bool html);
 /* Opens the temporary file beside -o's (nothing to do for stdout). */
 int cli_out_open(struct cli_out *o, const char *cmd);
 /* keep: renames the temporary file over -o's; else removes it. 0, or the
@@ -70,8 +87,8 @@ int cli_out_close(struct cli_out *o, const char *cmd, bool keep);
 int cli_out_report(struct cli_out *o, const struct ct_report *rep, const char *cmd);
 
 /* The --format choices of a command (html: run, compare, report only). */
-extern const char *const cli_formats[];
-extern const char *const cli_formats_html[];
+extern const struct cli_choice cli_formats[];
+extern const struct cli_choice cli_formats_html[];
 #define CLI_FORMAT_HELP	     "text (default), json, csv or md; default from -o's\nextension"
 #define CLI_FORMAT_HELP_HTML "text (default), json, csv, md or html; default from\n-o's extension"
 
@@ -90,8 +107,12 @@ struct cli_progress {
 	} loads[64];
 	unsigned nloads;
 };
-/* mode: "auto" or NULL (a line on a terminal), "plain", "none". */
-void cli_progress_init(struct cli_progress *p, const char *mode);
+enum cli_progress_mode {
+	CLI_PROGRESS_AUTO,  /* a line rewritten in place on a terminal */
+	CLI_PROGRESS_PLAIN, /* a line per run, terminal or not */
+	CLI_PROGRESS_NONE,
+};
+void cli_progress_init(struct cli_progress *p, enum cli_progress_mode mode);
 void cli_progress_event(void *ctx, const struct ct_event *ev);
 void cli_progress_done(struct cli_progress *p);
 

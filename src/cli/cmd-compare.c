@@ -25,7 +25,8 @@
 #define MAX_LOADS 32
 
 struct compare_args {
-	const char *baseline, *workload, *loads, *db, *format, *output;
+	const char *baseline, *workload, *loads, *db, *output;
+	int format; /* enum ct_report_format, or CLI_FORMAT_AUTO */
 	double confidence, fail_pct;
 	int64_t sessions[CT_REPORT_MAX_ROWS]; /* report --session */
 	size_t nsessions;
@@ -94,8 +95,9 @@ static const struct cli_opt compare_opts[] = {
 		   "workload (default: the baseline's latest)", 0),
 	CLI_STRING('l', "loads", struct compare_args, loads, "LIST",
 		   "loads (default: those the baseline has)", 0),
-	CLI_NUM(CLI_OPT_DOUBLE, 0, "confidence", struct compare_args, confidence, "PCT",
-		"confidence level (default 95; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN, 0),
+	CLI_NUM_DEF(CLI_OPT_DOUBLE, 0, "confidence", struct compare_args, confidence, "PCT",
+		    "confidence level (%D; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN, 0, "95",
+		    NULL),
 	{ .type = CLI_OPT_DOUBLE,
 	  .long_name = "fail-on-regression",
 	  .off = offsetof(struct compare_args, fail_pct),
@@ -127,7 +129,7 @@ static const struct cli_opt compare_opts[] = {
 	CLI_STRING(0, "db", struct compare_args, db, "PATH",
 		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
 	CLI_CHOICE("format", struct compare_args, format, "F", CLI_FORMAT_HELP_HTML,
-		   cli_formats_html, 0),
+		   cli_formats_html, NULL, 0),
 	CLI_STRING('o', "output", struct compare_args, output, "FILE",
 		   "write the report to FILE (whole or not at all)", 0),
 	CLI_END,
@@ -448,7 +450,7 @@ static int compare_main(const char *cmd, const char *synopsis, const char *intro
 			char **argv)
 {
 	bool rep = !strcmp(cmd, "report");
-	struct compare_args a = { .confidence = 95, .fail_pct = -1 };
+	struct compare_args a = { .fail_pct = -1, .format = CLI_FORMAT_AUTO };
 	struct compared c = { .cmd = cmd };
 	struct ct_store *st = NULL;
 	struct cli_parsed p;
@@ -482,7 +484,7 @@ static int compare_main(const char *cmd, const char *synopsis, const char *intro
 		return cli_usage_error(cmd, "needs at least two labels (a baseline and another)");
 	if (rep && !c.nlabels && !a.nsessions)
 		return cli_usage_error(cmd, "needs a LABEL or --session ID");
-	ex = cli_open_store(a.db, 0, &st);
+	ex = cli_open_store(a.db, &st);
 	/* a session whose contend is gone is interrupted, as list says, and
 	 * counts only when asked (a store that cannot be written: as it is) */
 	if (!ex && !st->readonly) {

@@ -116,7 +116,7 @@ static int import_fio(const struct import_args *a, int argc, char **argv, int fi
 			 a->metric ? a->metric : "iops", a->job ? " --job " : "",
 			 a->job ? a->job : "");
 	if (!rc)
-		rc = cli_open_store(a->db, CT_STORE_CREATE, &st);
+		rc = cli_open_store(a->db, &st);
 	if (!rc) {
 		rc = ct_fio_store(st, &fio, a->label, si, line, &sessions, &runs, err, sizeof(err));
 		rc = rc ? cli_fail(rc, err) : 0;
@@ -203,7 +203,7 @@ int cmd_import(int argc, char **argv)
 	}
 	snprintf(line, sizeof(line), "contend import hyperfine %s -L %s", argv[p.rest + 1],
 		 a.label);
-	rc = cli_open_store(a.db, CT_STORE_CREATE, &st);
+	rc = cli_open_store(a.db, &st);
 	if (!rc) {
 		rc = ct_hyperfine_store(st, &h, a.label, si, line, &sessions, &runs, err,
 					sizeof(err));

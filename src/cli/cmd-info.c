@@ -19,13 +19,18 @@
 #include <time.h>
 
 struct info_args {
-	const char *db, *dir, *format, *output;
+	const char *db, *dir, *output;
+	int format; /* enum ct_report_format, or CLI_FORMAT_AUTO */
 };
 
 static const struct cli_opt sysinfo_opts[] = {
-	CLI_STRING(0, "dir", struct info_args, dir, "DIR",
-		   "the work directory whose filesystem is described\n(default /var/tmp)", 0),
-	CLI_CHOICE("format", struct info_args, format, "F", CLI_FORMAT_HELP, cli_formats, 0),
+	{ .type = CLI_OPT_STRING,
+	  .long_name = "dir",
+	  .off = offsetof(struct info_args, dir),
+	  .argh = "DIR",
+	  .help = "the work directory whose filesystem is described\n(%D)",
+	  .def = "/var/tmp" },
+	CLI_CHOICE("format", struct info_args, format, "F", CLI_FORMAT_HELP, cli_formats, NULL, 0),
 	CLI_STRING('o', "output", struct info_args, output, "FILE",
 		   "write the facts to FILE (whole or not at all)", 0),
 	CLI_END,
@@ -34,7 +39,7 @@ static const struct cli_opt sysinfo_opts[] = {
 static const struct cli_opt list_opts[] = {
 	CLI_STRING(0, "db", struct info_args, db, "PATH",
 		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
-	CLI_CHOICE("format", struct info_args, format, "F", CLI_FORMAT_HELP, cli_formats, 0),
+	CLI_CHOICE("format", struct info_args, format, "F", CLI_FORMAT_HELP, cli_formats, NULL, 0),
 	CLI_STRING('o', "output", struct info_args, output, "FILE",
 		   "write the list to FILE (whole or not at all)", 0),
 	CLI_END,
@@ -70,7 +75,7 @@ static int finish(struct cli_out *o, const char *cmd, int rc)
 
 int cmd_sysinfo(int argc, char **argv)
 {
-	struct info_args a = { .dir = "/var/tmp" };
+	struct info_args a = { .format = CLI_FORMAT_AUTO };
 	struct ct_sysinfo si;
 	struct cli_out o;
 	char err[CT_ERRLEN];
@@ -163,7 +168,7 @@ static void print_list(FILE *f, const struct ct_session_rec *recs, size_t n)
 
 int cmd_list(int argc, char **argv)
 {
-	struct info_args a = { 0 };
+	struct info_args a = { .format = CLI_FORMAT_AUTO };
 	struct ct_session_rec *recs = NULL;
 	struct ct_store *st;
 	size_t n = 0;
@@ -178,7 +183,7 @@ int cmd_list(int argc, char **argv)
 	rc = cli_out_setup(&o, "list", a.format, a.output, false);
 	if (rc)
 		return rc;
-	rc = cli_open_store(a.db, 0, &st);
+	rc = cli_open_store(a.db, &st);
 	if (rc)
 		return rc;
 	/* a store that cannot be written (read-only, or its disk full) shows
@@ -216,7 +221,7 @@ int cmd_list(int argc, char **argv)
 
 int cmd_loads(int argc, char **argv)
 {
-	struct info_args a = { 0 };
+	struct info_args a = { .format = CLI_FORMAT_AUTO };
 	int rc = parse_simple("loads", "contend loads", loads_opts, &a, argc, argv);
 
 	if (rc)

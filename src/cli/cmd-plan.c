@@ -36,8 +36,9 @@ static const struct cli_opt plan_opts[] = {
 		   "workload (default: the first LABEL's latest)", 0),
 	CLI_STRING('l', "loads", struct plan_args, loads, "LIST",
 		   "loads (default: those the first LABEL has)", 0),
-	CLI_NUM(CLI_OPT_DOUBLE, 0, "confidence", struct plan_args, confidence, "PCT",
-		"confidence level (default 95; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN, 0),
+	CLI_NUM_DEF(CLI_OPT_DOUBLE, 0, "confidence", struct plan_args, confidence, "PCT",
+		    "confidence level (%D; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN, 0, "95",
+		    NULL),
 	CLI_STRING(0, "db", struct plan_args, db, "PATH",
 		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
 	CLI_END,
@@ -257,7 +258,7 @@ int cmd_plan(int argc, char **argv)
 	static const char intro[] =
 		"  how many sessions and runs a side a PCT% change needs to be found with 80%\n"
 		"  power, from the LABELs' stored runs and this machine's spread of sessions";
-	struct plan_args a = { .confidence = 95 };
+	struct plan_args a = { 0 };
 	struct plan_ctx x = { 0 };
 	struct cli_parsed p;
 	char err[CT_ERRLEN];
@@ -272,7 +273,7 @@ int cmd_plan(int argc, char **argv)
 		return cli_usage_error("plan", "needs a LABEL (contend list shows them)");
 	x.labels = (const char *const *)argv + p.rest;
 	x.nlabels = (size_t)(argc - p.rest);
-	ex = cli_open_store(a.db, 0, &x.st);
+	ex = cli_open_store(a.db, &x.st);
 	if (ex)
 		return ex;
 	rc = ct_store_sessions(x.st, 0, &x.recs, &x.nrecs, err, sizeof(err));

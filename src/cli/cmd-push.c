@@ -136,9 +136,9 @@ int cmd_push(int argc, char **argv)
 					       "CONTEND_DB");
 	if (!strcmp(src, dst))
 		return cli_usage_error("push", "'%s' is both the source and the target", src);
-	rc = cli_open_store(src, 0, &from);
+	rc = cli_read_store(src, &from);
 	if (!rc)
-		rc = cli_open_store(dst, CT_STORE_CREATE, &to);
+		rc = cli_open_store(dst, &to);
 	if (!rc)
 		rc = push_all(from, to, &a);
 	ct_store_close(to);

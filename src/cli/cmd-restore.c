@@ -121,7 +121,7 @@ int cmd_restore(int argc, char **argv)
 	if (p.rest < argc)
 		return cli_usage_error("restore", "unexpected argument '%s'", argv[p.rest]);
 	if (a.db) {
-		rc = cli_open_store(a.db, 0, &st);
+		rc = cli_open_store(a.db, &st);
 		if (rc)
 			return rc;
 	}

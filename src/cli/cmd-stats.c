@@ -24,18 +24,19 @@ struct dataset {
 };
 
 struct stats_args {
-	const char *format, *output;
+	const char *output;
+	int format; /* enum ct_report_format, or CLI_FORMAT_AUTO */
 	double confidence;
 	bool paired;
 };
 
 static const struct cli_opt stats_opts[] = {
-	CLI_CHOICE("format", struct stats_args, format, "F", CLI_FORMAT_HELP, cli_formats, 0),
+	CLI_CHOICE("format", struct stats_args, format, "F", CLI_FORMAT_HELP, cli_formats, NULL, 0),
 	CLI_STRING('o', "output", struct stats_args, output, "FILE",
 		   "write the report to FILE (whole or not at all)", 0),
-	CLI_NUM(CLI_OPT_DOUBLE, 0, "confidence", struct stats_args, confidence, "PCT",
-		"confidence level in percent (default 95; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN,
-		0),
+	CLI_NUM_DEF(CLI_OPT_DOUBLE, 0, "confidence", struct stats_args, confidence, "PCT",
+		    "confidence level in percent (%D; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN, 0,
+		    "95", NULL),
 	CLI_FLAG(0, "paired", struct stats_args, paired,
 		 "the files are paired line by line (same length): paired t\nand Wilcoxon "
 		 "signed-rank instead of Welch and Mann-Whitney",
@@ -164,7 +165,7 @@ int cmd_stats(int argc, char **argv)
 		"  each FILE holds numbers, one per line (blank lines and # comments ignored;\n"
 		"  - is standard input); the first is the baseline every other one is\n"
 		"  compared with";
-	struct stats_args a = { .confidence = 95 };
+	struct stats_args a = { .format = CLI_FORMAT_AUTO };
 	struct cli_out o;
 	struct dataset *d = NULL;
 	struct cli_parsed p;

@@ -17,24 +17,37 @@
 
 static int cmd_help(int argc, char **argv);
 
+#define WRITES CLI_CMD_WRITES
+
 static const struct ct_cmd commands[] = {
-	{ "run", cmd_run, "time a workload under each background load and store the runs" },
+	{ "run", cmd_run, "time a workload under each background load and store the runs", WRITES },
 	{ "calibrate", cmd_calibrate,
-	  "measure the noise of runs and the smallest effect a verdict can find" },
-	{ "sysinfo", cmd_sysinfo, "print the system facts that identify a config" },
-	{ "list", cmd_list, "list stored sessions" },
-	{ "loads", cmd_loads, "list the background loads and what their Loads column counts" },
-	{ "compare", cmd_compare, "compare stored configs per load, with verdicts" },
+	  "measure the noise of runs and the smallest effect a verdict can find", WRITES },
+	{ "sysinfo", cmd_sysinfo, "print the system facts that identify a config", 0 },
+	{ "list", cmd_list, "list stored sessions", 0 },
+	{ "loads", cmd_loads, "list the background loads and what their Loads column counts", 0 },
+	{ "compare", cmd_compare, "compare stored configs per load, with verdicts", 0 },
 	{ "report", cmd_report,
-	  "render stored results as text, JSON, CSV, Markdown or an HTML page" },
+	  "render stored results as text, JSON, CSV, Markdown or an HTML page", 0 },
 	{ "plan", cmd_plan,
-	  "how many sessions and runs a side an effect needs, from stored spreads" },
-	{ "stats", cmd_stats, "compare sets of numbers: summaries, tests, verdicts (ministat)" },
-	{ "import", cmd_import, "store a peer's results (hyperfine --export-json) as sessions" },
-	{ "push", cmd_push, "copy stored sessions into another store (a fleet's PostgreSQL)" },
-	{ "restore", cmd_restore, "put back knobs a crashed contend left changed" },
-	{ "help", cmd_help, "show this help" },
+	  "how many sessions and runs a side an effect needs, from stored spreads", 0 },
+	{ "stats", cmd_stats, "compare sets of numbers: summaries, tests, verdicts (ministat)", 0 },
+	{ "import", cmd_import, "store a peer's results (hyperfine --export-json) as sessions",
+	  WRITES },
+	{ "push", cmd_push, "copy stored sessions into another store (a fleet's PostgreSQL)",
+	  WRITES },
+	{ "restore", cmd_restore, "put back knobs a crashed contend left changed", 0 },
+	{ "help", cmd_help, "show this help", 0 },
 };
+
+/* The command running: its flags decide how cli_open_store() opens. */
+static const struct ct_cmd *running;
+
+static int run_cmd(const struct ct_cmd *c, int argc, char **argv)
+{
+	running = c;
+	return c->fn(argc, argv);
+}
 
 void cli_error(const char *fmt, ...)
 {
@@ -75,7 +88,7 @@ int cli_cmd_fail(const char *cmd, int rc, const char *err)
 	return ex;
 }
 
-int cli_open_store(const char *db, unsigned flags, struct ct_store **st)
+static int open_store(const char *db, unsigned flags, struct ct_store **st)
 {
 	char path[4096], err[CT_ERRLEN] = "";
 	int rc;
@@ -103,6 +116,17 @@ int cli_open_store(const char *db, unsigned flags, struct ct_store **st)
 			       : CT_EXIT_ENV;
 	}
 	return 0;
+}
+
+int cli_open_store(const char *db, struct ct_store **st)
+{
+	return open_store(db, running && (running->flags & CLI_CMD_WRITES) ? CT_STORE_CREATE : 0,
+			  st);
+}
+
+int cli_read_store(const char *db, struct ct_store **st)
+{
+	return open_store(db, 0, st);
 }
 
 static void usage(FILE *f)
@@ -153,7 +177,7 @@ static int cmd_help(int argc, char **argv)
 				       ct_quote(argv[1], q, sizeof(q)));
 	char *args[] = { argv[1], "--help", NULL };
 
-	return c->fn(2, args);
+	return run_cmd(c, 2, args);
 }
 
 /* A password in an argument (--db postgresql://user:secret@..., a
@@ -198,7 +222,7 @@ int main(int argc, char **argv)
 	char q[96];
 
 	if (c)
-		return c->fn(argc - 1, argv + 1);
+		return run_cmd(c, argc - 1, argv + 1);
 	cli_error("%s is not a contend command (see: contend help)",
 		  ct_quote(argv[1], q, sizeof(q)));
 	return CT_EXIT_USAGE;

@@ -173,9 +173,9 @@ static int set_value(const char *cmd, const struct cli_opt *o, void *base, const
 		*(int64_t *)value = d;
 		return 0;
 	case CLI_OPT_CHOICE:
-		for (const char *const *c = o->choices; *c; c++)
-			if (!strcmp(*c, arg)) {
-				*(const char **)value = *c;
+		for (const struct cli_choice *c = o->choices; c->name; c++)
+			if (!strcmp(c->name, arg)) {
+				*(int *)value = c->val;
 				return 0;
 			}
 		ct_quote(arg, q, sizeof(q));
@@ -183,9 +183,10 @@ static int set_value(const char *cmd, const struct cli_opt *o, void *base, const
 			char list[256] = "";
 			size_t off = 0;
 
-			for (const char *const *c = o->choices; *c && off < sizeof(list); c++)
+			for (const struct cli_choice *c = o->choices; c->name && off < sizeof(list);
+			     c++)
 				off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
-							c == o->choices ? "" : ", ", *c);
+							c == o->choices ? "" : ", ", c->name);
 			return cli_usage_error(cmd, "--%s must be one of %s, not %s", o->long_name,
 					       list, q);
 		}
@@ -270,6 +271,14 @@ static int parse(const char *cmd, const char *synopsis, const char *intro,
 	shorts[off] = '\0';
 	lo[nl++] = (struct option){ "help", no_argument, NULL, 'h' };
 	lo[nl] = (struct option){ NULL, 0, NULL, 0 };
+	/* the defaults first, read as an argument would be: a default the
+	 * table states is the value the command gets */
+	for (size_t i = 0; i < n; i++)
+		if (opts[i].def && of_cmd(&opts[i], cmd)) {
+			rc = set_value(cmd, &opts[i], base, opts[i].def);
+			if (rc)
+				return rc;
+		}
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
@@ -317,25 +326,88 @@ bool cli_given(const struct cli_opt *opts, const struct cli_parsed *p, const cha
 	return false;
 }
 
-/* Writes text at the help column, '\n' starting an indented line and %R
- * the option's range. */
-static void help_text(FILE *f, const struct cli_opt *o, int col)
+int cli_quick_defaults(const char *cmd, const struct cli_opt *opts, void *base,
+		       const struct cli_parsed *p)
 {
-	char range[96];
+	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++) {
+		int rc;
 
-	cli_range_text(o, range, sizeof(range));
-	for (; col < HELP_COL; col++)
-		fputc(' ', f);
-	for (const char *s = o->help ? o->help : ""; *s; s++) {
-		if (*s == '\n')
-			fprintf(f, "\n%*s", HELP_COL, "");
-		else if (s[0] == '%' && s[1] == 'R') {
+		if (!opts[i].quick || p->given[i] || !of_cmd(&opts[i], cmd))
+			continue;
+		rc = set_value(cmd, &opts[i], base, opts[i].quick);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+const char *cli_choice_name(const struct cli_choice *choices, int val)
+{
+	for (const struct cli_choice *c = choices; c->name; c++)
+		if (c->val == val)
+			return c->name;
+	return NULL;
+}
+
+const struct cli_opt *cli_find(const struct cli_opt *opts, const char *cmd, const char *long_name)
+{
+	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++)
+		if (opts[i].long_name && of_cmd(&opts[i], cmd) &&
+		    !strcmp(opts[i].long_name, long_name))
+			return &opts[i];
+	return NULL;
+}
+
+/* The default of cmd's option named name[0..len), for "%{NAME}". */
+static const char *def_of(const struct cli_opt *opts, const char *cmd, const char *name, size_t len)
+{
+	char buf[64];
+	const struct cli_opt *o;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
+	o = cli_find(opts, cmd, buf);
+	return o && o->def ? o->def : "";
+}
+
+/* Writes text (o's help, or the intro when o is NULL), '\n' starting a
+ * line indented by indent, %R the option's range, %D its default and
+ * %{NAME} the default of the option NAME. */
+static void expand(FILE *f, const char *text, const struct cli_opt *o, const struct cli_opt *opts,
+		   const char *cmd, int indent)
+{
+	char range[96] = "";
+
+	if (o)
+		cli_range_text(o, range, sizeof(range));
+	for (const char *s = text ? text : ""; *s; s++) {
+		const char *end;
+
+		if (*s == '\n') {
+			fprintf(f, "\n%*s", indent, "");
+		} else if (o && s[0] == '%' && s[1] == 'R') {
 			fputs(range, f);
 			s++;
+		} else if (o && s[0] == '%' && s[1] == 'D') {
+			fprintf(f, "default %s", o->def ? o->def : "");
+			if (o->quick)
+				fprintf(f, ", quick %s", o->quick);
+			s++;
+		} else if (s[0] == '%' && s[1] == '{' && (end = strchr(s, '}')) != NULL) {
+			fputs(def_of(opts, cmd, s + 2, (size_t)(end - s - 2)), f);
+			s = end;
 		} else {
 			fputc(*s, f);
 		}
 	}
+}
+
+/* Writes o's help at the help column. */
+static void help_text(FILE *f, const struct cli_opt *o, const struct cli_opt *opts, const char *cmd,
+		      int col)
+{
+	for (; col < HELP_COL; col++)
+		fputc(' ', f);
+	expand(f, o->help, o, opts, cmd, HELP_COL);
 	fputc('\n', f);
 }
 
@@ -345,8 +417,10 @@ void cli_help(FILE *f, const char *cmd, const char *synopsis, const char *intro,
 	const char *const *ex;
 
 	fprintf(f, "usage: %s\n\n", synopsis);
-	if (intro)
-		fprintf(f, "%s\n\n", intro);
+	if (intro) {
+		expand(f, intro, NULL, opts, cmd, 0);
+		fputs("\n\n", f);
+	}
 	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++) {
 		const struct cli_opt *o = &opts[i];
 		int col;
@@ -370,7 +444,7 @@ void cli_help(FILE *f, const char *cmd, const char *synopsis, const char *intro,
 			fputc(' ', f);
 			col++;
 		}
-		help_text(f, o, col);
+		help_text(f, o, opts, cmd, col);
 	}
 	fprintf(f, "  -h, --help%*sthis help\n", HELP_COL - 12, "");
 	ex = cli_examples(cmd);

@@ -22,7 +22,7 @@ enum cli_opt_type {
 	CLI_OPT_DOUBLE,	  /* double: number in min..max (CLI_MIN_OPEN, CLI_MAX_OPEN) */
 	CLI_OPT_SIZE,	  /* uint64_t bytes: "64M", "1.5GiB", in [min, max] */
 	CLI_OPT_DURATION, /* int64_t ns: "30s", "500ms", in [min, max] */
-	CLI_OPT_CHOICE,	  /* const char *: one of choices */
+	CLI_OPT_CHOICE,	  /* int (or an enum): the value of one of choices */
 	CLI_OPT_CALLBACK, /* cb(arg) checks and stores it */
 };
 
@@ -30,6 +30,14 @@ enum {
 	CLI_MIN_OPEN = 1 << 0, /* min itself is refused */
 	CLI_MAX_OPEN = 1 << 1, /* max itself is refused */
 	CLI_HIDDEN = 1 << 2,   /* not in --help (tests of the harness) */
+};
+
+/* One word a choice option takes and the value it stores (fio's
+ * posval[].oval, git's OPT_SET_INT): the command reads an enum, never the
+ * word. A table of them ends with { NULL }. */
+struct cli_choice {
+	const char *name;
+	int val;
 };
 
 struct cli_opt;
@@ -43,13 +51,23 @@ struct cli_opt {
 	const char *long_name;
 	size_t off;	  /* of the value in the command's arguments struct */
 	const char *argh; /* the argument's name in --help: "N", "SIZE" */
-	/* help text; "%R" is replaced by the range the parser accepts, and a
-	 * '\n' starts a new, indented line */
+	/* help text; "%R" is replaced by the range the parser accepts, "%D"
+	 * by "default DEF" (", quick QUICK" after it when there is one),
+	 * "%{NAME}" by the default of the option NAME, and a '\n' starts a
+	 * new, indented line */
 	const char *help;
 	double min, max;
 	unsigned flags;
-	const char *const *choices; /* NULL-terminated */
-	unsigned scope;		    /* ct_opt_scope bits it applies to; 0: always */
+	const struct cli_choice *choices;
+	/* the value when the option is not given, written as a user would
+	 * type it (fio's .def): the parser sets it before reading argv, and
+	 * --help prints it from here; NULL: none (the field keeps what the
+	 * command put there) */
+	const char *def;
+	/* the default in the quick profile when it is another; set by
+	 * cli_quick_defaults() */
+	const char *quick;
+	unsigned scope; /* ct_opt_scope bits it applies to; 0: always */
 	cli_opt_cb cb;
 	const char *only; /* the one command of a shared table it belongs to; NULL: all */
 };
@@ -75,6 +93,14 @@ int cli_parse_in_order(const char *cmd, const char *synopsis, const char *intro,
 		       struct cli_parsed *p);
 /* Whether the option named long_name was given. */
 bool cli_given(const struct cli_opt *opts, const struct cli_parsed *p, const char *long_name);
+/* Sets every option of cmd that has a quick default and was not given to
+ * that default (after the profile is known). 0, or CT_EXIT_USAGE. */
+int cli_quick_defaults(const char *cmd, const struct cli_opt *opts, void *base,
+		       const struct cli_parsed *p);
+/* cmd's entry of the option named long_name; NULL when it has none. */
+const struct cli_opt *cli_find(const struct cli_opt *opts, const char *cmd, const char *long_name);
+/* The word of a choice option's value; NULL when none has it. */
+const char *cli_choice_name(const struct cli_choice *choices, int val);
 
 /* Table entries: the value at offsetof(T, m) of the arguments struct T. */
 #define CLI_GROUP(text)                             \
@@ -96,10 +122,17 @@ bool cli_given(const struct cli_opt *opts, const struct cli_parsed *p, const cha
 		.type = t, .short_name = s, .long_name = l, .off = offsetof(T, m), .argh = a, \
 		.help = h, .min = lo, .max = hi, .flags = fl, .scope = sc                     \
 	}
-#define CLI_CHOICE(l, T, m, a, h, c, sc)                                                  \
+/* The same with a default (d) and a quick profile's (q, or NULL). */
+#define CLI_NUM_DEF(t, s, l, T, m, a, h, lo, hi, fl, sc, d, q)                                  \
+	{                                                                                       \
+		.type = t, .short_name = s, .long_name = l, .off = offsetof(T, m), .argh = a,   \
+		.help = h, .min = lo, .max = hi, .flags = fl, .scope = sc, .def = d, .quick = q \
+	}
+/* d: the default's word, or NULL */
+#define CLI_CHOICE(l, T, m, a, h, c, d, sc)                                               \
 	{                                                                                 \
 		.type = CLI_OPT_CHOICE, .long_name = l, .off = offsetof(T, m), .argh = a, \
-		.help = h, .choices = c, .scope = sc                                      \
+		.help = h, .choices = c, .def = d, .scope = sc                            \
 	}
 #define CLI_CALLBACK(l, a, h, fn)                                                        \
 	{                                                                                \

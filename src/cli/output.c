@@ -20,8 +20,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *const cli_formats[] = { "text", "json", "csv", "md", NULL };
-const char *const cli_formats_html[] = { "text", "json", "csv", "md", "html", NULL };
+const struct cli_choice cli_formats[] = {
+	{ "text", CT_FORMAT_TEXT },
+	{ "json", CT_FORMAT_JSON },
+	{ "csv", CT_FORMAT_CSV },
+	{ "md", CT_FORMAT_MD },
+	{ NULL, 0 },
+};
+const struct cli_choice cli_formats_html[] = {
+	{ "text", CT_FORMAT_TEXT }, { "json", CT_FORMAT_JSON }, { "csv", CT_FORMAT_CSV },
+	{ "md", CT_FORMAT_MD },	    { "html", CT_FORMAT_HTML }, { NULL, 0 },
+};
 
 static bool ends_with(const char *s, const char *tail)
 {
@@ -64,8 +73,7 @@ static void dir_of(const char *path, char *buf, size_t len)
 	snprintf(buf, len, "%s", dirname(copy));
 }
 
-int cli_out_setup(struct cli_out *o, const char *cmd, const char *format, const char *path,
-		  bool html)
+int cli_out_setup(struct cli_out *o, const char *cmd, int format, const char *path, bool html)
 {
 	char dir[4096], q[96];
 
@@ -73,9 +81,8 @@ int cli_out_setup(struct cli_out *o, const char *cmd, const char *format, const 
 	o->path = path;
 	o->f = stdout;
 	o->tmp[0] = '\0';
-	if (format) {
-		if (ct_report_format_parse(format, &o->fmt))
-			return cli_usage_error(cmd, "unknown format '%s'", format);
+	if (format != CLI_FORMAT_AUTO) {
+		o->fmt = (enum ct_report_format)format;
 	} else if (path && infer(path, &o->fmt)) {
 		return cli_usage_error(
 			cmd,

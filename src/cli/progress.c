@@ -13,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-void cli_progress_init(struct cli_progress *p, const char *mode)
+void cli_progress_init(struct cli_progress *p, enum cli_progress_mode mode)
 {
 	memset(p, 0, sizeof(*p));
-	p->quiet = mode && !strcmp(mode, "none");
-	p->plain = mode && !strcmp(mode, "plain");
+	p->quiet = mode == CLI_PROGRESS_NONE;
+	p->plain = mode == CLI_PROGRESS_PLAIN;
 	p->tty = isatty(STDERR_FILENO);
 }
 

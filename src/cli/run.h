@@ -1,7 +1,10 @@
 /*
  * What `contend run` and `contend calibrate` share: one arguments struct
- * and option table (cmd-run.c), and the calibration, target-effect and
- * A/A steps around the session (calibrate.c).
+ * and option table (run-opts.c), the checks before anything runs
+ * (run-check.c), the dry run (run-dry.c), the session's report
+ * (run-print.c), the flow both commands follow (cmd-run.c), and the
+ * calibration, target-effect and A/A steps around the session
+ * (calibrate.c).
  */
 #ifndef CONTEND_CLI_RUN_H
 #define CONTEND_CLI_RUN_H
@@ -12,21 +15,30 @@
 #include "contend/session.h"
 #include "contend/store.h"
 #include "cli.h"
+#include "opts.h"
 
 /* The power calibrate reports the smallest effect for, and the runs a
  * side --target-effect picks for, and the simulation's size. */
 #define RUN_POWER	 0.8
 #define RUN_POWER_TRIALS 1000
 #define RUN_TARGET_MAX	 200
-#define CALIBRATE_RUNS	 10
 #define RUN_AA_PAIRS_MAX 1000
+
+/* The values of the choice options (run-opts.c's tables). */
+enum run_profile { RUN_PROFILE_FULL, RUN_PROFILE_QUICK };
+enum run_order { RUN_ORDER_INTERLEAVED, RUN_ORDER_SEQUENTIAL };
 
 struct run_args {
 	const char *cmd; /* "run" or "calibrate", for messages */
 	struct ct_session s;
 	struct ct_oltp_opts oltp;
-	const char *workload, *loads, *db, *baseline, *profile, *order, *load_order, *engine;
-	const char *format, *output, *progress;
+	const char *workload, *loads, *db, *baseline;
+	int profile;	   /* enum run_profile */
+	int order;	   /* enum run_order */
+	int progress;	   /* enum cli_progress_mode */
+	int format;	   /* enum ct_report_format; CLI_FORMAT_AUTO: not given */
+	int selftest_mode; /* an index of run-opts.c's modes, when given */
+	const char *output;
 	struct cli_out out; /* run: where the session's report goes */
 	bool quick, quiet, keep, no_warmup, no_cgroup, ignore_failures, dry_run;
 	struct ct_knob knobs[CT_KNOB_MAX];
@@ -48,6 +60,46 @@ struct run_args {
 	unsigned cal_sessions; /* --sessions K: K sessions, then their spread */
 	double effect;	       /* percent; 0: not asked */
 };
+
+/* The options of run and calibrate: parser, checks and --help in one
+ * table (run-opts.c). */
+extern const struct cli_opt run_opts[];
+/* The words of --selftest-mode (the workload takes the word) and of
+ * --progress (for messages). */
+extern const struct cli_choice run_selftest_modes[], run_progress_modes[];
+
+/* Everything the table cannot say alone, checked before anything runs: the
+ * workload and its command, the loads, the options' scopes, the knobs; the
+ * session's options filled in (run-check.c). 0, or the exit code after one
+ * line. */
+int run_check(struct run_args *a, const struct cli_parsed *p, int argc, char **argv);
+/* A --baseline names a config with stored runs of the workload. */
+int run_check_baseline(const struct run_args *a, struct ct_store *st);
+/* --dry-run: every check the session makes before its first run, then the
+ * plan printed; nothing is made (run-dry.c). The exit code. */
+int run_dry(struct run_args *a);
+/* The report of the session just stored, in --format (run-print.c). */
+int run_print(struct run_args *a, struct ct_store *st);
+
+/* What one command of the two adds to the flow they share (cmd-run.c). */
+struct run_cmd {
+	const char *name, *synopsis, *intro;
+	bool calibrate; /* the checks of calibrate (run_args.calibrate) */
+	/* the sessions and what follows each: sets *ex, returns the
+	 * session's rc */
+	int (*sessions)(struct run_args *a, struct ct_store *st, struct cli_progress *prog, int *ex,
+			char *err, size_t len);
+	/* calibrate --from: stored runs instead of a session; NULL: none */
+	int (*from)(struct run_args *a);
+};
+/* Parses, checks, opens the store and the journal, runs cmd's sessions,
+ * reports: the exit code. */
+int run_main(const struct run_cmd *cmd, int argc, char **argv);
+/* One session run and its report printed; *ex its exit code. */
+int run_session(struct run_args *a, struct ct_store *st, struct cli_progress *prog, int *ex,
+		char *err, size_t len);
+/* A new session of the same options: what the last one filled in goes. */
+void run_reset(struct ct_session *s);
 
 /* calibrate: computes, stores and prints the calibration of each load from
  * the runs of the session just run (a->s), or from --from's stored runs.

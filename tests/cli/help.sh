@@ -106,7 +106,7 @@ for c in run calibrate compare stats; do
 		esac
 	done
 done
-plan 14
+plan 18
 [ "$n" -ge 15 ] && ok "the help states ranges for $n options" || not_ok "the help states ranges for $n options"
 [ "$bad" = 0 ] && ok "every stated bound is the parser's ($n options)" || not_ok "every stated bound is the parser's" "$bad probes disagree"
 
@@ -124,3 +124,24 @@ run loads --db x
 expect_rc "loads takes no --db: exit 2" 2
 expect_err "and says so in one line" "^contend: loads: unknown option '--db' \\(see: contend loads --help\\)\$"
 [ "$(wc -l <"$T/err")" = 1 ] && ok "one line" || not_ok "one line" "$(cat "$T/err")"
+
+# a default the help states is the one the command takes: -n's in run's
+# help (full and quick profile) and calibrate's, against the runs each dry
+# run plans
+help_n() { "$CONTEND" "$1" --help | sed -n "s/^  -n, --runs N  *runs per load (default \([0-9][0-9]*\)\(, quick \([0-9][0-9]*\)\)\{0,1\};.*/\\$2/p"; }
+plan_n() { "$CONTEND" "$@" --dry-run -w selftest -l none 2>"$T/err" | sed -n 's/^runs: *\([0-9][0-9]*\) per load.*/\1/p'; }
+for c in "run 1" "run 3 --quick" "calibrate 1"; do
+	set -- $c
+	h=$(help_n "$1" "$2")
+	cmd=$1
+	shift 2
+	d=$(plan_n "$cmd" "$@")
+	what=$(echo "$cmd $*" | sed 's/ *$//')
+	if [ -n "$h" ] && [ "$h" = "$d" ]; then ok "$what: --help's default -n ($h) is the dry run's"; else
+		not_ok "$what: --help's default -n is the dry run's" "help '$h', dry run '$d'" "$(head -c 300 "$T/err")"
+	fi
+done
+rc=0
+"$CONTEND" calibrate --help >"$T/h" 2>&1 || rc=$?
+h=$(help_n calibrate 1)
+[ $rc = 0 ] && [ -n "$h" ] && grep -q "^Runs the workload -n times (default $h) under each load" "$T/h" && ok "calibrate's intro states its -n default ($h)" || not_ok "calibrate's intro states its -n default" "$(head -c 300 "$T/h")"

@@ -1,0 +1,414 @@
+/*
+ * The options of `contend run` and `contend calibrate` as one table: each
+ * line gives the parser its name, type, range, default and scope, and
+ * --help its text, so a default or a range is written once, here, and the
+ * run, the checks and the help all read it from this line.
+ */
+#include "run.h"
+#include "opts.h"
+#include "contend/knob.h"
+#include "contend/load.h"
+#include "contend/oltp.h"
+#include "contend/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+static int knob_opt(const struct cli_opt *o, void *base, const char *arg, char *err, size_t len)
+{
+	struct run_args *a = base;
+
+	if (a->nknobs == CT_KNOB_MAX)
+		return ct_err(err, len, -EINVAL, "at most %d knobs", CT_KNOB_MAX);
+	if (ct_knob_parse(arg, !strcmp(o->long_name, "vary"), &a->knobs[a->nknobs], err, len))
+		return -EINVAL;
+	a->nknobs++;
+	return 0;
+}
+
+static int probe_opt(const struct cli_opt *o, void *base, const char *arg, char *err, size_t len)
+{
+	struct run_args *a = base;
+	/* 5 ms: a wakeup costs ~50 us of CPU on a VM, so 1 ms (cyclictest's
+	 * default) takes over 1% of the machine from what it measures */
+	int64_t ns = 5000000;
+
+	(void)o;
+	if (strncmp(arg, "wakeup", 6) || (arg[6] && arg[6] != '='))
+		return ct_err(err, len, -EINVAL, "--probe: unknown probe '%s' (wakeup[=PERIOD])",
+			      arg);
+	if (arg[6] && (ct_parse_duration(arg + 7, &ns) || ns < 20000 || ns > 1000000000))
+		return ct_err(err, len, -EINVAL,
+			      "--probe: period '%s' is not a duration from 20us to 1s", arg + 7);
+	a->s.opts.probe_ns = ns;
+	return 0;
+}
+
+/* --load-cmd, --load-work, --load-total: kept as given, checked and
+ * defined by define_load_cmds() once every option is read. */
+static int load_cmd_opt(const struct cli_opt *o, void *base, const char *arg, char *err, size_t len)
+{
+	struct run_args *a = base;
+	bool cmd = !strcmp(o->long_name, "load-cmd");
+	size_t *n = cmd ? &a->nload_cmd : &a->nload_work;
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1])
+		return ct_err(err, len, -EINVAL, "--%s %s: give NAME=%s", o->long_name, arg,
+			      cmd ? "COMMAND (or NAME=@FILE)" : "REGEX");
+	if (*n == CT_LOAD_MAX_CMDS)
+		return ct_err(err, len, -EINVAL, "at most %d --%s", CT_LOAD_MAX_CMDS,
+			      cmd ? "load-cmd" : "load-work and --load-total");
+	if (cmd) {
+		a->load_cmd[(*n)++] = arg;
+	} else {
+		a->load_total[*n] = !strcmp(o->long_name, "load-total");
+		a->load_work[(*n)++] = arg;
+	}
+	return 0;
+}
+
+static const struct cli_choice profiles[] = {
+	{ "quick", RUN_PROFILE_QUICK },
+	{ "full", RUN_PROFILE_FULL },
+	{ NULL, 0 },
+};
+const struct cli_choice run_progress_modes[] = {
+	{ "auto", CLI_PROGRESS_AUTO },
+	{ "plain", CLI_PROGRESS_PLAIN },
+	{ "none", CLI_PROGRESS_NONE },
+	{ NULL, 0 },
+};
+static const struct cli_choice orders[] = {
+	{ "interleaved", RUN_ORDER_INTERLEAVED },
+	{ "sequential", RUN_ORDER_SEQUENTIAL },
+	{ NULL, 0 },
+};
+/* not given, the order is the session's choice (CT_LOAD_ORDER_AUTO) */
+static const struct cli_choice load_orders[] = {
+	{ "rounds", CT_LOAD_ORDER_ROUNDS },
+	{ "grouped", CT_LOAD_ORDER_GROUPED },
+	{ NULL, 0 },
+};
+/* the selftest workload takes the word (run-check.c passes it on) */
+const struct cli_choice run_selftest_modes[] = {
+	{ "spin", 0 },
+	{ "sleep", 1 },
+	{ "fail", 2 },
+	{ NULL, 0 },
+};
+/* a choice stores an int: the enums it writes to are ints */
+_Static_assert(sizeof(enum ct_oltp_engine) == sizeof(int), "--engine stores an int");
+_Static_assert(sizeof(enum ct_load_order) == sizeof(int), "--load-order stores an int");
+
+static const struct cli_choice engines[] = {
+	{ "psync", CT_OLTP_PSYNC },
+#ifdef CT_HAVE_URING
+	{ "io_uring", CT_OLTP_IO_URING },
+#define ENGINE_HELP "psync (default) or io_uring"
+#else
+#define ENGINE_HELP "psync (io_uring was not built in)"
+#endif
+	{ NULL, 0 },
+};
+
+#define A      struct run_args
+#define O(m)   s.opts.m
+#define E(m)   s.env.m
+#define STR    CLI_STRING
+#define NUM    CLI_NUM
+#define UINT   CLI_OPT_UINT
+#define SIZE   CLI_OPT_SIZE
+#define DUR    CLI_OPT_DURATION
+#define DBL    CLI_OPT_DOUBLE
+#define OLTP   CT_SCOPE_OLTP
+#define OPEN   CLI_MIN_OPEN
+#define NO_MAX INFINITY
+
+/* The options of `contend run`: parser, checks and --help in one table. */
+const struct cli_opt run_opts[] = {
+	{ .type = CLI_OPT_STRING,
+	  .short_name = 'w',
+	  .long_name = "workload",
+	  .off = offsetof(A, workload),
+	  .argh = "NAME",
+	  .help = "kbuild (default), cmd (the command after --), oltp,\nlatency, selftest",
+	  .def = "kbuild" },
+	STR('l', "loads", A, loads, "LIST",
+	    "comma-separated loads (default: none,process,io,read,\nlist,mem,dbench; oltp: none; "
+	    "see: contend loads)",
+	    0),
+	CLI_CHOICE("load-order", A, O(load_order), "O",
+		   "rounds (run i of every load, then run i+1, so the loads\nshare the session's "
+		   "minutes; the default with one config)\nor grouped (every run of one load, then "
+		   "the next; one\nload's files at a time; the default with --vary)",
+		   load_orders, NULL, 0),
+	CLI_CALLBACK("load-cmd", "NAME=COMMAND",
+		     "any command as the load NAME (repeatable; name it in -l):\nits words, no "
+		     "shell; NAME=@FILE: an argument per line.\nRuns in its own directory under "
+		     "--dir, is killed with\nits tree after each run, fails the run if it ends",
+		     load_cmd_opt),
+	CLI_CALLBACK("load-work", "NAME=REGEX",
+		     "NAME's work: each line of its output that matches adds\nthe number in the "
+		     "first group (k, M, Ki... allowed),\nor 1 when there is no group",
+		     load_cmd_opt),
+	CLI_CALLBACK("load-total", "NAME=REGEX",
+		     "the same, but the number is a running total: its growth\nis the work",
+		     load_cmd_opt),
+	/* 5: the rank test needs 4 a side to decide at 95%, and one run may
+	 * fail; the quick profile's 3 make a table, not a verdict */
+	{ .type = UINT,
+	  .short_name = 'n',
+	  .long_name = "runs",
+	  .off = offsetof(A, O(runs)),
+	  .argh = "N",
+	  .help = "runs per load (%D; %R)",
+	  .min = 1,
+	  .max = 100000,
+	  .def = "5",
+	  .quick = "3",
+	  .only = "run" },
+	{ .type = UINT,
+	  .short_name = 'n',
+	  .long_name = "runs",
+	  .off = offsetof(A, O(runs)),
+	  .argh = "N",
+	  .help = "runs per load (%D; %R)",
+	  .min = 5,
+	  .max = 100000,
+	  .def = "10",
+	  .only = "calibrate" },
+	STR('L', "label", A, O(label), "LABEL", "config label (default: kernel release)", 0),
+	STR(0, "baseline", A, baseline, "LABEL",
+	    "stored config whose no-load mean is Ratio's reference", 0),
+	CLI_FLAG(0, "quick", A, quick, "quick profile: scaled-down tree and load sizes", 0),
+	CLI_CHOICE("profile", A, profile, "P", "quick or full (%D)", profiles, "full", 0),
+	STR(0, "dir", A, O(dir), "DIR", "where the work directory is made (default /var/tmp)", 0),
+	STR(0, "other-dir", A, E(other_dir), "DIR", "target of the io_other load (another disk)",
+	    CT_SCOPE_OTHER_DIR),
+	{ .type = CLI_OPT_STRING,
+	  .long_name = "list-dir",
+	  .off = offsetof(A, E(list_dir)),
+	  .argh = "DIR",
+	  .help = "tree the list load walks (%D)",
+	  .scope = CT_SCOPE_LIST_DIR,
+	  .def = "/usr" },
+	STR(0, "tar-tree", A, E(tree_dir), "DIR",
+	    "tree ctar and xtar archive (default: generate one the\nsize of a kernel tree)",
+	    CT_SCOPE_TAR_TREE),
+	CLI_FLAG(0, "keep-files", A, keep, "leave the work directory behind", 0),
+	STR(0, "db", A, db, "PATH",
+	    "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
+	/* quick: the quick profile's loads are small; io's start-up work (an
+	 * eighth of its file written) still comes before the go, whatever
+	 * the delay */
+	CLI_NUM_DEF(DUR, 0, "delay", A, O(delay_ns), "DURATION",
+		    "how long the load works before the foreground\nstarts (%D)", 0, NO_MAX, 0, 0,
+		    "3s", "1s"),
+	CLI_NUM_DEF(DUR, 0, "stall-timeout", A, O(stall_ns), "D",
+		    "a load without progress this long fails the run\n(%D; %R)", 0, NO_MAX, OPEN, 0,
+		    "10s", NULL),
+	CLI_FLAG(0, "drop-caches", A, O(drop_caches), "drop the page cache before each run (root)",
+		 0),
+	CLI_FLAG(0, "no-warmup", A, no_warmup, "skip the unrecorded warm-up run", 0),
+	CLI_CALLBACK("probe", "wakeup[=D]",
+		     "beside the foreground, a sleeper that records how late\nit wakes every D "
+		     "(default 5ms; 20us..1s), kept with\neach run",
+		     probe_opt),
+	CLI_FLAG(0, "probe-rt", A, O(probe_rt), "the probe runs SCHED_FIFO (root; cyclictest's -p)",
+		 0),
+	NUM(DBL, 0, "scale", A, O(wopts.scale), "X",
+	    "kbuild tree scale (1.0 = about 10-20 s on 2 CPUs),\nselftest seconds; %R", 0, 1000,
+	    OPEN, CT_SCOPE_SCALE),
+	STR(0, "tree", A, O(wopts.tree), "DIR",
+	    "build this tree (e.g. a kernel) instead of generating", CT_SCOPE_TREE),
+	STR(0, "make-args", A, O(wopts.make_args), "ARGS", "extra make arguments for --tree",
+	    CT_SCOPE_TREE),
+	STR(0, "prepare", A, O(wopts.prepare), "CMD",
+	    "-w cmd: run CMD before each run, untimed (its words,\nno shell unless --shell)",
+	    CT_SCOPE_CMD),
+	STR(0, "cleanup", A, O(wopts.cleanup), "CMD", "-w cmd: run CMD after each run, untimed",
+	    CT_SCOPE_CMD),
+	CLI_FLAG(0, "shell", A, O(wopts.shell),
+		 "-w cmd: the command, --prepare and --cleanup go\nthrough /bin/sh -c",
+		 CT_SCOPE_CMD),
+	NUM(SIZE, 0, "file-size", A, E(file_size), "SIZE",
+	    "io/read file size (default: RAM, capped by free space;\n%R)", 0, NO_MAX, OPEN,
+	    CT_SCOPE_FILE),
+	NUM(SIZE, 0, "mem-size", A, E(mem_size), "SIZE",
+	    "mem load size (default: from RAM and swap; %R)", 0, NO_MAX, OPEN, CT_SCOPE_MEM),
+	NUM(UINT, 0, "procs", A, E(procs), "N", "process load ring size (default 4 x CPUs; %R)", 1,
+	    4096, 0, CT_SCOPE_PROCS),
+	NUM(UINT, 0, "dbench-procs", A, E(dbench_procs), "N",
+	    "dbench load clients (default 2 x CPUs; %R)", 1, 1024, 0, CT_SCOPE_DBENCH),
+	CLI_FLAG(0, "no-cgroup", A, no_cgroup, "do not put loads and the foreground in cgroups", 0),
+	CLI_CHOICE("selftest-mode", A, selftest_mode, "M",
+		   "selftest: spin (default), sleep or fail", run_selftest_modes, NULL,
+		   CT_SCOPE_SELFTEST),
+	CLI_FLAG(0, "adaptive", A, O(adaptive),
+		 "repeat each load until the 95% CI of its mean Time is\nwithin --precision of the "
+		 "mean (at least 5 runs; -n is\nignored), up to --max-runs (%{max-runs}) and "
+		 "--max-time per load",
+		 0),
+	CLI_NUM_DEF(DBL, 0, "precision", A, O(precision_pct), "PCT",
+		    "target CI half-width in % of the mean (%D;\n%R)", 0, 100,
+		    CLI_MIN_OPEN | CLI_MAX_OPEN, 0, "1", NULL),
+	CLI_NUM_DEF(UINT, 0, "max-runs", A, O(max_runs), "N",
+		    "adaptive cap on runs per load (%D; %R)", CT_ADAPTIVE_MIN_RUNS, 100000, 0, 0,
+		    "50", NULL),
+	NUM(DUR, 0, "max-time", A, O(max_time_ns), "DURATION",
+	    "adaptive cap on time per load (default none; %R)", 0, NO_MAX, OPEN, 0),
+	CLI_FLAG('i', "ignore-failures", A, ignore_failures,
+		 "exit 0 although some runs failed (they are still shown\nand stored; a session "
+		 "in which every run failed exits 3)",
+		 0),
+	CLI_FLAG('q', "quiet", A, quiet, "no progress on stderr (--progress none)", 0),
+	CLI_CHOICE("progress", A, progress, "MODE",
+		   "auto (default: a line rewritten in place on a terminal),\nplain (a line per "
+		   "run, for CI logs) or none",
+		   run_progress_modes, "auto", 0),
+	{ .type = CLI_OPT_CHOICE,
+	  .long_name = "format",
+	  .off = offsetof(A, format),
+	  .argh = "F",
+	  .help = CLI_FORMAT_HELP_HTML,
+	  .choices = cli_formats_html,
+	  .only = "run" },
+	{ .type = CLI_OPT_STRING,
+	  .short_name = 'o',
+	  .long_name = "output",
+	  .off = offsetof(A, output),
+	  .argh = "FILE",
+	  .help = "write the session's report to FILE (whole or not at all)",
+	  .only = "run" },
+	CLI_FLAG(0, "dry-run", A, dry_run,
+		 "check everything and print the plan; run and store nothing\n(as root, each knob "
+		 "value is set and put back to check it)",
+		 0),
+	CLI_GROUP("live knobs (root; restored at the end, or by 'contend restore' after a crash):"),
+	CLI_CALLBACK("set", "KNOB=VALUE", "a setting for the whole session", knob_opt),
+	CLI_CALLBACK("vary", "KNOB=V1,V2",
+		     "each value a config (several: the cross product);\nlabels compose as "
+		     "LABEL+KNOB=VALUE\nKNOB: iosched (the disk under --dir), iosched@DEV,\n"
+		     "sysctl.NAME, or a path under /sys or /proc/sys",
+		     knob_opt),
+	CLI_CHOICE("order", A, order, "O",
+		   "interleaved (default: randomized blocks, ABBA for two\nconfigs) or sequential "
+		   "(all runs of one, then the next)",
+		   orders, "interleaved", 0),
+	NUM(CLI_OPT_U64, 0, "order-seed", A, O(order_seed), "N",
+	    "seed of the interleaved order (default: from the clock)", 0, NO_MAX, 0, 0),
+	CLI_NUM_DEF(UINT, 0, "knob-warmup", A, O(knob_warmup), "N",
+		    "unrecorded runs after each knob change (%D;\noltp: 0, its ramp-up warms it; "
+		    "%R)",
+		    0, 100, 0, 0, "1", NULL),
+	{ .type = CLI_OPT_GROUP, .help = "noise checks and planning:", .only = "run" },
+	{ .type = CLI_OPT_FLAG,
+	  .long_name = "aa",
+	  .off = offsetof(A, aa),
+	  .help = "A/A self-check: the config runs as two interleaved\nlabels, LABEL+aa=A and "
+		  "LABEL+aa=B, that differ in\nnothing; says whether the verdict called a "
+		  "difference",
+	  .only = "run" },
+	{ .type = CLI_OPT_UINT,
+	  .long_name = "aa-pairs",
+	  .off = offsetof(A, aa_pairs),
+	  .argh = "K",
+	  .help = "K A/A pairs in turn, then the rate of pairs called\ndifferent with its 95% "
+		  "interval; exit 1 when it is\nsignificantly above 5% (%R)",
+	  .min = 1,
+	  .max = RUN_AA_PAIRS_MAX,
+	  .only = "run" },
+	{ .type = CLI_OPT_DOUBLE,
+	  .long_name = "target-effect",
+	  .off = offsetof(A, target_effect),
+	  .argh = "PCT",
+	  .help = "pick -n to find a PCT% slowdown with 80% power, from\nthe config's "
+		  "calibration (contend calibrate; %R)",
+	  .min = 0,
+	  .max = 1000,
+	  .flags = CLI_MIN_OPEN,
+	  .only = "run" },
+	{ .type = CLI_OPT_GROUP, .help = "calibration:", .only = "calibrate" },
+	{ .type = CLI_OPT_STRING,
+	  .long_name = "from",
+	  .off = offsetof(A, from),
+	  .argh = "LABEL",
+	  .help = "calibrate from LABEL's stored runs (its latest session\nper load) instead "
+		  "of running",
+	  .only = "calibrate" },
+	{ .type = CLI_OPT_UINT,
+	  .long_name = "sessions",
+	  .off = offsetof(A, cal_sessions),
+	  .argh = "K",
+	  .help = "run K sessions of the config in turn and print how far\nthey move "
+		  "apart, load by load: compare weighs that\nwhen it judges one session a "
+		  "side (%R)",
+	  .min = 2,
+	  .max = 50,
+	  .only = "calibrate" },
+	{ .type = CLI_OPT_DOUBLE,
+	  .long_name = "effect",
+	  .off = offsetof(A, effect),
+	  .argh = "PCT",
+	  .help = "also print the runs a side a PCT% slowdown needs (%R)",
+	  .min = 0,
+	  .max = 1000,
+	  .flags = CLI_MIN_OPEN,
+	  .only = "calibrate" },
+	CLI_GROUP("oltp (workload and load):"),
+	NUM(SIZE, 0, "data-size", A, oltp.data_size, "SIZE",
+	    "data file (default 4GiB, quick 512MiB, load 1/4; at\nmost a quarter of the free "
+	    "space; %R)",
+	    1048576, NO_MAX, 0, OLTP),
+	NUM(SIZE, 0, "pool-size", A, oltp.pool_size, "SIZE",
+	    "engine buffer pool (default data/32; 0 = none)", 0, NO_MAX, 0, OLTP),
+	NUM(SIZE, 0, "log-size", A, oltp.log_size, "SIZE",
+	    "circular log file (default 64MiB, quick 16MiB; %R)", 262144, NO_MAX, 0, OLTP),
+	NUM(UINT, 0, "clients", A, oltp.clients, "N",
+	    "client threads (default 4 x CPUs; load: CPUs; %R)", 1, 4096, 0, OLTP),
+	NUM(UINT, 0, "reads", A, oltp.reads, "N", "pages read per transaction (default 10; %R)", 1,
+	    CT_OLTP_MAX_READS, 0, OLTP),
+	NUM(UINT, 0, "writes", A, oltp.writes, "N", "of those, pages dirtied (default 2; %R)", 0,
+	    CT_OLTP_MAX_READS, 0, OLTP),
+	NUM(DBL, 0, "zipf", A, oltp.zipf, "THETA", "skewed page choice, %R (default 0: uniform)", 0,
+	    1, CLI_MAX_OPEN, OLTP),
+	NUM(UINT, 0, "db-writers", A, oltp.db_writers, "N",
+	    "threads writing dirty pages back (default 2; %R)", 0, 256, 0, OLTP),
+	NUM(DUR, 0, "duration", A, oltp.duration_ns, "D",
+	    "measured time per run (default 60s, quick 30s; %R);\nlatency: each task's time "
+	    "(default 10s, quick 3s)",
+	    0, NO_MAX, OPEN, OLTP | CT_SCOPE_LATENCY),
+	NUM(DUR, 0, "ramp-max", A, oltp.ramp_max_ns, "D",
+	    "ramp-up limit (default 60s, quick 20s; 0 = none)", 0, NO_MAX, 0, OLTP),
+	NUM(DBL, 0, "rate", A, oltp.rate, "TPS",
+	    "open loop with Poisson arrivals (default closed loop;\n%R)", 0, NO_MAX, OPEN, OLTP),
+	NUM(CLI_OPT_U64, 0, "seed", A, oltp.seed, "N", "page sequence seed (default 42)", 0, NO_MAX,
+	    0, OLTP),
+	CLI_FLAG(0, "buffered", A, oltp.buffered,
+		 "page cache instead of O_DIRECT and an own pool, in a\nmemory-limited cgroup "
+		 "(root)",
+		 OLTP),
+	NUM(SIZE, 0, "mem-limit", A, oltp.mem_limit, "SIZE",
+	    "--buffered: the cgroup's limit (default data/32 + 16MiB;\n%R)", 1048576, NO_MAX, 0,
+	    OLTP),
+	CLI_CHOICE("engine", A, oltp.engine, "E", ENGINE_HELP, engines, "psync", OLTP),
+	CLI_GROUP("latency (workload; --duration too):"),
+	STR(0, "task", A, O(wopts.tasks), "LIST",
+	    "tasks run in turn: audio (50 ms, 5%), video (60 Hz, 40%),\nx (100 ms, 0-100%), "
+	    "gaming (100 ms frames, no deadline),\ncustom (--cpu, --period); default audio",
+	    CT_SCOPE_LATENCY),
+	NUM(DBL, 0, "cpu", A, O(wopts.task_cpu), "PCT", "custom task: its share of a CPU, %R", 0,
+	    100, CLI_MIN_OPEN, CT_SCOPE_LATENCY),
+	NUM(DUR, 0, "period", A, O(wopts.task_period_ns), "D", "custom task: its period, %R",
+	    100000, 10000000000.0, 0, CT_SCOPE_LATENCY),
+	CLI_END,
+};
+
+#undef A
+#undef O
+#undef E
+#undef STR
+#undef NUM
