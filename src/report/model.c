@@ -28,20 +28,12 @@ struct ctx {
 	size_t nrecs;
 };
 
-static const struct ct_session_rec *rec_of(const struct ctx *x, int64_t id)
-{
-	for (size_t i = 0; i < x->nrecs; i++)
-		if (x->recs[i].id == id)
-			return &x->recs[i];
-	return NULL;
-}
-
 /* A session that was interrupted: pooled only when asked. One still
  * running counts (its runs so far are whole); one whose contend is gone
  * is marked interrupted by `contend list` and at the next run. */
 static bool unfinished(const struct ctx *x, int64_t id)
 {
-	const struct ct_session_rec *r = rec_of(x, id);
+	const struct ct_session_rec *r = ct_store_session_of(x->recs, x->nrecs, id);
 
 	return r && !strcmp(r->status, "interrupted");
 }
@@ -435,7 +427,7 @@ static int references(struct ct_report *rep, const struct ctx *x, char *err, siz
  * not part of one; interleaved: only a group whose runs alternate. */
 static int64_t group_of(const struct ctx *x, int64_t id, bool interleaved)
 {
-	const struct ct_session_rec *r = rec_of(x, id);
+	const struct ct_session_rec *r = ct_store_session_of(x->recs, x->nrecs, id);
 
 	if (!r || (interleaved && strcmp(r->order, "interleaved")))
 		return 0;
@@ -601,7 +593,7 @@ static int block_between(struct ct_report *rep, struct ct_report_block *b,
 			 const struct ct_report_cell *base, const struct ctx *x, char *err,
 			 size_t len)
 {
-	const struct ct_session_rec *r = rec_of(x, base->session_id);
+	const struct ct_session_rec *r = ct_store_session_of(x->recs, x->nrecs, base->session_id);
 	bool need = false;
 
 	b->between.var = NAN;
@@ -762,7 +754,7 @@ static int load_configs(struct ct_report *rep, const struct ctx *x, char *err, s
 				c->nunfinished += unfinished(x, cell->sessions[s]);
 			}
 		}
-		if ((r = rec_of(x, newest)))
+		if ((r = ct_store_session_of(x->recs, x->nrecs, newest)))
 			ct_report_machine(&r->owner, c->machine, sizeof(c->machine));
 		if (c->config_id)
 			rc = ct_store_config_get(x->st, c->config_id, label, sizeof(label), &c->si,
