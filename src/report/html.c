@@ -111,7 +111,7 @@ static void summary_row(FILE *f, const struct ct_report *rep, const struct ct_re
 		fputs("<td colspan=\"8\" class=\"l\">no ok runs</td></tr>\n", f);
 		return;
 	}
-	if (strcmp(rep->figure_key, "time_s")) /* tps, p99, IOPS: the figure's mean */
+	if (rep->figure_kind != CT_FIGURE_TIME) /* tps, p99, IOPS: the figure's mean */
 		fprintf(f, "<td>%.1f</td><td>-</td><td>-</td><td>-</td><td>-</td>",
 			c->n ? c->sum.mean : NAN);
 	else if (!strcmp(b->load, "none"))
@@ -161,7 +161,7 @@ static void summary(FILE *f, const struct ct_report *rep)
 		for (size_t j = 0; j < rep->blocks[i].ncells; j++)
 			summary_row(f, rep, &rep->blocks[i], &rep->blocks[i].cells[j]);
 	fputs("</table></div>\n<p class=\"note\">", f);
-	if ((!strcmp(rep->figure_key, "time_s") || !strcmp(rep->figure_key, CT_METRIC_LATENCY)) &&
+	if ((rep->figure_kind == CT_FIGURE_TIME || rep->figure_kind == CT_FIGURE_LATENCY) &&
 	    !isnan(rep->ref_time_s)) {
 		fprintf(f, "Ratio = Time / %s s, the no-load mean of ",
 			rp_fmt_time(rep->ref_time_s, t, sizeof(t)));
@@ -377,7 +377,7 @@ int ct_report_print_html(FILE *f, const struct ct_report *rep, const char *comma
 	rp_html_forest(f, rep);
 	drift_html(f, rep);
 	latency_tables(f, rep);
-	if (!strcmp(rep->figure_key, CT_METRIC_TPS)) {
+	if (rep->figure_kind == CT_FIGURE_TPS) {
 		fputs("<h2 id=\"oltp\">tps and latency</h2>\n", f);
 		for (size_t i = 0; i < rep->nblocks; i++) {
 			rp_html_tps_series(f, &rep->blocks[i]);

@@ -882,8 +882,11 @@ static void name_figure(struct ct_report *rep)
 	rep->figure = fig ? fig->name : "Time";
 	rep->unit = fig ? fig->unit : "s";
 	rep->figure_key = fig ? fig->key : "time_s";
-	if (!fig || strcmp(fig->key, CT_METRIC_LATENCY) ||
-	    ct_run_metric(r, CT_METRIC_LATENCY, &main))
+	rep->figure_kind = !fig					  ? CT_FIGURE_TIME
+			   : !strcmp(fig->key, CT_METRIC_TPS)	  ? CT_FIGURE_TPS
+			   : !strcmp(fig->key, CT_METRIC_LATENCY) ? CT_FIGURE_LATENCY
+								  : CT_FIGURE_OTHER;
+	if (rep->figure_kind != CT_FIGURE_LATENCY || ct_run_metric(r, CT_METRIC_LATENCY, &main))
 		return;
 	if (rp_tasks_of(rep, task, 1))
 		snprintf(first, sizeof(first), "%s_p99_us", task[0]);
@@ -980,6 +983,7 @@ int ct_report_from_numbers(struct ct_report *rep, const char *const *names,
 	rep->figure = "Time";
 	rep->unit = "s";
 	rep->figure_key = "time_s";
+	rep->figure_kind = CT_FIGURE_TIME;
 	rep->confidence = confidence;
 	rep->paired = paired;
 	rep->ref_time_s = rep->score_tps = NAN;

@@ -163,6 +163,9 @@ static void test_same_config(void **state)
 	const struct ct_report_cell *io;
 
 	assert_int_equal(build(fx, &rep, "files=10", &src, 1, loads, 2, NULL), 0);
+	/* kbuild's runs carry no figure of their own: judged by Time */
+	assert_int_equal(rep.figure_kind, CT_FIGURE_TIME);
+	assert_string_equal(rep.figure_key, "time_s");
 	assert_true(fabs(rep.ref_time_s - 11.0) < 1e-9);
 	assert_int_equal(rep.ref_session_id, fx->sess_a1);
 	assert_int_equal(rep.nblocks, 2);
