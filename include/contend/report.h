@@ -184,6 +184,17 @@ enum ct_report_kind {
 	CT_REPORT_NUMBERS, /* `contend stats` */
 };
 
+/* The kind of the judged figure, which decides what a printer lays out:
+ * contest's table of Time with Ratio, WimMark's scores of tps, the latency
+ * workload's p99 (a table of Time too, and its tasks), or a figure of the
+ * runs' own (an imported fio job's IOPS, bandwidth or clat). */
+enum ct_report_figure_kind {
+	CT_FIGURE_TIME,	   /* Time in s; plain numbers too */
+	CT_FIGURE_TPS,	   /* tps (oltp) */
+	CT_FIGURE_LATENCY, /* p99 in us (latency) */
+	CT_FIGURE_OTHER,   /* IOPS, BW, clat p50, clat p99 */
+};
+
 struct ct_report {
 	enum ct_report_kind kind;
 	/* the query's within_session: configs of other sessions judged by
@@ -194,8 +205,10 @@ struct ct_report {
 	double confidence;
 	bool higher_better; /* tps: more is better (oltp); Time: less */
 	/* the judged figure as printers name it: "Time" in "s" (JSON
-	 * "time_s"), "tps", or the latency workload's "p99" in "us" */
+	 * "time_s"), "tps", or the latency workload's "p99" in "us"; its
+	 * kind, set where the model is built, is what printers test */
 	const char *figure, *unit, *figure_key;
+	enum ct_report_figure_kind figure_kind;
 	/* figures judged beside it, each with its own Holm family member */
 	struct ct_report_extra extra[CT_REPORT_MAX_EXTRA];
 	unsigned nextra;

@@ -152,6 +152,10 @@ int ct_store_session_find(struct ct_store *s, const char *uuid, int64_t *id, cha
 /* Sessions, newest first; limit 0 = all. */
 int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **out, size_t *n,
 		      char *err, size_t len) CT_WUR;
+/* The session of id among the n of recs (as ct_store_sessions() gave them),
+ * NULL when none is; the pointer is into recs. */
+const struct ct_session_rec *ct_store_session_of(const struct ct_session_rec *recs, size_t n,
+						 int64_t id);
 
 /* Inserts a run (sets r->id) with its metrics and series in its own
  * transaction (or the caller's, after ct_store_begin). */

@@ -53,14 +53,6 @@ struct plan_ctx {
 	size_t nlabels;
 };
 
-static const struct ct_session_rec *plan_rec(const struct plan_ctx *x, int64_t id)
-{
-	for (size_t i = 0; i < x->nrecs; i++)
-		if (x->recs[i].id == id)
-			return &x->recs[i];
-	return NULL;
-}
-
 /* The workload, parameters and machine of the first label's latest
  * complete session (of -w's workload when given); 0, or the exit code. */
 static int plan_subject(struct plan_ctx *x, const struct plan_args *a)
@@ -77,7 +69,8 @@ static int plan_subject(struct plan_ctx *x, const struct plan_args *a)
 	if (rc)
 		return cli_fail(rc, err);
 	for (size_t i = 0; i < n; i++) {
-		const struct ct_session_rec *r = plan_rec(x, runs[i].session_id);
+		const struct ct_session_rec *r =
+			ct_store_session_of(x->recs, x->nrecs, runs[i].session_id);
 
 		if (r && !strcmp(r->status, "complete") &&
 		    (!last || runs[i].session_id > last->session_id))
@@ -87,7 +80,7 @@ static int plan_subject(struct plan_ctx *x, const struct plan_args *a)
 		snprintf(x->workload, sizeof(x->workload), "%s", last->workload);
 		snprintf(x->params, sizeof(x->params), "%s", last->workload_params);
 		snprintf(x->machine, sizeof(x->machine), "%s",
-			 plan_rec(x, last->session_id)->owner.machine);
+			 ct_store_session_of(x->recs, x->nrecs, last->session_id)->owner.machine);
 	}
 	free(runs);
 	if (!last)
@@ -151,7 +144,8 @@ static int plan_within(struct plan_ctx *x, const char *load, double *within)
 		v = malloc((n ? n : 1) * sizeof(*v));
 		s = malloc((n ? n : 1) * sizeof(*s));
 		for (size_t i = 0; v && s && i < n; i++) {
-			const struct ct_session_rec *r = plan_rec(x, runs[i].session_id);
+			const struct ct_session_rec *r =
+				ct_store_session_of(x->recs, x->nrecs, runs[i].session_id);
 
 			if (r && !strcmp(r->status, "complete") && ct_run_value(&runs[i]) > 0) {
 				v[m] = ct_run_value(&runs[i]);

@@ -14,19 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct ct_session_rec *find_rec(const struct ct_session_rec *recs, size_t n,
-					     int64_t id)
-{
-	for (size_t i = 0; i < n; i++)
-		if (recs[i].id == id)
-			return &recs[i];
-	return NULL;
-}
-
 /* Whether a run's session counts: finished whole, on the machine */
 static bool counts(const struct ct_session_rec *recs, size_t nrecs, int64_t id, const char *machine)
 {
-	const struct ct_session_rec *r = find_rec(recs, nrecs, id);
+	const struct ct_session_rec *r = ct_store_session_of(recs, nrecs, id);
 
 	return r && !strcmp(r->status, "complete") && !strcmp(r->owner.machine, machine);
 }

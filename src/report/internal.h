@@ -53,6 +53,23 @@ const char *rp_scope_note(const struct ct_report *rep, const struct ct_report_bl
  * printed: "19.42", "+8.1%", "-" when missing. */
 const char *rp_ref_fig(double v, int fig, char *buf, size_t len);
 const char *rp_drift_pct(double v, char *buf, size_t len);
+/* html.c and html-plots.c: the page and its inline SVG plots. s written
+ * with &, <, >, " and ' escaped. */
+void rp_html_esc(FILE *f, const char *s);
+/* Every run of one load as a dot, a row per config, with each mean and
+ * its interval. */
+void rp_html_dotplot(FILE *f, const struct ct_report *rep, const struct ct_report_block *b);
+/* Each compared config's effect per load with its interval (a note when
+ * no comparison decided, nothing when none was made). */
+void rp_html_forest(FILE *f, const struct ct_report *rep);
+/* oltp: tps each second of every run, and the latency percentiles of
+ * each config on a log axis (nothing when the runs have none). */
+void rp_html_tps_series(FILE *f, const struct ct_report_block *b);
+void rp_html_latency(FILE *f, const struct ct_report_block *b);
+/* Which config and load ran when, with the host's references; false
+ * (nothing written) when no run was found. */
+bool rp_html_timeline(FILE *f, const struct ct_report *rep);
+
 /* drift.c: the host's drift of a model built from the store (its configs
  * and every comparison made), and its release. */
 int rp_drift_build(struct ct_report *rep, struct ct_store *st, char *err, size_t len) CT_WUR;

@@ -15,7 +15,7 @@ size_t rp_tasks_of(const struct ct_report *rep, char names[][16], size_t max)
 	const char *p = strstr(rep->params, "tasks=");
 	size_t n = 0;
 
-	if (!p || strcmp(rep->figure_key, CT_METRIC_LATENCY))
+	if (!p || rep->figure_kind != CT_FIGURE_LATENCY)
 		return 0;
 	p += 6;
 	while (*p && *p != ' ' && n < max) {

@@ -413,10 +413,10 @@ int ct_report_print_md(FILE *f, const struct ct_report *rep)
 		fprintf(f, "\n### ");
 		text(f, rep->blocks[i].load);
 		fprintf(f, "\n\n");
-		if (!strcmp(rep->figure_key, CT_METRIC_TPS))
+		if (rep->figure_kind == CT_FIGURE_TPS)
 			score_table(f, &rep->blocks[i]);
-		else if (!strcmp(rep->figure_key, "time_s") ||
-			 !strcmp(rep->figure_key, CT_METRIC_LATENCY))
+		else if (rep->figure_kind == CT_FIGURE_TIME ||
+			 rep->figure_kind == CT_FIGURE_LATENCY)
 			time_table(f, &rep->blocks[i]);
 		else
 			figure_table(f, rep, &rep->blocks[i]);
@@ -428,8 +428,7 @@ int ct_report_print_md(FILE *f, const struct ct_report *rep)
 		text(f, rep->score_label);
 		fprintf(f, " (%s%lld).\n", rp_sessions_of(rep->score_nsessions, sb, sizeof(sb)),
 			(long long)rep->score_session_id);
-	} else if ((!strcmp(rep->figure_key, "time_s") ||
-		    !strcmp(rep->figure_key, CT_METRIC_LATENCY)) &&
+	} else if ((rep->figure_kind == CT_FIGURE_TIME || rep->figure_kind == CT_FIGURE_LATENCY) &&
 		   !isnan(rep->ref_time_s)) {
 		fprintf(f, "Ratio = Time / %s s, the no-load mean of ",
 			rp_fmt_time(rep->ref_time_s, t, sizeof(t)));

@@ -388,10 +388,10 @@ void ct_report_print_verdicts(FILE *f, const struct ct_report *rep, const char *
 }
 
 /* A run's figure as the table shows it: Time with fmt_time's decimals,
- * tps with one. */
+ * any other figure (tps, p99 in us, IOPS) with one. */
 static const char *fmt_value(const struct ct_report *rep, double v, char *buf, size_t len)
 {
-	if (rep->higher_better || !strcmp(rep->unit, "us"))
+	if (rep->higher_better || rep->figure_kind != CT_FIGURE_TIME)
 		snprintf(buf, len, "%.1f", v);
 	else
 		rp_fmt_time(v, buf, len);

@@ -129,6 +129,15 @@ int ct_store_session_copy(struct ct_store *s, struct ct_session_rec *rec, char *
 	return ct_store_session_insert(s, rec, err, len);
 }
 
+const struct ct_session_rec *ct_store_session_of(const struct ct_session_rec *recs, size_t n,
+						 int64_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (recs[i].id == id)
+			return &recs[i];
+	return NULL;
+}
+
 int ct_store_run_hist(struct ct_store *s, int64_t run_id, const char *name, struct ct_hist *out,
 		      char *err, size_t len)
 {

@@ -163,6 +163,9 @@ static void test_same_config(void **state)
 	const struct ct_report_cell *io;
 
 	assert_int_equal(build(fx, &rep, "files=10", &src, 1, loads, 2, NULL), 0);
+	/* kbuild's runs carry no figure of their own: judged by Time */
+	assert_int_equal(rep.figure_kind, CT_FIGURE_TIME);
+	assert_string_equal(rep.figure_key, "time_s");
 	assert_true(fabs(rep.ref_time_s - 11.0) < 1e-9);
 	assert_int_equal(rep.ref_session_id, fx->sess_a1);
 	assert_int_equal(rep.nblocks, 2);
@@ -467,12 +470,40 @@ static void test_pooled_sessions(void **state)
 	ct_report_release(&rep);
 }
 
+/* The lookup the model pools and pairs sessions by: a session's record
+ * among those listed, found by its id; an id not listed finds nothing. */
+static void test_session_of(void **state)
+{
+	struct fx *fx = *state;
+	struct ct_session_rec *recs = NULL;
+	const struct ct_session_rec *r;
+	char err[CT_ERRLEN];
+	int64_t top = 0;
+	size_t n = 0;
+
+	assert_int_equal(ct_store_sessions(fx->st, 0, &recs, &n, err, sizeof(err)), 0);
+	assert_true(n >= 3);
+	for (size_t i = 0; i < n; i++)
+		top = recs[i].id > top ? recs[i].id : top;
+	r = ct_store_session_of(recs, n, fx->sess_b);
+	assert_non_null(r);
+	assert_int_equal(r->id, fx->sess_b);
+	assert_int_equal(r->config_id, fx->cfg_b);
+	r = ct_store_session_of(recs, n, fx->sess_a1);
+	assert_non_null(r);
+	assert_int_equal(r->id, fx->sess_a1);
+	assert_int_equal(r->config_id, fx->cfg_a);
+	assert_null(ct_store_session_of(recs, n, top + 1));
+	assert_null(ct_store_session_of(recs, 0, fx->sess_a1));
+	free(recs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_config),	  cmocka_unit_test(test_stored_reference),
 		cmocka_unit_test(test_baseline_and_text), cmocka_unit_test(test_comparisons),
-		cmocka_unit_test(test_pooled_sessions),
+		cmocka_unit_test(test_pooled_sessions),	  cmocka_unit_test(test_session_of),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
