@@ -376,9 +376,9 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 		if (scored) {
 			ct_report_print_oltp(o->f, &rep);
 		} else {
-			if (!strcmp(rep.figure_key, CT_METRIC_LATENCY))
+			if (rep.figure_kind == CT_FIGURE_LATENCY)
 				ct_report_print_latency(o->f, &rep);
-			else if (strcmp(rep.figure_key, "time_s"))
+			else if (rep.figure_kind != CT_FIGURE_TIME)
 				ct_report_print_figures(o->f, &rep);
 			else
 				ct_report_print_table(o->f, &rep);

@@ -152,9 +152,9 @@ int run_print(struct run_args *a, struct ct_store *st)
 		rc = cli_out_report(out, &rep, a->cmd);
 	else if (scored)
 		ct_report_print_oltp(f, &rep);
-	else if (!strcmp(rep.figure_key, CT_METRIC_LATENCY))
+	else if (rep.figure_kind == CT_FIGURE_LATENCY)
 		ct_report_print_latency(f, &rep);
-	else if (strcmp(rep.figure_key, "time_s"))
+	else if (rep.figure_kind != CT_FIGURE_TIME)
 		ct_report_print_figures(f, &rep);
 	else
 		ct_report_print_table(f, &rep);
