@@ -376,10 +376,8 @@ int ct_git_worktree_remove(const char *repo, const char *dir, char *err, size_t 
 	const char *args[] = { "worktree", "remove", "--force", dir, NULL };
 	const char *prune[] = { "worktree", "prune", NULL };
 	struct stat st;
-	int rc;
 
 	if (stat(dir, &st) != 0)
 		return git(repo, prune, NULL, NULL, err, errlen);
-	rc = git(repo, args, NULL, NULL, err, errlen);
-	return rc;
+	return git(repo, args, NULL, NULL, err, errlen);
 }

@@ -147,7 +147,7 @@ static void verdict_cols(FILE *f, const struct ct_report *rep, const struct ct_r
 			 const struct ct_report_cell *c)
 {
 	const struct ct_stats_comparison *v = &c->cmp;
-	bool by = c->compared && v->decided_by != CT_TEST_NONE;
+	bool by = v->decided_by != CT_TEST_NONE;
 	char note[256];
 
 	if (!c->compared) {

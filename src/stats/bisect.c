@@ -35,7 +35,6 @@ struct ct_bisect {
 	unsigned *against; /* answers each commit disagrees with */
 	bool *skipped;
 	double eps;
-	unsigned answers;
 	uint64_t *cls; /* scratch: a class's members */
 };
 
@@ -130,7 +129,6 @@ int ct_bisect_answer(struct ct_bisect *b, size_t c, bool bad)
 	for (size_t x = 0; x < b->n; x++)
 		if (has(r, x) != bad)
 			b->against[x]++;
-	b->answers++;
 	return 0;
 }
 
@@ -142,8 +140,7 @@ int ct_bisect_skip(struct ct_bisect *b, size_t c)
 	return 0;
 }
 
-/* The fewest disagreements of a commit still possible, and the weight of
- * one more: eps / (1 - eps), 0 for plain halving. */
+/* The fewest answers any commit disagrees with. */
 static unsigned least_against(const struct ct_bisect *b)
 {
 	unsigned m = UINT32_MAX;
@@ -154,6 +151,8 @@ static unsigned least_against(const struct ct_bisect *b)
 	return m;
 }
 
+/* The weight of one disagreement more: eps / (1 - eps), 0 for plain
+ * halving. */
 static double ratio(const struct ct_bisect *b)
 {
 	return b->eps / (1 - b->eps);
@@ -173,6 +172,13 @@ static unsigned levels(const struct ct_bisect *b)
 	return l;
 }
 
+/* The weight of a class d disagreements past the least: r^d, 0 past the
+ * nl classes that weigh. */
+static double weight(double r, unsigned d, unsigned nl)
+{
+	return d >= nl ? 0 : d ? pow(r, d) : 1;
+}
+
 double ct_bisect_prob(const struct ct_bisect *b, size_t c)
 {
 	unsigned m = least_against(b), nl = levels(b);
@@ -181,9 +187,8 @@ double ct_bisect_prob(const struct ct_bisect *b, size_t c)
 	if (c >= b->n)
 		return NAN;
 	for (size_t x = 0; x < b->n; x++)
-		if (b->against[x] - m < nl)
-			z += pow(r, b->against[x] - m);
-	return b->against[c] - m < nl ? pow(r, b->against[c] - m) / z : 0;
+		z += weight(r, b->against[x] - m, nl);
+	return weight(r, b->against[c] - m, nl) / z;
 }
 
 /* The probability that each commit is bad (the first bad commit is among
@@ -195,10 +200,8 @@ static int masses(struct ct_bisect *b, double *mass)
 
 	memset(mass, 0, b->n * sizeof(*mass));
 	for (unsigned l = 0; l < nl; l++) {
-		double w = l ? pow(r, l) : 1;
-		size_t members = 0;
-
-		size_t lo = SIZE_MAX, hi = 0;
+		double w = weight(r, l, nl);
+		size_t members = 0, lo = SIZE_MAX, hi = 0;
 
 		memset(b->cls, 0, b->words * sizeof(*b->cls));
 		for (size_t x = 0; x < b->n; x++)
