@@ -31,6 +31,7 @@ enum ct_load_order { CT_LOAD_ORDER_AUTO, CT_LOAD_ORDER_ROUNDS, CT_LOAD_ORDER_GRO
 struct ct_session_config {
 	char label[128];
 	const struct ct_knob_config *knobs; /* NULL: none */
+	const char *cwd;		    /* where the workload's commands run; NULL: here */
 	struct ct_sysinfo si;		    /* captured with its knobs applied */
 	struct ct_session_rec rec;
 };
@@ -87,7 +88,20 @@ struct ct_session_opts {
 	 * (every run of one load, then the next) */
 	enum ct_load_order load_order;
 	unsigned knob_warmup; /* unrecorded runs after each knob change */
-	char argv[1024];      /* for the session record */
+	/* configs that differ by where the workload's commands run (bisect:
+	 * each commit's work tree) instead of by knobs: ndirs labels and
+	 * directories; knobs, when given, are one config (--set), in force
+	 * for all of them */
+	const char *const *dir_labels;
+	const char *const *dirs;
+	size_t ndirs;
+	/* called when a load has run a block (a run of every config), with
+	 * the blocks it has run: *stop ends the load's runs there (bisect's
+	 * three-outcome step); -errno with one line in err ends the session */
+	int (*block_done)(void *ctx, struct ct_session *s, const char *load, unsigned blocks,
+			  bool *stop, char *err, size_t len);
+	void *block_ctx;
+	char argv[1024]; /* for the session record */
 	/* called once the workload is ready (s->workload_params known),
 	 * before the warm-up and before anything is stored: it may set runs
 	 * (run --target-effect); -errno with one line in err ends the session

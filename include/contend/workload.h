@@ -79,6 +79,7 @@ struct ct_workload {
 	struct ct_workload_opts opts;
 	char dir[PATH_MAX]; /* own directory under env->dir */
 	char params[256];   /* stored per run: "files=160 scale=1.00 jobs=8" */
+	const char *cwd;    /* the config's directory its commands run in; NULL: here */
 	void *priv;
 };
 

@@ -489,6 +489,8 @@ static pid_t fork_foreground(struct session_rt *rt, struct ct_workload *w, pid_t
 		 * them even when contend is SIGKILLed */
 		if (rt->fg_tmp[0])
 			setenv("TMPDIR", rt->fg_tmp, 1);
+		if (w->cwd && chdir(w->cwd))
+			_exit(127); /* its config's directory is gone: it cannot start */
 		if (write(ready[1], "r", 1) != 1 || read(gop[0], &c, 1) != 1)
 			_exit(127); /* the parent is gone */
 		w->ops->exec(w);

@@ -38,8 +38,13 @@ static int switch_config(struct session_rt *rt, struct ct_workload *w, struct ct
 	char msg[CT_ERRLEN + 64];
 	int rc;
 
+	w->cwd = s->cfg[k].cwd;
 	if (rt->cur_cfg == (long)k || !s->cfg[k].knobs)
 		return 0;
+	if (rt->cur_cfg >= 0 && s->cfg[rt->cur_cfg].knobs == s->cfg[k].knobs) {
+		rt->cur_cfg = (long)k; /* configs of directories share one's knobs */
+		return 0;
+	}
 	rc = ct_knob_apply_config(s->cfg[k].knobs, err, len);
 	if (rc)
 		return rc;
@@ -180,6 +185,16 @@ static int load_step(struct session_rt *rt, struct ct_workload *w, struct load_s
 		ls->done = true;
 	if (ls->next == ls->nsched)
 		ls->done = true;
+	if (!ls->done && s->opts.block_done && s->ncfg > 1 && !s->opts.sequential &&
+	    ls->next % s->ncfg == 0) {
+		bool stop = false;
+
+		rc = s->opts.block_done(s->opts.block_ctx, s, ls->name,
+					(unsigned)(ls->next / s->ncfg), &stop, err, len);
+		if (rc)
+			return rc;
+		ls->done = stop;
+	}
 	return 0;
 }
 

@@ -287,6 +287,49 @@ int ct_session_close_orphans(struct ct_store *st, unsigned *closed, char *err, s
 }
 
 /*
+ * Configs of directories (bisect: a commit's work tree each): the labels
+ * given, the workload's commands run in each one's directory; the knobs of
+ * --set, when given, are applied once and hold for all of them.
+ */
+static int setup_dir_configs(struct session_rt *rt, char *err, size_t len)
+{
+	struct ct_session *s = rt->s;
+	int rc;
+
+	if (s->opts.ndirs > CT_SESSION_MAX_CONFIGS)
+		return ct_err(err, len, -EINVAL, "at most %d configs in one session",
+			      CT_SESSION_MAX_CONFIGS);
+	if (s->opts.nkconfigs > 1)
+		return ct_err(err, len, -EINVAL, "--vary cannot vary configs of directories");
+	if (s->opts.nkconfigs) {
+		rc = ct_journal_record(rt->journal, s->opts.knobs, s->opts.nknobs, err, len);
+		if (rc)
+			return rc;
+		rt->journalled = true;
+		rc = ct_knob_apply_config(&s->opts.kconfigs[0], err, len);
+		if (rc)
+			return rc;
+		rt->cur_cfg = 0;
+		rc = ct_sysinfo_capture(&s->si, "", s->env.dir, err, len);
+		if (rc)
+			return rc;
+	}
+	s->ncfg = s->opts.ndirs;
+	for (size_t k = 0; k < s->ncfg; k++) {
+		struct ct_session_config *c = &s->cfg[k];
+
+		if ((size_t)snprintf(c->label, sizeof(c->label), "%s", s->opts.dir_labels[k]) >=
+		    sizeof(c->label))
+			return ct_err(err, len, -ENAMETOOLONG, "label '%s' is too long",
+				      s->opts.dir_labels[k]);
+		c->knobs = s->opts.nkconfigs ? &s->opts.kconfigs[0] : NULL;
+		c->cwd = s->opts.dirs[k];
+		c->si = s->si;
+	}
+	return 0;
+}
+
+/*
  * The configs of the session. Without knobs, one: the session's label and
  * machine. With knobs, the originals go to the journal first; then each
  * config's knobs are applied in turn and the machine captured with them,
@@ -298,6 +341,8 @@ static int setup_configs(struct session_rt *rt, char *err, size_t len)
 	struct ct_session *s = rt->s;
 	int rc;
 
+	if (s->opts.ndirs)
+		return setup_dir_configs(rt, err, len);
 	if (!s->opts.nkconfigs) {
 		s->ncfg = 1;
 		snprintf(s->cfg[0].label, sizeof(s->cfg[0].label), "%s", s->label);
@@ -377,20 +422,25 @@ static int warmup(struct session_rt *rt, struct ct_workload *w, char *err, size_
 
 	if (!s->opts.warmup || (w->ops->flags & CT_WL_OWN_WARMUP))
 		return 0;
-	sess_emit(rt, CT_EV_RUN_START, "warm-up", 0, NULL, NULL);
 	rc = ct_load_init(&none, ct_load_find("none"), &s->env, err, len);
 	if (rc)
 		return rc;
-	rc = sess_run_one(rt, w, &none, &r, err, len);
+	/* configs of directories run other programs: each is warmed */
+	for (size_t k = 0; !rc && k < (s->opts.ndirs ? s->ncfg : 1); k++) {
+		w->cwd = s->cfg[k].cwd;
+		memset(&r, 0, sizeof(r));
+		sess_emit(rt, CT_EV_RUN_START, "warm-up", 0, NULL, NULL);
+		rc = sess_run_one(rt, w, &none, &r, err, len);
+		if (!rc && r.status != CT_RUN_OK && (r.exit_code == 126 || r.exit_code == 127))
+			/* the command cannot even start: every run would fail the same */
+			rc = ct_err(err, len, -ENOENT, "the foreground cannot start%s%s: %s",
+				    s->opts.ndirs ? " in " : "",
+				    s->opts.ndirs ? s->cfg[k].label : "", r.reason);
+		else if (!rc && r.status != CT_RUN_OK)
+			sess_warn(rt, "warm-up run failed: %s", r.reason);
+	}
 	ct_load_release(&none);
-	if (rc)
-		return rc;
-	if (r.status != CT_RUN_OK && (r.exit_code == 126 || r.exit_code == 127))
-		/* the command cannot even start: every run would fail the same */
-		return ct_err(err, len, -ENOENT, "the foreground cannot start: %s", r.reason);
-	if (r.status != CT_RUN_OK)
-		sess_warn(rt, "warm-up run failed: %s", r.reason);
-	return 0;
+	return rc;
 }
 
 /* Prepares the workload, warms it up and runs every load. */

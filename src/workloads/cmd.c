@@ -143,8 +143,9 @@ static int cmd_prepare(struct ct_workload *w, char *err, size_t len)
 	return 0;
 }
 
-/* Runs argv to its end, its output discarded; 0, or why it failed in err. */
-static int run_hook(const char *name, char **argv, char *err, size_t len)
+/* Runs argv to its end in dir (NULL: here), its output discarded; 0, or
+ * why it failed in err. */
+static int run_hook(const char *name, char **argv, const char *dir, char *err, size_t len)
 {
 	pid_t self = getpid(), pid;
 	int status = 0, rc, devnull;
@@ -155,6 +156,8 @@ static int run_hook(const char *name, char **argv, char *err, size_t len)
 			      strerror(errno));
 	if (pid == 0) {
 		ct_proc_child_setup(self);
+		if (dir && chdir(dir))
+			_exit(127);
 		devnull = open("/dev/null", O_RDWR);
 		if (devnull >= 0) {
 			dup2(devnull, STDIN_FILENO);
@@ -181,7 +184,7 @@ static int cmd_reset(struct ct_workload *w, char *err, size_t len)
 {
 	struct cmd *c = w->priv;
 
-	return c && c->prepare ? run_hook("--prepare", c->prepare, err, len) : 0;
+	return c && c->prepare ? run_hook("--prepare", c->prepare, w->cwd, err, len) : 0;
 }
 
 static void cmd_collect(struct ct_workload *w, struct ct_run *r)
@@ -189,7 +192,7 @@ static void cmd_collect(struct ct_workload *w, struct ct_run *r)
 	struct cmd *c = w->priv;
 	char why[CT_ERRLEN];
 
-	if (!c || !c->cleanup || !run_hook("--cleanup", c->cleanup, why, sizeof(why)))
+	if (!c || !c->cleanup || !run_hook("--cleanup", c->cleanup, w->cwd, why, sizeof(why)))
 		return;
 	if (r->status == CT_RUN_OK) {
 		r->status = CT_RUN_FAILED;

@@ -1,0 +1,207 @@
+/*
+ * What `contend bisect` prints: a step's line as it ends, the status (the
+ * range, every step with its answer and interval, the likeliest commits
+ * left), the log in git's bisect log form, and the answer as git gives it.
+ */
+#include "bisect.h"
+#include "cli.h"
+#include "contend/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SUBJECT_LEN 256
+
+static void subject(const struct bisect *c, const char *sha, char *buf, size_t len)
+{
+	char err[CT_ERRLEN];
+
+	if (ct_git_subject(c->b.repo, sha, buf, len, err, sizeof(err)))
+		snprintf(buf, len, "(its subject cannot be read)");
+}
+
+/* "+9.8% [+7.1%, +12.4%]", or "no interval". */
+static void effect_text(const struct ct_bisect_step *p, char *buf, size_t len)
+{
+	if (!p->have_effect) {
+		snprintf(buf, len, "no interval");
+		return;
+	}
+	snprintf(buf, len, "%+.1f%% [%+.1f%%, %+.1f%%]", p->effect * 100, p->effect_low * 100,
+		 p->effect_high * 100);
+}
+
+/* The newest answered row of a role, NULL when none. */
+static const struct ct_bisect_step *answered(const struct bisect *c, const char *role)
+{
+	for (size_t i = c->nsteps; i-- > 0;)
+		if (!strcmp(c->steps[i].role, role) && c->steps[i].answer[0])
+			return &c->steps[i];
+	return NULL;
+}
+
+void bisect_print_step(struct bisect *c, const struct ct_bisect_step *p, FILE *f)
+{
+	char e[96], l[16], b[16];
+	double prob = 0;
+	size_t best;
+
+	bisect_label(p->sha, l, sizeof(l));
+	bisect_label(p->base, b, sizeof(b));
+	effect_text(p, e, sizeof(e));
+	fprintf(f, "contend: bisect: step %u, %s %s against %s: %s, %s (%u runs a side)%s%s\n",
+		p->seq, p->role, l, b, p->answer, e, p->runs, p->why[0] ? ": " : "", p->why);
+	if (c->search && isfinite(c->delta) && strcmp(p->role, "across")) {
+		best = ct_bisect_best(c->search, &prob);
+		bisect_label(c->range.sha[best], l, sizeof(l));
+		fprintf(f, "contend: bisect: the likeliest first bad commit is %s (%.3f)\n", l,
+			prob);
+	}
+}
+
+void bisect_print_culprit(struct bisect *c, FILE *f)
+{
+	const struct ct_bisect_step *across = answered(c, "across");
+	const struct ct_bisect_step *reg = answered(c, "regression");
+	char subj[SUBJECT_LEN], e[96], pl[16];
+	unsigned runs = 0, steps = 0;
+
+	subject(c, c->b.culprit, subj, sizeof(subj));
+	fprintf(f, "%s is the first bad commit\n    %s\n", c->b.culprit, subj);
+	if (across) {
+		bisect_label(across->base, pl, sizeof(pl));
+		effect_text(across, e, sizeof(e));
+		fprintf(f, "    across it: %s against its parent %s (%u runs a side)%s%s\n", e, pl,
+			across->runs, across->why[0] ? "; " : "", across->why);
+	}
+	if (reg) {
+		effect_text(reg, e, sizeof(e));
+		fprintf(f, "    good..bad: %s (%u runs a side)\n", e, reg->runs);
+	}
+	for (size_t i = 0; i < c->nsteps; i++)
+		if (c->steps[i].answer[0]) {
+			runs += 2 * c->steps[i].runs;
+			steps++;
+		}
+	if (c->search) {
+		long i = ct_git_range_find(&c->range, c->b.culprit);
+
+		fprintf(f, "    %u steps, %u runs judged; its probability %.3f\n", steps, runs,
+			i >= 0 ? ct_bisect_prob(c->search, (size_t)i) : NAN);
+	}
+}
+
+static void when(int64_t ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (!ns || !localtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M", &tm))
+		snprintf(buf, len, "-");
+}
+
+/* The commits of the range by probability, highest first. */
+static int by_prob(const void *a, const void *b, void *ctx)
+{
+	const struct ct_bisect *s = ctx;
+	double pa = ct_bisect_prob(s, *(const size_t *)a), pb = ct_bisect_prob(s, *(const size_t *)b);
+
+	return pa < pb ? 1 : pa > pb ? -1 : 0;
+}
+
+void bisect_print_status(struct bisect *c, FILE *f)
+{
+	char subj[SUBJECT_LEN], l[16], e[96], t[32];
+	size_t *order, shown = 0;
+	double rest = 0;
+
+	when(c->b.started_at, t, sizeof(t));
+	fprintf(f, "bisection of %s: %s (started %s, %s)\n", c->b.repo, c->b.status, t,
+		!strcmp(c->b.mode, "step") ? "one step per boot" : "contend builds and measures");
+	subject(c, c->b.good, subj, sizeof(subj));
+	bisect_label(c->b.good, l, sizeof(l));
+	fprintf(f, "good  %s  %s\n", l, subj);
+	subject(c, c->b.bad, subj, sizeof(subj));
+	bisect_label(c->b.bad, l, sizeof(l));
+	fprintf(f, "bad   %s  %s\n", l, subj);
+	fprintf(f, "range %zu commit%s\n\n", c->range.n, c->range.n == 1 ? "" : "s");
+	if (c->nsteps)
+		fprintf(f, "%-4s  %-10s  %-12s  %-6s  %-30s  %s\n", "step", "role", "commit",
+			"answer", "effect [95% interval]", "runs a side");
+	for (size_t i = 0; i < c->nsteps; i++) {
+		const struct ct_bisect_step *p = &c->steps[i];
+
+		bisect_label(p->sha, l, sizeof(l));
+		effect_text(p, e, sizeof(e));
+		fprintf(f, "%-4u  %-10s  %-12s  %-6s  %-30s  %u%s%s\n", p->seq, p->role, l,
+			p->answer[0] ? p->answer : "...", p->answer[0] ? e : "being measured",
+			p->runs, p->why[0] ? "  " : "", p->why);
+	}
+	if (!strcmp(c->b.status, "found")) {
+		fputc('\n', f);
+		bisect_print_culprit(c, f);
+		return;
+	}
+	if (c->b.note[0])
+		fprintf(f, "\n%s\n", c->b.note);
+	if (!c->search || !isfinite(c->delta))
+		return;
+	order = malloc(c->range.n * sizeof(*order));
+	if (!order)
+		return;
+	for (size_t i = 0; i < c->range.n; i++)
+		order[i] = i;
+	qsort_r(order, c->range.n, sizeof(*order), by_prob, c->search);
+	fprintf(f, "\nthe likeliest first bad commits:\n");
+	for (size_t i = 0; i < c->range.n; i++) {
+		double p = ct_bisect_prob(c->search, order[i]);
+
+		if (shown < 10 && p >= 0.01) {
+			bisect_label(c->range.sha[order[i]], l, sizeof(l));
+			subject(c, c->range.sha[order[i]], subj, sizeof(subj));
+			fprintf(f, "  %.3f  %s  %s\n", p, l, subj);
+			shown++;
+		} else {
+			rest += p;
+		}
+	}
+	if (shown < c->range.n)
+		fprintf(f, "  %.3f  the other %zu commits\n", rest, c->range.n - shown);
+	free(order);
+}
+
+void bisect_print_log(struct bisect *c, FILE *f)
+{
+	char subj[SUBJECT_LEN], e[96];
+
+	fprintf(f, "git bisect start\n");
+	subject(c, c->b.bad, subj, sizeof(subj));
+	fprintf(f, "# bad: [%s] %s\ngit bisect bad %s\n", c->b.bad, subj, c->b.bad);
+	subject(c, c->b.good, subj, sizeof(subj));
+	fprintf(f, "# good: [%s] %s\ngit bisect good %s\n", c->b.good, subj, c->b.good);
+	for (size_t i = 0; i < c->nsteps; i++) {
+		const struct ct_bisect_step *p = &c->steps[i];
+
+		if (!p->answer[0])
+			continue;
+		effect_text(p, e, sizeof(e));
+		subject(c, p->sha, subj, sizeof(subj));
+		if (strcmp(p->role, "candidate")) {
+			fprintf(f, "# contend: %s %.12s against %.12s: %s, %s (%u runs a side)\n",
+				p->role, p->sha, p->base, p->answer, e, p->runs);
+			continue;
+		}
+		fprintf(f, "# %s: [%s] %s\n# contend: %s (%u runs a side)%s%s\ngit bisect %s %s\n",
+			p->answer, p->sha, subj, e, p->runs, p->why[0] ? ": " : "", p->why,
+			p->answer, p->sha);
+	}
+	if (!strcmp(c->b.status, "found")) {
+		subject(c, c->b.culprit, subj, sizeof(subj));
+		fprintf(f, "# first bad commit: [%s] %s\n", c->b.culprit, subj);
+	} else if (c->b.note[0]) {
+		fprintf(f, "# contend: %s: %s\n", c->b.status, c->b.note);
+	}
+}

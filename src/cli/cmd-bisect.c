@@ -1,0 +1,472 @@
+/*
+ * `contend bisect`: finds the commit that made a workload slower, with a
+ * search that survives noisy answers (docs/statistics.md, "Bisection").
+ *
+ *   start    checks the range and the options, stores the bisection, and
+ *            drives it to its end (--step: one step per boot instead)
+ *   resume   goes on with the bisection of the repository after a crash
+ *   step     measures the running system as the candidate (kernels)
+ *   judge    one verdict for `git bisect run`: exit 0, 1 or 125
+ *   status   the range left, each step, the likeliest commits
+ *   log      the steps as git's bisect log
+ *   reset    removes contend's work trees; the bisection ends
+ *
+ * One bisection per repository is in progress at a time; its state is in
+ * the results store, so any of these can follow a crash or a reboot.
+ */
+#include "bisect.h"
+#include "cli.h"
+#include "opts.h"
+#include "contend/load.h"
+#include "contend/signals.h"
+#include "contend/util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define SYNOPSIS                                                                                 \
+	"contend bisect start --good REV --bad REV [--build CMD] [options] [-- command...]\n"    \
+	"       contend bisect resume|status|log|reset [--repo DIR] [--db PATH]\n"                \
+	"       contend bisect step [--repo DIR] [--db PATH]\n"                                   \
+	"       contend bisect judge --good-label L --bad-label L [--build CMD] [options] [-- "   \
+	"command...]"
+#define INTRO                                                                                   \
+	"Finds the first commit of good..bad that made the workload slower (or faster):\n"      \
+	"each candidate is built in a work tree of contend's own and measured interleaved\n"    \
+	"with good, 5, 10, 20, 40 runs a side until the answer is bad, good or none (then\n"    \
+	"skipped); a probabilistic search outvotes a wrong answer. Every step is stored:\n"     \
+	"resume goes on after a crash. Exit 0 when the first bad commit is named, 5 when\n"     \
+	"the bisection ends without one (good and bad do not differ, or skipped commits\n"      \
+	"hide it). judge exits 0 good, 1 bad, 125 cannot tell, 255 on an error (git bisect\n" \
+	"run stops there)."
+
+/* The options of status, log, reset, resume and step. */
+struct info_args {
+	const char *repo, *db;
+};
+static const struct cli_opt info_opts[] = {
+	CLI_STRING(0, "repo", struct info_args, repo, "DIR",
+		   "the git repository (default: the one of the current\ndirectory)", 0),
+	CLI_STRING(0, "db", struct info_args, db, "PATH",
+		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)",
+		   0),
+	CLI_END,
+};
+
+/* The top directory of the repository holding dir (NULL: here). */
+static int find_repo(const char *dir, char *top, size_t len)
+{
+	char err[CT_ERRLEN], real[PATH_MAX];
+	int rc = ct_git_toplevel(dir ? dir : ".", top, len, err, sizeof(err));
+
+	if (rc == -ENOENT || rc == -ENOTDIR)
+		return cli_usage_error("bisect", "%s is in no git repository", dir ? dir : ".");
+	if (rc)
+		return cli_fail(rc, err);
+	if (realpath(top, real))
+		snprintf(top, len, "%s", real);
+	return 0;
+}
+
+/* <git common dir>/contend-bisect, made. */
+static int state_dir(const char *repo, char *dir, size_t len)
+{
+	char *argv[] = { "git", "rev-parse", "--path-format=absolute", "--git-common-dir", NULL };
+	char err[CT_ERRLEN], *out = NULL;
+	int rc = ct_cmd_capture(argv, repo, &out, err, sizeof(err));
+
+	if (rc || !out) {
+		free(out);
+		cli_error("bisect: cannot find the git directory of %s: %s", repo, err);
+		return CT_EXIT_ENV;
+	}
+	out[strcspn(out, "\n")] = '\0';
+	snprintf(dir, len, "%s/contend-bisect", out);
+	free(out);
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		cli_error("bisect: cannot make %s: %s", dir, strerror(errno));
+		return CT_EXIT_ENV;
+	}
+	return 0;
+}
+
+/* The bisection of repo; running: one in progress, else exit 2. */
+static int get_bisection(struct ct_store *st, const char *repo, bool running, struct ct_bisection *b)
+{
+	char err[CT_ERRLEN];
+	int rc = ct_store_bisection_get(st, repo, b, err, sizeof(err));
+
+	if (rc == -ENOENT || (!rc && running && strcmp(b->status, "running"))) {
+		cli_error("bisect: no bisection of %s is in progress (contend bisect start)", repo);
+		return CT_EXIT_USAGE;
+	}
+	return rc ? cli_fail(rc, err) : 0;
+}
+
+/* Parses the measuring options (argv[0] is the subcommand) into a. */
+static int parse_measure(struct run_args *a, int argc, char **argv)
+{
+	struct cli_parsed p;
+	int ex;
+
+	memset(a, 0, sizeof(*a));
+	a->cmd = "bisect";
+	a->s.env.oltp = &a->oltp;
+	a->format = CLI_FORMAT_AUTO;
+	a->cmd_in_tree = true;
+	ex = cli_parse_in_order("bisect", SYNOPSIS, INTRO, run_opts, a, argc, argv, &p);
+	if (!ex && !a->loads)
+		a->loads = "none"; /* one load: without -l, the machine alone */
+	if (!ex)
+		ex = run_check(a, &p, argc, argv);
+	a->s.opts.runs = a->bisect_max; /* a step's most; each session sets its own */
+	if (!ex && a->s.opts.nloads != 1)
+		ex = cli_usage_error("bisect", "a bisection judges one load: give -l once (%zu given)",
+				     a->s.opts.nloads);
+	return ex;
+}
+
+/* The store, the knob journal and the machine, as run opens them. */
+static int open_measure(struct run_args *a, struct ct_store **st, struct ct_journal *j)
+{
+	char err[CT_ERRLEN];
+	int rc, ex;
+
+	rc = ct_env_from_machine(&a->s.env, err, sizeof(err));
+	if (!rc)
+		rc = ct_session_check(&a->s, err, sizeof(err));
+	if (rc)
+		return cli_cmd_fail("bisect", rc, err);
+	ex = cli_open_store(a->db, st);
+	if (ex)
+		return ex;
+	rc = cli_open_journal(j, *st, err, sizeof(err));
+	if (!rc)
+		rc = ct_journal_check(j, err, sizeof(err));
+	if (rc) {
+		ct_store_close(*st);
+		*st = NULL;
+		cli_error("%s", err);
+		return CT_EXIT_ENV;
+	}
+	a->s.opts.journal = j;
+	return 0;
+}
+
+/* The measuring options as shell words: what resume and step parse again. */
+static void join_words(char *buf, size_t len, int argc, char **argv)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < argc; i++)
+		if (!ct_append_word(buf, len, &off, argv[i]))
+			break;
+}
+
+/* Checks what start is given against the repository: one line, exit 2,
+ * and nothing made, for each mistake. */
+static int check_range(struct run_args *a, char *top, size_t tlen, char *good, char *bad)
+{
+	char err[CT_ERRLEN], q[96];
+	int rc, ex;
+
+	if (!a->good || !a->bad)
+		return cli_usage_error("bisect", "start needs --good REV and --bad REV");
+	ex = find_repo(a->repo, top, tlen);
+	if (ex)
+		return ex;
+	rc = ct_git_resolve(top, a->good, good, err, sizeof(err));
+	if (!rc)
+		rc = ct_git_resolve(top, a->bad, bad, err, sizeof(err));
+	if (rc == -ENOENT)
+		return cli_usage_error("bisect", "%s", err);
+	if (rc)
+		return cli_fail(rc, err);
+	if (!strcmp(good, bad))
+		return cli_usage_error("bisect", "--good and --bad are the same commit");
+	rc = ct_git_is_ancestor(top, good, bad, err, sizeof(err));
+	if (rc < 0)
+		return cli_fail(rc, err);
+	if (!rc)
+		return cli_usage_error("bisect", "--good %s is not an ancestor of --bad %s",
+				       ct_quote(a->good, q, sizeof(q)), a->bad);
+	rc = ct_git_dirty(top, err, sizeof(err));
+	if (rc < 0)
+		return cli_fail(rc, err);
+	if (rc)
+		return cli_usage_error("bisect",
+				       "%s has uncommitted changes: commit or stash them first", top);
+	if (a->build) {
+		char **words = NULL;
+		int n = ct_split_words(a->build, &words);
+		bool ok = n <= 0 || (strchr(words[0], '/') && words[0][0] != '/') ||
+			  strchr(a->build, '$') || run_runnable(words[0]);
+
+		if (n > 0 && !ok)
+			ct_quote(words[0], q, sizeof(q));
+		free(words);
+		if (!ok)
+			return cli_usage_error("bisect", "--build: cannot run %s: command not found",
+					       q);
+	}
+	return 0;
+}
+
+static void print_start(const struct bisect *c)
+{
+	char g[16], b[16];
+
+	bisect_label(c->b.good, g, sizeof(g));
+	bisect_label(c->b.bad, b, sizeof(b));
+	fprintf(stderr, "contend: bisect: %zu commit%s in %s..%s, under load %s\n", c->range.n,
+		c->range.n == 1 ? "" : "s", g, b, c->a->s.opts.loads[0]);
+}
+
+
+static int cmd_start(int argc, char **argv)
+{
+	static struct run_args a;
+	struct bisect c = { .a = &a, .delta = NAN };
+	char top[PATH_MAX], good[CT_GIT_SHA_LEN + 1], bad[CT_GIT_SHA_LEN + 1], err[CT_ERRLEN];
+	struct ct_bisection old;
+	struct ct_journal j;
+	int ex, rc;
+
+	ex = parse_measure(&a, argc, argv);
+	if (!ex)
+		ex = check_range(&a, top, sizeof(top), good, bad);
+	if (!ex && (a.id_cmd || a.next_cmd) && !a.step)
+		ex = cli_usage_error("bisect", "--id and --next-cmd go with --step");
+	if (ex)
+		return ex == 1 ? 0 : ex;
+	ex = open_measure(&a, &c.st, &j);
+	if (ex)
+		return ex;
+	rc = ct_store_bisection_get(c.st, top, &old, err, sizeof(err));
+	if (!rc && !strcmp(old.status, "running")) {
+		ct_store_close(c.st);
+		return cli_usage_error("bisect",
+				       "a bisection of %s is in progress: contend bisect status, "
+				       "resume or reset",
+				       top);
+	}
+	if (rc && rc != -ENOENT) {
+		ct_store_close(c.st);
+		return cli_fail(rc, err);
+	}
+	ex = state_dir(top, c.dir, sizeof(c.dir));
+	if (ex) {
+		ct_store_close(c.st);
+		return ex;
+	}
+	if (strlen(top) >= sizeof(c.b.repo)) {
+		ct_store_close(c.st);
+		return cli_usage_error("bisect", "the repository's path is over %zu bytes",
+				       sizeof(c.b.repo) - 1);
+	}
+	snprintf(c.b.repo, sizeof(c.b.repo), "%.1023s", top);
+	snprintf(c.b.good, sizeof(c.b.good), "%s", good);
+	snprintf(c.b.bad, sizeof(c.b.bad), "%s", bad);
+	snprintf(c.b.mode, sizeof(c.b.mode), "%s", a.step ? "step" : "run");
+	snprintf(c.b.status, sizeof(c.b.status), "running");
+	join_words(c.b.argv, sizeof(c.b.argv), argc - 1, argv + 1);
+	c.b.started_at = ct_wall_ns();
+	rc = ct_store_bisection_put(c.st, &c.b, err, sizeof(err));
+	if (!rc)
+		rc = bisect_load(&c, err, sizeof(err));
+	if (rc) {
+		ex = cli_fail(rc, err);
+	} else {
+		print_start(&c);
+		ex = a.step ? bisect_step_cmd(&c, true) : bisect_drive(&c);
+	}
+	bisect_release(&c);
+	ct_store_close(c.st);
+	free(a.kconfigs);
+	ct_load_forget_cmds();
+	return ex;
+}
+
+/* The options of an info subcommand, the repository and its bisection
+ * (running: one in progress). */
+static int open_info(int argc, char **argv, bool running, bool writes, struct bisect *c,
+		     struct info_args *ia)
+{
+	struct cli_parsed p;
+	char top[PATH_MAX];
+	int ex;
+
+	memset(ia, 0, sizeof(*ia));
+	ex = cli_parse("bisect", SYNOPSIS, INTRO, info_opts, ia, argc, argv, &p);
+	if (!ex && p.rest < argc)
+		ex = cli_usage_error("bisect", "unexpected argument '%s'", argv[p.rest]);
+	if (!ex)
+		ex = find_repo(ia->repo, top, sizeof(top));
+	if (!ex)
+		ex = writes ? cli_open_store(ia->db, &c->st) : cli_read_store(ia->db, &c->st);
+	if (ex)
+		return ex;
+	ex = get_bisection(c->st, top, running, &c->b);
+	if (!ex)
+		ex = state_dir(top, c->dir, sizeof(c->dir));
+	if (ex) {
+		ct_store_close(c->st);
+		c->st = NULL;
+	}
+	return ex;
+}
+
+/* The stored measuring options parsed again into a (resume, step). */
+static int reparse(struct bisect *c, struct run_args *a, const char *sub)
+{
+	char **words = NULL, **argv;
+	int n = ct_split_words(c->b.argv, &words), ex;
+
+	if (n < 0) {
+		cli_error("bisect: the stored options of bisection %lld cannot be read",
+			  (long long)c->b.id);
+		return CT_EXIT_ENV;
+	}
+	argv = calloc((size_t)n + 2, sizeof(*argv));
+	if (!argv) {
+		free(words);
+		return cli_fail(-ENOMEM, "out of memory");
+	}
+	argv[0] = (char *)sub;
+	for (int i = 0; i < n; i++)
+		argv[i + 1] = words[i];
+	ex = parse_measure(a, n + 1, argv);
+	/* the words stay until bisect_release(): the session points into them */
+	c->words = words;
+	c->wargv = argv;
+	c->a = a;
+	return ex;
+}
+
+/* resume and step: the bisection in progress with its options. */
+static int cmd_continue(int argc, char **argv, bool step)
+{
+	static struct run_args a;
+	struct bisect c = { .delta = NAN };
+	struct info_args ia;
+	struct ct_journal j;
+	struct ct_store *st;
+	char err[CT_ERRLEN];
+	int ex, rc;
+
+	ex = open_info(argc, argv, true, true, &c, &ia);
+	if (ex)
+		return ex;
+	ct_store_close(c.st);
+	c.st = NULL;
+	if (!strcmp(c.b.mode, "step") != step) {
+		cli_error("bisect: the bisection of %s runs %s: use 'contend bisect %s'", c.b.repo,
+			  step ? "its own steps" : "one step per boot", step ? "resume" : "step");
+		return CT_EXIT_USAGE;
+	}
+	ex = reparse(&c, &a, argv[0]);
+	if (!ex) {
+		a.db = ia.db ? ia.db : a.db;
+		ex = open_measure(&a, &st, &j);
+	}
+	if (ex)
+		return ex;
+	c.st = st;
+	rc = bisect_load(&c, err, sizeof(err));
+	if (rc)
+		ex = cli_fail(rc, err);
+	else
+		ex = step ? bisect_step_cmd(&c, false) : bisect_drive(&c);
+	bisect_release(&c);
+	ct_store_close(c.st);
+	free(a.kconfigs);
+	ct_load_forget_cmds();
+	return ex;
+}
+
+static int cmd_show(int argc, char **argv, bool log)
+{
+	struct bisect c = { .delta = NAN };
+	struct info_args ia;
+	char err[CT_ERRLEN];
+	struct ct_store *st;
+	int ex, rc;
+
+	ex = open_info(argc, argv, false, false, &c, &ia);
+	if (ex)
+		return ex;
+	st = c.st;
+	rc = bisect_load(&c, err, sizeof(err));
+	if (rc)
+		ex = cli_fail(rc, err);
+	else if (log)
+		bisect_print_log(&c, stdout);
+	else
+		bisect_print_status(&c, stdout);
+	bisect_release(&c);
+	ct_store_close(st);
+	return ex;
+}
+
+static int cmd_reset(int argc, char **argv)
+{
+	struct bisect c = { .delta = NAN };
+	const char *trees[] = { "base", "candidate" };
+	char err[CT_ERRLEN], path[PATH_MAX + 32];
+	struct info_args ia;
+	int ex, rc = 0;
+
+	ex = open_info(argc, argv, false, true, &c, &ia);
+	if (ex)
+		return ex;
+	for (size_t i = 0; !rc && i < CT_ARRAY_SIZE(trees); i++) {
+		snprintf(path, sizeof(path), "%s/%s", c.dir, trees[i]);
+		rc = ct_git_worktree_remove(c.b.repo, path, err, sizeof(err));
+	}
+	if (!rc)
+		rc = ct_rm_rf(c.dir);
+	if (!rc && !strcmp(c.b.status, "running")) {
+		snprintf(c.b.status, sizeof(c.b.status), "reset");
+		snprintf(c.b.note, sizeof(c.b.note), "reset before its end");
+		c.b.ended_at = ct_wall_ns();
+		rc = ct_store_bisection_end(c.st, &c.b, err, sizeof(err));
+	}
+	ct_store_close(c.st);
+	if (rc)
+		return cli_fail(rc, err);
+	printf("bisection of %s reset: its work trees are removed, its steps stay stored\n",
+	       c.b.repo);
+	return 0;
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+	const char *sub = argc > 1 ? argv[1] : NULL;
+
+	if (!sub || !strcmp(sub, "-h") || !strcmp(sub, "--help")) {
+		cli_help(sub ? stdout : stderr, "bisect", SYNOPSIS, INTRO, run_opts);
+		return sub ? 0 : CT_EXIT_USAGE;
+	}
+	if (!strcmp(sub, "start"))
+		return cmd_start(argc - 1, argv + 1);
+	if (!strcmp(sub, "resume"))
+		return cmd_continue(argc - 1, argv + 1, false);
+	if (!strcmp(sub, "step"))
+		return cmd_continue(argc - 1, argv + 1, true);
+	if (!strcmp(sub, "status") || !strcmp(sub, "log"))
+		return cmd_show(argc - 1, argv + 1, !strcmp(sub, "log"));
+	if (!strcmp(sub, "reset"))
+		return cmd_reset(argc - 1, argv + 1);
+	if (!strcmp(sub, "judge"))
+		return bisect_judge_cmd(argc - 1, argv + 1);
+	return cli_usage_error("bisect",
+			       "unknown subcommand '%s' (start, resume, step, judge, status, log, "
+			       "reset)",
+			       sub);
+}

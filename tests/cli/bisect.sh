@@ -1,0 +1,144 @@
+#!/bin/sh
+# contend bisect on a generated git repository: a small C program whose
+# commit "change 11" makes it 15% slower (it sleeps, so the machine's load
+# does not move it), with noise of its own and fluke runs (5% take 1.5
+# times as long). What is checked: the culprit is named, as git names it,
+# in repeated bisections; a commit that does not build is skipped; a
+# SIGKILL mid-bisection loses nothing (status shows it, resume measures no
+# answered step again); the kernel loop of one step per boot, with a fake
+# boot that changes what the workload measures; and each mistake is one
+# line, exit 2, the repository untouched.
+. "$CT_TESTLIB"
+plan 30
+
+R="$T/repo"
+mkdir "$R"
+git -C "$R" init -q
+git -C "$R" config user.email t@example.org
+git -C "$R" config user.name t
+cat >"$R/bench.c" <<'EOF'
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include "work.h"
+int main(void)
+{
+	struct timespec ts;
+	double f;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	srand((unsigned)(ts.tv_nsec ^ (unsigned)getpid()));
+	f = 1 + 0.02 * (rand() / (double)RAND_MAX - 0.5);
+	if (rand() % 20 == 0)
+		f *= 1.5; /* a fluke */
+	usleep((useconds_t)(WORK_US * f));
+	return 0;
+}
+EOF
+echo '#define WORK_US 20000' >"$R/work.h"
+git -C "$R" add . && git -C "$R" commit -qm "bench: the base"
+for k in $(seq 1 15); do
+	echo "change $k" >>"$R/notes.txt"
+	[ "$k" = 11 ] && echo '#define WORK_US 23000' >"$R/work.h"
+	# changes 7 and 8 do not build: the first candidate is one of them
+	case $k in 7) echo 'syntax error' >"$R/broken.h" ;; 9) rm -f "$R/broken.h" ;; esac
+	git -C "$R" add -A . && git -C "$R" commit -qm "change $k"
+done
+culprit=$(git -C "$R" log --format=%H --grep='^change 11$')
+good=$(git -C "$R" rev-parse HEAD~15)
+build='cc -O1 -o bench bench.c && if [ -e broken.h ]; then exit 1; fi'
+B="-q --no-warmup --delay 0 --dir $T -w cmd"
+wt() { git -C "$R" worktree list | wc -l; }
+
+# mistakes first: each one line, exit 2, nothing changed in the repository
+state=$(git -C "$R" status --porcelain)
+trees=$(wt)
+run bisect start --repo "$R" --good nosuch --bad HEAD --build "$build" $B -- ./bench
+expect_rc "a revision that does not exist: exit 2" 2
+expect_err "it names it" "nosuch"
+run bisect start --repo "$R" --good HEAD --bad HEAD~15 --build "$build" $B -- ./bench
+expect_rc "good not an ancestor of bad: exit 2" 2
+expect_err "it says so" "is not an ancestor of --bad"
+run bisect start --repo "$R" --good HEAD~15 --bad HEAD --build "nosuchbuild -j2" $B -- ./bench
+expect_rc "a build command that is not found: exit 2" 2
+expect_err "it names it" "--build: cannot run 'nosuchbuild': command not found"
+echo dirty >>"$R/notes.txt"
+run bisect start --repo "$R" --good HEAD~15 --bad HEAD --build "$build" $B -- ./bench
+expect_rc "a dirty tree: exit 2" 2
+expect_err "it says so" "uncommitted changes"
+git -C "$R" checkout -q notes.txt
+check "nothing of the repository changed by the mistakes" test "$(git -C "$R" status --porcelain)" = "$state" -a "$(wt)" = "$trees"
+check "and nothing stored" test "$(sql "select count(*) from bisections" 2>/dev/null || echo 0)" = 0
+
+# a whole bisection (the SIGKILLed one below is the second)
+for i in 1; do
+	run bisect start --repo "$R" --good HEAD~15 --bad HEAD --build "$build" $B -- ./bench
+	expect_rc "bisection $i ends with the culprit: exit 0" 0
+	expect_out "bisection $i names it as git does" "^$culprit is the first bad commit\$"
+	runs=$(sed -n 's/.* \([0-9]*\) runs judged.*/\1/p' "$T/out")
+	ok "bisection $i took $runs runs ($(grep -c 'step [0-9]*, candidate' "$T/err") candidates)"
+	if [ "$i" = 1 ]; then
+		run bisect status --repo "$R"
+		expect_out "status shows a skipped build" "skip .*the build failed"
+		expect_out "and the culprit" "^$culprit is the first bad commit"
+		run bisect log --repo "$R"
+		expect_out "log is git's bisect log" "^git bisect good $good\$"
+		expect_out "and ends with the first bad commit" "^# first bad commit: \[$culprit\] change 11\$"
+		check "every step's runs are ordinary sessions labelled by commit" test "$(sql "select count(*) from configs where label = '$(echo "$culprit" | cut -c1-12)'")" -ge 1
+	fi
+	"$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
+done
+check "reset removes the work trees" test "$(wt)" = "$trees"
+
+# SIGKILL in the middle, then status and resume
+"$CONTEND" bisect start --repo "$R" --good HEAD~15 --bad HEAD --build "$build" $B -- ./bench >"$T/k.out" 2>&1 &
+pid=$!
+n=0
+while [ "$n" -lt 600 ] && [ "$(sql "select count(*) from bisect_steps s join bisections b on b.id = s.bisection_id where b.status = 'running' and s.answer <> ''")" -lt 2 ]; do
+	sleep 0.2
+	n=$((n + 1))
+done
+sleep 0.5
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+answered=$(sql "select group_concat(seq) from bisect_steps s join bisections b on b.id = s.bisection_id where b.status = 'running' and s.answer <> ''")
+run bisect status --repo "$R"
+expect_rc "after SIGKILL status: exit 0" 0
+expect_out "it is still running" "^bisection of .*: running"
+run bisect resume --repo "$R"
+expect_rc "resume: exit 0" 0
+expect_out "it names the culprit" "^$culprit is the first bad commit\$"
+twice=$(sql "select count(*) from bisect_steps s join bisections b on b.id = s.bisection_id where b.id = (select max(id) from bisections) and s.seq in ($answered) group by s.seq having count(*) > 1" | wc -l)
+check "no step answered before the kill was measured again ($answered)" test "$twice" = 0
+"$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
+
+# the kernel's loop: one step per boot, a fake boot changes what runs
+cat >"$T/boot" <<EOF
+#!/bin/sh
+echo "\$1" >"$T/booted"
+if git -C "$R" merge-base --is-ancestor $culprit "\$1"; then echo 0.026 >"$T/cost"; else echo 0.020 >"$T/cost"; fi
+EOF
+chmod +x "$T/boot"
+echo none >"$T/booted"
+run bisect start --repo "$R" --good HEAD~15 --bad HEAD --step --id "cat $T/booted" --next-cmd "$T/boot" $B --shell -- "sleep \$(cat $T/cost)"
+expect_rc "start --step: exit 0" 0
+expect_out "it names the first commit to boot: good" "^next: build and boot $good "
+check "and --next-cmd booted it" test "$(cat "$T/booted")" = "$good"
+run bisect start --repo "$R" --good HEAD~15 --bad HEAD $B -- ./bench
+expect_rc "a bisection already in progress: exit 2" 2
+echo "$culprit" >"$T/booted.real"
+cp "$T/booted" "$T/booted.save"
+echo 0000000 >"$T/booted"
+run bisect step --repo "$R"
+expect_rc "step on a system that is not the candidate: exit 2" 2
+cp "$T/booted.save" "$T/booted"
+steps=0
+while [ "$steps" -lt 40 ]; do
+	run bisect step --repo "$R"
+	steps=$((steps + 1))
+	[ "$rc" = 0 ] && grep -q "is the first bad commit" "$T/out" && break
+	[ "$rc" = 0 ] || break
+done
+expect_rc "the step loop ends: exit 0" 0
+expect_out "with the culprit, after $steps boots" "^$culprit is the first bad commit\$"
+"$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
