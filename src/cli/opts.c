@@ -199,11 +199,16 @@ static int set_value(const char *cmd, const struct cli_opt *o, void *base, const
 	}
 }
 
-/* Whether the entry is one of cmd's: a shared table (run and calibrate)
- * marks the options of only one. */
+/* Whether the entry is one of cmd's: a shared table (run, calibrate and
+ * bisect) marks the options of some of them, "run,calibrate". */
 static bool of_cmd(const struct cli_opt *o, const char *cmd)
 {
-	return !o->only || !strcmp(o->only, cmd);
+	size_t n = strlen(cmd);
+
+	for (const char *p = o->only; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, cmd, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return !o->only;
 }
 
 static const struct cli_opt *by_short(const struct cli_opt *opts, const char *cmd, int c,

@@ -69,7 +69,9 @@ struct cli_opt {
 	const char *quick;
 	unsigned scope; /* ct_opt_scope bits it applies to; 0: always */
 	cli_opt_cb cb;
-	const char *only; /* the one command of a shared table it belongs to; NULL: all */
+	/* the commands of a shared table it belongs to ("run,calibrate");
+	 * NULL: all */
+	const char *only;
 };
 
 #define CLI_MAX_OPTS 96
