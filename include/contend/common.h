@@ -21,6 +21,8 @@ enum ct_exit {
 	CT_EXIT_USAGE = 2,
 	CT_EXIT_ENV = 3,
 	CT_EXIT_INTERRUPTED = 4,
+	/* a search ended without its answer (bisect: no first bad commit) */
+	CT_EXIT_NO_ANSWER = 5,
 };
 
 /* Formats into err (if non-NULL) and returns rc, so callers write

@@ -195,6 +195,62 @@ int ct_store_knob_rows(struct ct_store *s, struct ct_store_knob_row **out, size_
 		       size_t len) CT_WUR;
 int ct_store_knob_rows_clear(struct ct_store *s, char *err, size_t len) CT_WUR;
 
+/*
+ * A bisection (contend bisect, docs/statistics.md "Bisection"): its range,
+ * how it measures and how it ended; and its steps in turn. A step is one
+ * sitting of a commit's measurement against its base (the good end, or the
+ * culprit's parent): the session group that holds the runs of both (its
+ * first session), and the answer once judged. A candidate measured in two
+ * sittings (a crash between) has two rows of one seq; the search replays
+ * from the answers.
+ */
+#define CT_BISECT_SHA 41
+struct ct_bisection {
+	int64_t id;
+	char repo[1024];			      /* the work tree's top directory */
+	char good[CT_BISECT_SHA], bad[CT_BISECT_SHA]; /* full shas */
+	char mode[8];	 /* "run": contend builds and measures; "step": one per boot */
+	char argv[4096]; /* how it measures: bisect start's options, as shell words */
+	char status[16]; /* "running", "found", "none" (ended without a culprit), "reset" */
+	char culprit[CT_BISECT_SHA];  /* "found": the first bad commit */
+	char note[256];		      /* why it ended as it did */
+	int64_t started_at, ended_at; /* unix ns; ended_at 0 while running */
+};
+
+struct ct_bisect_step {
+	int64_t id, bisection_id;
+	unsigned seq;  /* 0: the regression, then each step of the search in turn */
+	char role[12]; /* "regression", "candidate", "across" (the culprit's) */
+	char sha[CT_BISECT_SHA], base[CT_BISECT_SHA];
+	int64_t session_id; /* the sitting's session group; 0: none (a build failed) */
+	char answer[8];	    /* "" while measured, "good", "bad", "skip", "same" */
+	char why[256];	    /* a skip's reason; what a step's answer rests on */
+	unsigned runs;	    /* ok runs a side judged, over its sittings */
+	bool have_effect;   /* the comparison had an interval */
+	double effect, effect_low, effect_high; /* ratio sha/base - 1 with its interval */
+	int64_t created_at, ended_at;
+};
+
+/* Stores a new bisection (every member but id) and sets b->id. */
+int ct_store_bisection_put(struct ct_store *s, struct ct_bisection *b, char *err,
+			   size_t len) CT_WUR;
+/* Writes b's status, culprit, note and ended_at to its row. */
+int ct_store_bisection_end(struct ct_store *s, const struct ct_bisection *b, char *err,
+			   size_t len) CT_WUR;
+/* The newest bisection of repo (NULL: of any); -ENOENT (err untouched)
+ * when there is none. */
+int ct_store_bisection_get(struct ct_store *s, const char *repo, struct ct_bisection *b, char *err,
+			   size_t len) CT_WUR;
+/* Stores a step (every member but id) and sets p->id. */
+int ct_store_bisect_step_put(struct ct_store *s, struct ct_bisect_step *p, char *err,
+			     size_t len) CT_WUR;
+/* Writes p's session, answer, why, runs, effect and ended_at to its row. */
+int ct_store_bisect_step_end(struct ct_store *s, const struct ct_bisect_step *p, char *err,
+			     size_t len) CT_WUR;
+/* The steps of a bisection, in the order they were stored. */
+int ct_store_bisect_steps(struct ct_store *s, int64_t bisection_id, struct ct_bisect_step **out,
+			  size_t *n, char *err, size_t len) CT_WUR;
+
 /* Stores c (config_id, workload, params, load, session, time, values) and
  * sets c->id. */
 int ct_store_calibration_put(struct ct_store *s, struct ct_calibration *c, char *err,

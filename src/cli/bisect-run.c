@@ -158,8 +158,8 @@ int bisect_sh(const char *cmd, const char *dir, const char *log, const char *nex
 /* The work tree which ("base" or "candidate") checked out at sha and
  * built: 0; 1 when the build failed (why says so); -errno. A tree whose
  * marker names sha is built already. */
-static int tree_ready(struct bisect *c, const char *which, const char *sha, char *why,
-		      size_t wlen, char *err, size_t len)
+static int tree_ready(struct bisect *c, const char *which, const char *sha, char *why, size_t wlen,
+		      char *err, size_t len)
 {
 	char path[PATH_MAX + 16], mark[PATH_MAX + 32], log[PATH_MAX + 32], lb[16], got[64] = "";
 	struct stat sb;
@@ -342,15 +342,16 @@ static int measure(struct bisect *c, unsigned seq, const char *role, const char 
 		a->s.opts.block_done = block_hook;
 		a->s.opts.block_ctx = c;
 		a->s.opts.order_seed = (uint64_t)ct_wall_ns() ^ (uint64_t)getpid();
-		cli_progress_init(&prog,
-				  a->quiet ? CLI_PROGRESS_NONE : (enum cli_progress_mode)a->progress);
+		cli_progress_init(&prog, a->quiet ? CLI_PROGRESS_NONE
+						  : (enum cli_progress_mode)a->progress);
 		a->s.on_event = cli_progress_event;
 		a->s.ctx = &prog;
 		rc = ct_session_run(&a->s, c->st, err, sizeof(err));
 		cli_progress_done(&prog);
 		c->nruns += prog.nruns;
 		if (rc == -EINTR) {
-			cli_error("bisect: %s; the step is kept: 'contend bisect resume' goes on", err);
+			cli_error("bisect: %s; the step is kept: 'contend bisect resume' goes on",
+				  err);
 			return CT_EXIT_INTERRUPTED;
 		}
 		if (rc)
@@ -471,8 +472,9 @@ int bisect_drive(struct bisect *c)
 				 candidates, BISECT_DONE_PROB * 100);
 			return bisect_end(c, "none", NULL, note);
 		} else if ((rc = ct_bisect_next(c->search, &next)) == -ENOENT) {
-			return bisect_end(c, "none", NULL,
-					  "only commits that were skipped could tell the rest apart");
+			return bisect_end(
+				c, "none", NULL,
+				"only commits that were skipped could tell the rest apart");
 		} else if (rc) {
 			return cli_fail(rc, "out of memory");
 		} else {
@@ -515,8 +517,7 @@ int bisect_load(struct bisect *c, char *err, size_t len)
 	rc = ct_store_bisect_steps(c->st, c->b.id, &c->steps, &c->nsteps, err, len);
 	if (!rc)
 		rc = ct_git_range(c->b.repo, c->b.good, c->b.bad, &c->range, err, len);
-	if (!rc && ct_bisect_new(c->range.n, c->range.np, c->range.parents, BISECT_EPS,
-				 &c->search))
+	if (!rc && ct_bisect_new(c->range.n, c->range.np, c->range.parents, BISECT_EPS, &c->search))
 		rc = ct_err(err, len, -ENOMEM, "out of memory");
 	for (size_t i = 0; !rc && i < c->nsteps; i++)
 		if (c->steps[i].answer[0] && apply(c, &c->steps[i]))

@@ -107,7 +107,8 @@ static void when(int64_t ns, char *buf, size_t len)
 static int by_prob(const void *a, const void *b, void *ctx)
 {
 	const struct ct_bisect *s = ctx;
-	double pa = ct_bisect_prob(s, *(const size_t *)a), pb = ct_bisect_prob(s, *(const size_t *)b);
+	double pa = ct_bisect_prob(s, *(const size_t *)a),
+	       pb = ct_bisect_prob(s, *(const size_t *)b);
 
 	return pa < pb ? 1 : pa > pb ? -1 : 0;
 }

@@ -226,7 +226,8 @@ static int measure_boot(struct bisect *c, unsigned seq, const char *role, const 
 	a->s.opts.dir_labels = labels;
 	a->s.opts.dirs = dirs;
 	a->s.opts.runs = runs;
-	cli_progress_init(&prog, a->quiet ? CLI_PROGRESS_NONE : (enum cli_progress_mode)a->progress);
+	cli_progress_init(&prog,
+			  a->quiet ? CLI_PROGRESS_NONE : (enum cli_progress_mode)a->progress);
 	a->s.on_event = cli_progress_event;
 	a->s.ctx = &prog;
 	rc = ct_session_run(&a->s, c->st, err, sizeof(err));
@@ -374,7 +375,8 @@ static int judge(struct run_args *a, struct ct_store *st, const char *top, const
 	bisect_label(sha, l, sizeof(l));
 	rc = label_sessions(st, a->good_label, ids, &n, CT_ARRAY_SIZE(ids), err, sizeof(err));
 	if (!rc)
-		rc = label_sessions(st, a->bad_label, ids, &n, CT_ARRAY_SIZE(ids), err, sizeof(err));
+		rc = label_sessions(st, a->bad_label, ids, &n, CT_ARRAY_SIZE(ids), err,
+				    sizeof(err));
 	if (!rc)
 		rc = compare_sessions(st, a->s.opts.workload, a->s.opts.loads[0], a->good_label,
 				      a->bad_label, ids, n, &reg, &runs, err, sizeof(err));
@@ -397,8 +399,8 @@ static int judge(struct run_args *a, struct ct_store *st, const char *top, const
 		a->s.opts.dir_labels = labels;
 		a->s.opts.dirs = dirs;
 		a->s.opts.runs = (rung < a->bisect_max ? rung : a->bisect_max) - have;
-		cli_progress_init(&prog,
-				  a->quiet ? CLI_PROGRESS_NONE : (enum cli_progress_mode)a->progress);
+		cli_progress_init(&prog, a->quiet ? CLI_PROGRESS_NONE
+						  : (enum cli_progress_mode)a->progress);
 		a->s.on_event = cli_progress_event;
 		a->s.ctx = &prog;
 		rc = ct_session_run(&a->s, st, err, sizeof(err));
@@ -419,8 +421,8 @@ static int judge(struct run_args *a, struct ct_store *st, const char *top, const
 		call = ct_bisect_judge(&cmp, reg.shift.estimate);
 		if (call != CT_BISECT_NOT_YET) {
 			fprintf(stderr, "contend: bisect: judge: %s is %s (%+.1f%% against '%s')\n",
-				l, call == CT_BISECT_BAD ? "bad" : "good", expm1(cmp.shift.estimate) * 100,
-				a->good_label);
+				l, call == CT_BISECT_BAD ? "bad" : "good",
+				expm1(cmp.shift.estimate) * 100, a->good_label);
 			return call == CT_BISECT_BAD ? JUDGE_BAD : JUDGE_GOOD;
 		}
 	}

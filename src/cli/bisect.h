@@ -29,7 +29,7 @@ struct bisect {
 	size_t nsteps;
 	struct ct_git_range range;
 	struct ct_bisect *search;
-	double delta; /* the regression: bad against good, log ratio; NaN unknown */
+	double delta;	    /* the regression: bad against good, log ratio; NaN unknown */
 	char dir[PATH_MAX]; /* <git common dir>/contend-bisect: work trees, logs */
 	/* what a measurement under way knows (bisect-run.c's block hook) */
 	struct ct_bisect_step *cur;

@@ -29,19 +29,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define SYNOPSIS                                                                                 \
-	"contend bisect start --good REV --bad REV [--build CMD] [options] [-- command...]\n"    \
-	"       contend bisect resume|status|log|reset [--repo DIR] [--db PATH]\n"                \
-	"       contend bisect step [--repo DIR] [--db PATH]\n"                                   \
-	"       contend bisect judge --good-label L --bad-label L [--build CMD] [options] [-- "   \
+#define SYNOPSIS                                                                                \
+	"contend bisect start --good REV --bad REV [--build CMD] [options] [-- command...]\n"   \
+	"       contend bisect resume|status|log|reset [--repo DIR] [--db PATH]\n"              \
+	"       contend bisect step [--repo DIR] [--db PATH]\n"                                 \
+	"       contend bisect judge --good-label L --bad-label L [--build CMD] [options] [-- " \
 	"command...]"
-#define INTRO                                                                                   \
-	"Finds the first commit of good..bad that made the workload slower (or faster):\n"      \
-	"each candidate is built in a work tree of contend's own and measured interleaved\n"    \
-	"with good, 5, 10, 20, 40 runs a side until the answer is bad, good or none (then\n"    \
-	"skipped); a probabilistic search outvotes a wrong answer. Every step is stored:\n"     \
-	"resume goes on after a crash. Exit 0 when the first bad commit is named, 5 when\n"     \
-	"the bisection ends without one (good and bad do not differ, or skipped commits\n"      \
+#define INTRO                                                                                 \
+	"Finds the first commit of good..bad that made the workload slower (or faster):\n"    \
+	"each candidate is built in a work tree of contend's own and measured interleaved\n"  \
+	"with good, 5, 10, 20, 40 runs a side until the answer is bad, good or none (then\n"  \
+	"skipped); a probabilistic search outvotes a wrong answer. Every step is stored:\n"   \
+	"resume goes on after a crash. Exit 0 when the first bad commit is named, 5 when\n"   \
+	"the bisection ends without one (good and bad do not differ, or skipped commits\n"    \
 	"hide it). judge exits 0 good, 1 bad, 125 cannot tell, 255 on an error (git bisect\n" \
 	"run stops there)."
 
@@ -53,8 +53,7 @@ static const struct cli_opt info_opts[] = {
 	CLI_STRING(0, "repo", struct info_args, repo, "DIR",
 		   "the git repository (default: the one of the current\ndirectory)", 0),
 	CLI_STRING(0, "db", struct info_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)",
-		   0),
+		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
 	CLI_END,
 };
 
@@ -96,7 +95,8 @@ static int state_dir(const char *repo, char *dir, size_t len)
 }
 
 /* The bisection of repo; running: one in progress, else exit 2. */
-static int get_bisection(struct ct_store *st, const char *repo, bool running, struct ct_bisection *b)
+static int get_bisection(struct ct_store *st, const char *repo, bool running,
+			 struct ct_bisection *b)
 {
 	char err[CT_ERRLEN];
 	int rc = ct_store_bisection_get(st, repo, b, err, sizeof(err));
@@ -126,7 +126,8 @@ static int parse_measure(struct run_args *a, int argc, char **argv)
 		ex = run_check(a, &p, argc, argv);
 	a->s.opts.runs = a->bisect_max; /* a step's most; each session sets its own */
 	if (!ex && a->s.opts.nloads != 1)
-		ex = cli_usage_error("bisect", "a bisection judges one load: give -l once (%zu given)",
+		ex = cli_usage_error("bisect",
+				     "a bisection judges one load: give -l once (%zu given)",
 				     a->s.opts.nloads);
 	return ex;
 }
@@ -200,8 +201,8 @@ static int check_range(struct run_args *a, char *top, size_t tlen, char *good, c
 	if (rc < 0)
 		return cli_fail(rc, err);
 	if (rc)
-		return cli_usage_error("bisect",
-				       "%s has uncommitted changes: commit or stash them first", top);
+		return cli_usage_error(
+			"bisect", "%s has uncommitted changes: commit or stash them first", top);
 	if (a->build) {
 		char **words = NULL;
 		int n = ct_split_words(a->build, &words);
@@ -212,8 +213,8 @@ static int check_range(struct run_args *a, char *top, size_t tlen, char *good, c
 			ct_quote(words[0], q, sizeof(q));
 		free(words);
 		if (!ok)
-			return cli_usage_error("bisect", "--build: cannot run %s: command not found",
-					       q);
+			return cli_usage_error("bisect",
+					       "--build: cannot run %s: command not found", q);
 	}
 	return 0;
 }
@@ -227,7 +228,6 @@ static void print_start(const struct bisect *c)
 	fprintf(stderr, "contend: bisect: %zu commit%s in %s..%s, under load %s\n", c->range.n,
 		c->range.n == 1 ? "" : "s", g, b, c->a->s.opts.loads[0]);
 }
-
 
 static int cmd_start(int argc, char **argv)
 {

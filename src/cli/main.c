@@ -31,6 +31,8 @@ static const struct ct_cmd commands[] = {
 	  "render stored results as text, JSON, CSV, Markdown or an HTML page", 0 },
 	{ "plan", cmd_plan,
 	  "how many sessions and runs a side an effect needs, from stored spreads", 0 },
+	{ "bisect", cmd_bisect,
+	  "find the commit that made a workload slower, with noisy answers outvoted", WRITES },
 	{ "stats", cmd_stats, "compare sets of numbers: summaries, tests, verdicts (ministat)", 0 },
 	{ "import", cmd_import, "store a peer's results (hyperfine --export-json) as sessions",
 	  WRITES },

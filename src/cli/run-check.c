@@ -105,7 +105,7 @@ static int check_scopes(const struct run_args *a, const struct cli_parsed *p,
 
 /* True when execvp() would find prog: checked before anything is stored,
  * so a typo is a usage error rather than a session of failed runs. */
-static bool runnable(const char *prog)
+bool run_runnable(const char *prog)
 {
 	const char *path = getenv("PATH"), *p, *end;
 	char full[4096];
@@ -260,7 +260,7 @@ static int define_load_cmds(struct run_args *a)
 		ex = load_cmd_words(a, name, eq + 1, &argv);
 		if (ex)
 			break;
-		if (!runnable(argv[0])) {
+		if (!run_runnable(argv[0])) {
 			ex = cli_usage_error(a->cmd,
 					     "--load-cmd %s: cannot run %s: command not found",
 					     name, ct_quote(argv[0], q, sizeof(q)));
@@ -297,7 +297,8 @@ static int check_workload(struct run_args *a, const struct cli_parsed *p, int ar
 		return cli_usage_error(a->cmd, "a command after -- needs -w cmd");
 	if ((w->flags & CT_WL_ARGV) && !o->wopts.argv)
 		return cli_usage_error(a->cmd, "workload '%s' needs a command after --", w->name);
-	if (o->wopts.argv && !o->wopts.shell && !runnable(o->wopts.argv[0]))
+	if (o->wopts.argv && !o->wopts.shell && !run_runnable(o->wopts.argv[0]) &&
+	    !(a->cmd_in_tree && strchr(o->wopts.argv[0], '/') && o->wopts.argv[0][0] != '/'))
 		return cli_usage_error(
 			a->cmd, "cannot run %s: command not found%s",
 			ct_quote(o->wopts.argv[0], q, sizeof(q)),
@@ -308,7 +309,7 @@ static int check_workload(struct run_args *a, const struct cli_parsed *p, int ar
 		const char *hook = i ? o->wopts.cleanup : o->wopts.prepare;
 		char **words = NULL;
 		int n = hook ? ct_split_words(hook, &words) : 0;
-		bool found = n <= 0 || runnable(words[0]);
+		bool found = n <= 0 || run_runnable(words[0]);
 
 		if (n > 0 && !found)
 			ct_quote(words[0], q, sizeof(q));

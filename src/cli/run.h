@@ -59,6 +59,14 @@ struct run_args {
 	const char *from;
 	unsigned cal_sessions; /* --sessions K: K sessions, then their spread */
 	double effect;	       /* percent; 0: not asked */
+	/* bisect (cmd-bisect.c): the range, the repository, the build, the
+	 * kernel loop's identity and hook, judge's labels, the runs a side a
+	 * step may take; a relative command after -- is the candidate's own,
+	 * found in its work tree, not here */
+	const char *good, *bad, *repo, *build, *id_cmd, *next_cmd, *good_label, *bad_label;
+	bool step;
+	unsigned bisect_max;
+	bool cmd_in_tree;
 };
 
 /* The options of run and calibrate: parser, checks and --help in one
@@ -73,6 +81,8 @@ extern const struct cli_choice run_selftest_modes[], run_progress_modes[];
  * session's options filled in (run-check.c). 0, or the exit code after one
  * line. */
 int run_check(struct run_args *a, const struct cli_parsed *p, int argc, char **argv);
+/* Whether prog runs: a path that is executable, or a name found in $PATH. */
+bool run_runnable(const char *prog);
 /* A --baseline names a config with stored runs of the workload. */
 int run_check_baseline(const struct run_args *a, struct ct_store *st);
 /* --dry-run: every check the session makes before its first run, then the

@@ -64,8 +64,8 @@ static char *insert_sql(const char *table, const struct col *cols, size_t n)
 	for (size_t i = 0; i < n && off < sizeof(vals); i++)
 		off += (size_t)snprintf(vals + off, sizeof(vals) - off, "%s?%zu", i ? ", " : "",
 					i + 1);
-	if (names && asprintf(&sql, "INSERT INTO %s (%s) VALUES (%s) RETURNING id", table, names,
-			      vals) < 0)
+	if (names &&
+	    asprintf(&sql, "INSERT INTO %s (%s) VALUES (%s) RETURNING id", table, names, vals) < 0)
 		sql = NULL;
 	free(names);
 	return sql;
@@ -126,8 +126,9 @@ static int end_row(struct store *s, const char *table, const struct col *cols, s
 		DB(s)->bind_i64(st, (int)(n - first + 1), id);
 		rc = ct_store_one_id(s, st, what, &got, err, len);
 		if (!rc && got != id)
-			rc = ct_err(err, len, -ENOENT, "cannot %s in results store '%s': no row %lld",
-				    what, s->db->name, (long long)id);
+			rc = ct_err(err, len, -ENOENT,
+				    "cannot %s in results store '%s': no row %lld", what,
+				    s->db->name, (long long)id);
 		rc = ct_store_write_end(s, rc, what, err, len);
 	}
 	DB(s)->finalize(st);

@@ -11,16 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MEMBER_SIZE(st, m) sizeof(((st *)0)->m)
-#define COL(n, t, st, m)                                     \
-	{                                                    \
-		.name = n, .type = t, .off = offsetof(st, m) \
-	}
-#define TEXT(n, st, m)                                                                          \
-	{                                                                                       \
-		.name = n, .type = COL_TEXT, .off = offsetof(st, m), .size = MEMBER_SIZE(st, m) \
-	}
-
 #define RUN(name, type, m) COL(name, type, struct ct_run, m)
 #define RUN_TEXT(name, m)  TEXT(name, struct ct_run, m)
 

@@ -10,9 +10,11 @@
 
 #include "contend/store.h"
 
+#include <stddef.h>
+
 /* The schema version both backends are at in this contend: a new
  * migration appends to each backend's list and moves this. */
-#define CT_STORE_SCHEMA 12
+#define CT_STORE_SCHEMA 13
 
 /* A connection; a driver's own struct embeds it as its first member. */
 struct db {
@@ -178,6 +180,17 @@ struct col {
 	size_t off;
 	size_t size; /* COL_TEXT: the array's size */
 };
+
+/* A table's entries: member m of struct st in column n. */
+#define MEMBER_SIZE(st, m) sizeof(((st *)0)->m)
+#define COL(n, t, st, m)                                     \
+	{                                                    \
+		.name = n, .type = t, .off = offsetof(st, m) \
+	}
+#define TEXT(n, st, m)                                                                          \
+	{                                                                                       \
+		.name = n, .type = COL_TEXT, .off = offsetof(st, m), .size = MEMBER_SIZE(st, m) \
+	}
 
 extern const struct col ct_store_run_cols[]; /* struct ct_run */
 extern const size_t ct_store_nrun_cols;

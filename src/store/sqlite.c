@@ -180,6 +180,41 @@ static const char *const migrations[] = {
 	" mem_gbps REAL,"
 	" disk_mbps REAL,"
 	" UNIQUE (session_id, seq));",
+	/* 13: bisections (contend bisect): the range and how it measures,
+	 * then each step in turn - a candidate's measurement against its
+	 * base, the session group that holds its runs, and its answer - so
+	 * a bisection resumes from the store and the search replays */
+	"CREATE TABLE bisections ("
+	" id INTEGER PRIMARY KEY,"
+	" repo TEXT NOT NULL,"
+	" good TEXT NOT NULL,"
+	" bad TEXT NOT NULL,"
+	" mode TEXT NOT NULL,"
+	" argv TEXT NOT NULL,"
+	" status TEXT NOT NULL,"
+	" culprit TEXT NOT NULL DEFAULT '',"
+	" note TEXT NOT NULL DEFAULT '',"
+	" started_at INTEGER NOT NULL,"
+	" ended_at INTEGER);"
+	"CREATE INDEX bisections_by_repo ON bisections (repo);"
+	"CREATE TABLE bisect_steps ("
+	" id INTEGER PRIMARY KEY,"
+	" bisection_id INTEGER NOT NULL REFERENCES bisections (id),"
+	" seq INTEGER NOT NULL,"
+	" role TEXT NOT NULL,"
+	" sha TEXT NOT NULL,"
+	" base TEXT NOT NULL,"
+	" session_id INTEGER REFERENCES sessions (id),"
+	" answer TEXT NOT NULL DEFAULT '',"
+	" why TEXT NOT NULL DEFAULT '',"
+	" runs INTEGER NOT NULL DEFAULT 0,"
+	" have_effect INTEGER NOT NULL DEFAULT 0,"
+	" effect REAL NOT NULL DEFAULT 0,"
+	" effect_low REAL NOT NULL DEFAULT 0,"
+	" effect_high REAL NOT NULL DEFAULT 0,"
+	" created_at INTEGER NOT NULL,"
+	" ended_at INTEGER);"
+	"CREATE INDEX bisect_steps_by_bisection ON bisect_steps (bisection_id);",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))

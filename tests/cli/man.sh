@@ -3,7 +3,7 @@
 # every command `contend --help` lists has its entry, synopsis and example,
 # every long option a command's --help prints is in that command's
 # subsection under OPTIONS (so an option added without docs fails here), the
-# exit codes 0-4 are listed and the variables the help names are documented.
+# exit codes 0-5 are listed and the variables the help names are documented.
 . "$CT_TESTLIB"
 
 page=${CT_MANPAGE:-$(dirname "$CT_TESTLIB")/../../docs/contend.1}
@@ -90,6 +90,8 @@ for c in $cmds; do
 		subsection "$c" >"$T/sub"
 		# calibrate takes run's options, as its subsection says
 		[ "$c" = calibrate ] && subsection run >>"$T/sub"
+		# and so do bisect start and judge
+		[ "$c" = bisect ] && subsection run >>"$T/sub"
 		opts=$(grep -oE '^ +(-[A-Za-z], )?--[a-z0-9][a-z0-9-]*' "$T/ch" | sed 's/^ *//; s/,//' | grep -v -- '--help')
 		allopts="$allopts $opts"
 		missing=""
@@ -126,7 +128,7 @@ fi
 
 section "EXIT STATUS" >"$T/exit"
 missing=""
-for n in 0 1 2 3 4; do
+for n in 0 1 2 3 4 5; do
 	awk -v n="$n" 'prev == ".TP" && $0 == ".B " n { f = 1 } { prev = $0 } END { exit !f }' "$T/exit" ||
 		missing="$missing $n"
 done
