@@ -116,7 +116,7 @@ check "no step answered before the kill was measured again ($answered)" test "$t
 cat >"$T/boot" <<EOF
 #!/bin/sh
 echo "\$1" >"$T/booted"
-if git -C "$R" merge-base --is-ancestor $culprit "\$1"; then echo 0.026 >"$T/cost"; else echo 0.020 >"$T/cost"; fi
+if git -C "$R" merge-base --is-ancestor $culprit "\$1"; then echo 0.060 >"$T/cost"; else echo 0.040 >"$T/cost"; fi
 EOF
 chmod +x "$T/boot"
 echo none >"$T/booted"
@@ -133,7 +133,7 @@ run bisect step --repo "$R"
 expect_rc "step on a system that is not the candidate: exit 2" 2
 cp "$T/booted.save" "$T/booted"
 steps=0
-while [ "$steps" -lt 40 ]; do
+while [ "$steps" -lt 60 ]; do
 	run bisect step --repo "$R"
 	steps=$((steps + 1))
 	[ "$rc" = 0 ] && grep -q "is the first bad commit" "$T/out" && break
