@@ -237,8 +237,8 @@ int ct_store_bisection_put(struct ct_store *s, struct ct_bisection *b, char *err
 /* Writes b's status, culprit, note and ended_at to its row. */
 int ct_store_bisection_end(struct ct_store *s, const struct ct_bisection *b, char *err,
 			   size_t len) CT_WUR;
-/* The newest bisection of repo (NULL: of any); -ENOENT (err untouched)
- * when there is none. */
+/* The newest bisection of repo; -ENOENT (err untouched) when there is
+ * none. */
 int ct_store_bisection_get(struct ct_store *s, const char *repo, struct ct_bisection *b, char *err,
 			   size_t len) CT_WUR;
 /* Stores a step (every member but id) and sets p->id. */

@@ -219,7 +219,7 @@ static int block_hook(void *ctx, struct ct_session *s, const char *load, unsigne
 	}
 	if (c->pairs_before + blocks < c->rung)
 		return 0;
-	rc = bisect_compare(c, c->cur->seq, c->cur_base, c->cur_sha, &cmp, &np, err, len);
+	rc = bisect_compare(c, c->cur->seq, c->cur->base, c->cur->sha, &cmp, &np, err, len);
 	if (rc)
 		return rc;
 	if (!strcmp(c->cur->role, "regression"))
@@ -231,8 +231,7 @@ static int block_hook(void *ctx, struct ct_session *s, const char *load, unsigne
 	return 0;
 }
 
-/* A new row of the bisection's steps, stored; c->cur points at it. */
-static int step_begin(struct bisect *c, unsigned seq, const char *role, const char *base,
+int bisect_step_begin(struct bisect *c, unsigned seq, const char *role, const char *base,
 		      const char *sha, char *err, size_t len)
 {
 	struct ct_bisect_step *grown = realloc(c->steps, (c->nsteps + 1) * sizeof(*grown)), *p;
@@ -251,6 +250,30 @@ static int step_begin(struct bisect *c, unsigned seq, const char *role, const ch
 	c->nsteps++;
 	c->cur = p;
 	return ct_store_bisect_step_put(c->st, p, err, len);
+}
+
+int bisect_session(struct run_args *a, struct ct_store *st, const char *const *labels,
+		   const char *const *dirs, size_t n, unsigned runs,
+		   int (*hook)(void *, struct ct_session *, const char *, unsigned, bool *, char *,
+			       size_t),
+		   void *ctx, struct cli_progress *prog, char *err, size_t len)
+{
+	int rc;
+
+	run_reset(&a->s);
+	a->s.opts.ndirs = n;
+	a->s.opts.dir_labels = labels;
+	a->s.opts.dirs = dirs;
+	a->s.opts.runs = runs;
+	a->s.opts.block_done = hook;
+	a->s.opts.block_ctx = ctx;
+	a->s.opts.order_seed = (uint64_t)ct_wall_ns() ^ (uint64_t)getpid();
+	cli_progress_init(prog, a->quiet ? CLI_PROGRESS_NONE : (enum cli_progress_mode)a->progress);
+	a->s.on_event = cli_progress_event;
+	a->s.ctx = prog;
+	rc = ct_session_run(&a->s, st, err, len);
+	cli_progress_done(prog);
+	return rc;
 }
 
 /* The answer of a step from its comparison at the end of its runs. */
@@ -314,7 +337,7 @@ static int measure(struct bisect *c, unsigned seq, const char *role, const char 
 		rc = tree_ready(c, "candidate", sha, why, sizeof(why), err, sizeof(err));
 	if (rc < 0)
 		return cli_fail(rc, err);
-	if (!resumed && (rc = step_begin(c, seq, role, base, sha, err, sizeof(err))))
+	if (!resumed && (rc = bisect_step_begin(c, seq, role, base, sha, err, sizeof(err))))
 		return cli_fail(rc, err);
 	if (why[0]) { /* the candidate does not build: git's exit 125 */
 		snprintf(c->cur->answer, sizeof(c->cur->answer), "skip");
@@ -327,28 +350,13 @@ static int measure(struct bisect *c, unsigned seq, const char *role, const char 
 	if (rc)
 		return cli_fail(rc, err);
 	c->pairs_before = np;
-	c->cur_base = base;
-	c->cur_sha = sha;
 	for (c->rung = BISECT_FIRST_RUNS; c->rung <= np; c->rung *= 2)
 		;
 	if (np < a->bisect_max) {
 		fprintf(stderr, "contend: bisect: %s %s against %s%s\n", role, ls, lb,
 			np ? " (its runs so far counted in)" : "");
-		run_reset(&a->s);
-		a->s.opts.ndirs = 2;
-		a->s.opts.dir_labels = labels;
-		a->s.opts.dirs = dirs;
-		a->s.opts.runs = a->bisect_max - (unsigned)np;
-		a->s.opts.block_done = block_hook;
-		a->s.opts.block_ctx = c;
-		a->s.opts.order_seed = (uint64_t)ct_wall_ns() ^ (uint64_t)getpid();
-		cli_progress_init(&prog, a->quiet ? CLI_PROGRESS_NONE
-						  : (enum cli_progress_mode)a->progress);
-		a->s.on_event = cli_progress_event;
-		a->s.ctx = &prog;
-		rc = ct_session_run(&a->s, c->st, err, sizeof(err));
-		cli_progress_done(&prog);
-		c->nruns += prog.nruns;
+		rc = bisect_session(a, c->st, labels, dirs, 2, a->bisect_max - (unsigned)np,
+				    block_hook, c, &prog, err, sizeof(err));
 		if (rc == -EINTR) {
 			cli_error("bisect: %s; the step is kept: 'contend bisect resume' goes on",
 				  err);
@@ -393,13 +401,22 @@ static int bisect_end(struct bisect *c, const char *status, const char *culprit,
 	return CT_EXIT_NO_ANSWER;
 }
 
-/* The answer of the newest row of a role, NULL when there is none. */
-static const struct ct_bisect_step *last_of(const struct bisect *c, const char *role)
+const struct ct_bisect_step *bisect_last(const struct bisect *c, const char *role, bool answered)
 {
 	for (size_t i = c->nsteps; i-- > 0;)
-		if (!strcmp(c->steps[i].role, role))
+		if (!strcmp(c->steps[i].role, role) && (!answered || c->steps[i].answer[0]))
 			return &c->steps[i];
 	return NULL;
+}
+
+/* How many rows of role there are. */
+static size_t count_role(const struct bisect *c, const char *role)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nsteps; i++)
+		n += !strcmp(c->steps[i].role, role);
+	return n;
 }
 
 static unsigned next_seq(const struct bisect *c)
@@ -427,7 +444,7 @@ static int apply(struct bisect *c, const struct ct_bisect_step *p)
 
 int bisect_drive(struct bisect *c)
 {
-	size_t n = c->range.n, budget = 20, candidates = 0;
+	size_t n = c->range.n, budget = 20;
 	char err[CT_ERRLEN];
 	int ex;
 
@@ -435,15 +452,13 @@ int bisect_drive(struct bisect *c)
 		budget += 4;
 	for (;;) {
 		const struct ct_bisect_step *last = c->nsteps ? &c->steps[c->nsteps - 1] : NULL;
-		const struct ct_bisect_step *reg = last_of(c, "regression");
-		const struct ct_bisect_step *across = last_of(c, "across");
+		const struct ct_bisect_step *reg = bisect_last(c, "regression", false);
+		const struct ct_bisect_step *across = bisect_last(c, "across", false);
 		char parent[CT_GIT_SHA_LEN + 1], note[256];
 		long found = bisect_found(c);
-		size_t next;
+		size_t next, candidates = count_role(c, "candidate");
 		int rc;
 
-		for (size_t i = 0; i < c->nsteps; i++)
-			candidates += !strcmp(c->steps[i].role, "candidate");
 		if (last && !last->answer[0]) { /* a step a crash interrupted */
 			char role[12], base[CT_BISECT_SHA], sha[CT_BISECT_SHA];
 
@@ -481,7 +496,6 @@ int bisect_drive(struct bisect *c)
 			ex = measure(c, next_seq(c), "candidate", c->b.good, c->range.sha[next],
 				     false);
 		}
-		candidates = 0;
 		if (ex)
 			return ex;
 		if (ct_signals_pending())

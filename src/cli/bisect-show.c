@@ -34,15 +34,6 @@ static void effect_text(const struct ct_bisect_step *p, char *buf, size_t len)
 		 p->effect_high * 100);
 }
 
-/* The newest answered row of a role, NULL when none. */
-static const struct ct_bisect_step *answered(const struct bisect *c, const char *role)
-{
-	for (size_t i = c->nsteps; i-- > 0;)
-		if (!strcmp(c->steps[i].role, role) && c->steps[i].answer[0])
-			return &c->steps[i];
-	return NULL;
-}
-
 void bisect_print_step(struct bisect *c, const struct ct_bisect_step *p, FILE *f)
 {
 	char e[96], l[16], b[16];
@@ -64,8 +55,8 @@ void bisect_print_step(struct bisect *c, const struct ct_bisect_step *p, FILE *f
 
 void bisect_print_culprit(struct bisect *c, FILE *f)
 {
-	const struct ct_bisect_step *across = answered(c, "across");
-	const struct ct_bisect_step *reg = answered(c, "regression");
+	const struct ct_bisect_step *across = bisect_last(c, "across", true);
+	const struct ct_bisect_step *reg = bisect_last(c, "regression", true);
 	char subj[SUBJECT_LEN], e[96], pl[16];
 	unsigned runs = 0, steps = 0;
 

@@ -199,39 +199,17 @@ static int measure_boot(struct bisect *c, unsigned seq, const char *role, const 
 			unsigned runs)
 {
 	struct run_args *a = c->a;
-	struct ct_bisect_step *p, *grown = realloc(c->steps, (c->nsteps + 1) * sizeof(*grown));
 	char l[16], err[CT_ERRLEN] = "";
 	const char *labels[1] = { l }, *dirs[1] = { NULL };
 	struct cli_progress prog;
-	int rc;
+	struct ct_bisect_step *p;
+	int rc = bisect_step_begin(c, seq, role, c->b.good, sha, err, sizeof(err));
 
-	if (!grown)
-		return cli_fail(-ENOMEM, "out of memory");
-	c->steps = grown;
-	p = &c->steps[c->nsteps++];
-	memset(p, 0, sizeof(*p));
-	p->bisection_id = c->b.id;
-	p->seq = seq;
-	snprintf(p->role, sizeof(p->role), "%s", role);
-	snprintf(p->sha, sizeof(p->sha), "%s", sha);
-	snprintf(p->base, sizeof(p->base), "%s", c->b.good);
-	p->created_at = ct_wall_ns();
-	rc = ct_store_bisect_step_put(c->st, p, err, sizeof(err));
 	if (rc)
 		return cli_fail(rc, err);
-	c->cur = p;
+	p = c->cur;
 	bisect_label(sha, l, sizeof(l));
-	run_reset(&a->s);
-	a->s.opts.ndirs = 1;
-	a->s.opts.dir_labels = labels;
-	a->s.opts.dirs = dirs;
-	a->s.opts.runs = runs;
-	cli_progress_init(&prog,
-			  a->quiet ? CLI_PROGRESS_NONE : (enum cli_progress_mode)a->progress);
-	a->s.on_event = cli_progress_event;
-	a->s.ctx = &prog;
-	rc = ct_session_run(&a->s, c->st, err, sizeof(err));
-	cli_progress_done(&prog);
+	rc = bisect_session(a, c->st, labels, dirs, 1, runs, NULL, NULL, &prog, err, sizeof(err));
 	p->runs = prog.nruns - prog.nfailed;
 	if (a->s.cfg[0].rec.id) {
 		p->session_id = a->s.cfg[0].rec.id;
@@ -368,7 +346,7 @@ static int judge(struct run_args *a, struct ct_store *st, const char *top, const
 	const char *labels[1] = { l }, *dirs[1] = { top };
 	struct ct_stats_comparison reg, cmp;
 	int64_t ids[1024];
-	size_t n = 0, fixed, runs = 0;
+	size_t n = 0, runs = 0;
 	unsigned have = 0;
 	int rc;
 
@@ -389,22 +367,13 @@ static int judge(struct run_args *a, struct ct_store *st, const char *top, const
 			  a->good_label, a->bad_label, a->s.opts.loads[0]);
 		return JUDGE_ABORT;
 	}
-	fixed = n;
 	for (unsigned rung = BISECT_FIRST_RUNS; have < a->bisect_max; rung *= 2) {
 		struct cli_progress prog;
 		enum ct_bisect_call call;
 
-		run_reset(&a->s);
-		a->s.opts.ndirs = 1;
-		a->s.opts.dir_labels = labels;
-		a->s.opts.dirs = dirs;
-		a->s.opts.runs = (rung < a->bisect_max ? rung : a->bisect_max) - have;
-		cli_progress_init(&prog, a->quiet ? CLI_PROGRESS_NONE
-						  : (enum cli_progress_mode)a->progress);
-		a->s.on_event = cli_progress_event;
-		a->s.ctx = &prog;
-		rc = ct_session_run(&a->s, st, err, sizeof(err));
-		cli_progress_done(&prog);
+		rc = bisect_session(a, st, labels, dirs, 1,
+				    (rung < a->bisect_max ? rung : a->bisect_max) - have, NULL,
+				    NULL, &prog, err, sizeof(err));
 		if (rc) {
 			cli_error("bisect: judge: %s", err);
 			return JUDGE_ABORT;
@@ -426,7 +395,6 @@ static int judge(struct run_args *a, struct ct_store *st, const char *top, const
 			return call == CT_BISECT_BAD ? JUDGE_BAD : JUDGE_GOOD;
 		}
 	}
-	(void)fixed;
 	fprintf(stderr, "contend: bisect: judge: %s: no answer after %u runs (skipped)\n", l, have);
 	return JUDGE_SKIP;
 }
@@ -435,29 +403,15 @@ int bisect_judge_cmd(int argc, char **argv)
 {
 	static struct run_args a;
 	char top[PATH_MAX], sha[CT_GIT_SHA_LEN + 1], err[CT_ERRLEN];
-	struct cli_parsed p;
-	struct ct_journal j;
 	struct ct_store *st = NULL;
+	struct ct_journal j;
 	int ex, rc;
 
-	memset(&a, 0, sizeof(a));
-	a.cmd = "bisect";
-	a.s.env.oltp = &a.oltp;
-	a.format = CLI_FORMAT_AUTO;
-	a.cmd_in_tree = true;
-	ex = cli_parse_in_order("bisect", "contend bisect judge [options] [-- command...]", NULL,
-				run_opts, &a, argc, argv, &p);
+	ex = bisect_parse(&a, argc, argv);
 	if (ex == 1)
 		return 0;
-	if (!ex && !a.loads)
-		a.loads = "none";
-	if (!ex)
-		ex = run_check(&a, &p, argc, argv);
-	a.s.opts.runs = a.bisect_max;
 	if (!ex && (!a.good_label || !a.bad_label))
 		ex = cli_usage_error("bisect", "judge needs --good-label L and --bad-label L");
-	if (!ex && a.s.opts.nloads != 1)
-		ex = cli_usage_error("bisect", "a bisection judges one load: give -l once");
 	if (!ex) {
 		rc = ct_git_toplevel(a.repo ? a.repo : ".", top, sizeof(top), err, sizeof(err));
 		if (!rc)
@@ -474,23 +428,11 @@ int bisect_judge_cmd(int argc, char **argv)
 			ex = JUDGE_SKIP;
 		}
 	}
-	if (!ex) {
-		rc = ct_env_from_machine(&a.s.env, err, sizeof(err));
-		if (!rc)
-			rc = ct_session_check(&a.s, err, sizeof(err));
-		if (!rc && cli_open_store(a.db, &st))
-			rc = -EIO, snprintf(err, sizeof(err), "cannot open the results store");
-		if (!rc)
-			rc = cli_open_journal(&j, st, err, sizeof(err));
-		if (rc) {
-			cli_error("bisect: judge: %s", err);
-			ex = JUDGE_ABORT;
-		}
-		a.s.opts.journal = &j;
-	}
+	if (!ex)
+		ex = bisect_open(&a, &st, &j);
 	if (!ex)
 		ex = judge(&a, st, top, sha);
-	else if (ex == CT_EXIT_USAGE)
+	else if (ex != JUDGE_SKIP)
 		ex = JUDGE_ABORT; /* git bisect run would take 2 for "bad" */
 	ct_store_close(st);
 	free(a.kconfigs);

@@ -34,13 +34,29 @@ struct bisect {
 	/* what a measurement under way knows (bisect-run.c's block hook) */
 	struct ct_bisect_step *cur;
 	size_t rung, pairs_before;
-	const char *cur_base, *cur_sha;
-	enum ct_bisect_call call;
-	bool differs;
-	unsigned nruns; /* runs measured by this invocation */
 	/* the stored options parsed again, which the session points into */
 	char **words, **wargv;
 };
+
+/* The measuring options of start, judge, or (argv[0] the subcommand) the
+ * stored ones read again, parsed and checked into a; one load. 0, or the
+ * exit code after one line (cmd-bisect.c). */
+int bisect_parse(struct run_args *a, int argc, char **argv);
+/* The machine, the store and the knob journal, as run opens them. */
+int bisect_open(struct run_args *a, struct ct_store **st, struct ct_journal *j);
+/* One session of n configs of directories (labels; a NULL directory is
+ * here) of runs runs each, its progress in prog; hook, when given, after
+ * each block. Its rc (-EINTR when interrupted). */
+int bisect_session(struct run_args *a, struct ct_store *st, const char *const *labels,
+		   const char *const *dirs, size_t n, unsigned runs,
+		   int (*hook)(void *, struct ct_session *, const char *, unsigned, bool *, char *,
+			       size_t),
+		   void *ctx, struct cli_progress *prog, char *err, size_t len);
+/* A new row of the bisection's steps, stored; c->cur points at it. */
+int bisect_step_begin(struct bisect *c, unsigned seq, const char *role, const char *base,
+		      const char *sha, char *err, size_t len);
+/* The newest row of role (answered: only one with an answer); NULL none. */
+const struct ct_bisect_step *bisect_last(const struct bisect *c, const char *role, bool answered);
 
 /* The 12-digit label of a commit's configs. */
 void bisect_label(const char *sha, char *buf, size_t len);

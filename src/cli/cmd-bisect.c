@@ -29,13 +29,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define SYNOPSIS                                                                                \
+#define BISECT_SYNOPSIS                                                                         \
 	"contend bisect start --good REV --bad REV [--build CMD] [options] [-- command...]\n"   \
 	"       contend bisect resume|status|log|reset [--repo DIR] [--db PATH]\n"              \
 	"       contend bisect step [--repo DIR] [--db PATH]\n"                                 \
 	"       contend bisect judge --good-label L --bad-label L [--build CMD] [options] [-- " \
 	"command...]"
-#define INTRO                                                                                 \
+#define BISECT_INTRO                                                                          \
 	"Finds the first commit of good..bad that made the workload slower (or faster):\n"    \
 	"each candidate is built in a work tree of contend's own and measured interleaved\n"  \
 	"with good, 5, 10, 20, 40 runs a side until the answer is bad, good or none (then\n"  \
@@ -108,8 +108,7 @@ static int get_bisection(struct ct_store *st, const char *repo, bool running,
 	return rc ? cli_fail(rc, err) : 0;
 }
 
-/* Parses the measuring options (argv[0] is the subcommand) into a. */
-static int parse_measure(struct run_args *a, int argc, char **argv)
+int bisect_parse(struct run_args *a, int argc, char **argv)
 {
 	struct cli_parsed p;
 	int ex;
@@ -119,7 +118,8 @@ static int parse_measure(struct run_args *a, int argc, char **argv)
 	a->s.env.oltp = &a->oltp;
 	a->format = CLI_FORMAT_AUTO;
 	a->cmd_in_tree = true;
-	ex = cli_parse_in_order("bisect", SYNOPSIS, INTRO, run_opts, a, argc, argv, &p);
+	ex = cli_parse_in_order("bisect", BISECT_SYNOPSIS, BISECT_INTRO, run_opts, a, argc, argv,
+				&p);
 	if (!ex && !a->loads)
 		a->loads = "none"; /* one load: without -l, the machine alone */
 	if (!ex)
@@ -132,8 +132,7 @@ static int parse_measure(struct run_args *a, int argc, char **argv)
 	return ex;
 }
 
-/* The store, the knob journal and the machine, as run opens them. */
-static int open_measure(struct run_args *a, struct ct_store **st, struct ct_journal *j)
+int bisect_open(struct run_args *a, struct ct_store **st, struct ct_journal *j)
 {
 	char err[CT_ERRLEN];
 	int rc, ex;
@@ -144,19 +143,11 @@ static int open_measure(struct run_args *a, struct ct_store **st, struct ct_jour
 	if (rc)
 		return cli_cmd_fail("bisect", rc, err);
 	ex = cli_open_store(a->db, st);
-	if (ex)
-		return ex;
-	rc = cli_open_journal(j, *st, err, sizeof(err));
-	if (!rc)
-		rc = ct_journal_check(j, err, sizeof(err));
-	if (rc) {
+	if (!ex && (ex = run_open_journal(a, *st, j))) {
 		ct_store_close(*st);
 		*st = NULL;
-		cli_error("%s", err);
-		return CT_EXIT_ENV;
 	}
-	a->s.opts.journal = j;
-	return 0;
+	return ex;
 }
 
 /* The measuring options as shell words: what resume and step parse again. */
@@ -238,14 +229,14 @@ static int cmd_start(int argc, char **argv)
 	struct ct_journal j;
 	int ex, rc;
 
-	ex = parse_measure(&a, argc, argv);
+	ex = bisect_parse(&a, argc, argv);
 	if (!ex)
 		ex = check_range(&a, top, sizeof(top), good, bad);
 	if (!ex && (a.id_cmd || a.next_cmd) && !a.step)
 		ex = cli_usage_error("bisect", "--id and --next-cmd go with --step");
 	if (ex)
 		return ex == 1 ? 0 : ex;
-	ex = open_measure(&a, &c.st, &j);
+	ex = bisect_open(&a, &c.st, &j);
 	if (ex)
 		return ex;
 	rc = ct_store_bisection_get(c.st, top, &old, err, sizeof(err));
@@ -303,7 +294,7 @@ static int open_info(int argc, char **argv, bool running, bool writes, struct bi
 	int ex;
 
 	memset(ia, 0, sizeof(*ia));
-	ex = cli_parse("bisect", SYNOPSIS, INTRO, info_opts, ia, argc, argv, &p);
+	ex = cli_parse("bisect", BISECT_SYNOPSIS, BISECT_INTRO, info_opts, ia, argc, argv, &p);
 	if (!ex && p.rest < argc)
 		ex = cli_usage_error("bisect", "unexpected argument '%s'", argv[p.rest]);
 	if (!ex)
@@ -341,7 +332,7 @@ static int reparse(struct bisect *c, struct run_args *a, const char *sub)
 	argv[0] = (char *)sub;
 	for (int i = 0; i < n; i++)
 		argv[i + 1] = words[i];
-	ex = parse_measure(a, n + 1, argv);
+	ex = bisect_parse(a, n + 1, argv);
 	/* the words stay until bisect_release(): the session points into them */
 	c->words = words;
 	c->wargv = argv;
@@ -373,7 +364,7 @@ static int cmd_continue(int argc, char **argv, bool step)
 	ex = reparse(&c, &a, argv[0]);
 	if (!ex) {
 		a.db = ia.db ? ia.db : a.db;
-		ex = open_measure(&a, &st, &j);
+		ex = bisect_open(&a, &st, &j);
 	}
 	if (ex)
 		return ex;
@@ -450,7 +441,7 @@ int cmd_bisect(int argc, char **argv)
 	const char *sub = argc > 1 ? argv[1] : NULL;
 
 	if (!sub || !strcmp(sub, "-h") || !strcmp(sub, "--help")) {
-		cli_help(sub ? stdout : stderr, "bisect", SYNOPSIS, INTRO, run_opts);
+		cli_help(sub ? stdout : stderr, "bisect", BISECT_SYNOPSIS, BISECT_INTRO, run_opts);
 		return sub ? 0 : CT_EXIT_USAGE;
 	}
 	if (!strcmp(sub, "start"))

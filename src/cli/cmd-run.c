@@ -17,33 +17,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The store and the machine's knob journal: knobs a contend left
- * changed (with any store) come first. */
-static int open_stores(struct run_args *a, struct ct_store **st, struct ct_journal *j)
+int run_open_journal(struct run_args *a, struct ct_store *st, struct ct_journal *j)
 {
 	char err[CT_ERRLEN];
-	int ex, rc;
+	int rc = cli_open_journal(j, st, err, sizeof(err));
 
-	ex = cli_open_store(a->db, st);
-	if (ex)
-		return ex;
-	ex = run_check_baseline(a, *st);
-	if (ex) {
-		ct_store_close(*st);
-		*st = NULL;
-		return ex;
-	}
-	rc = cli_open_journal(j, *st, err, sizeof(err));
 	if (!rc)
 		rc = ct_journal_check(j, err, sizeof(err));
 	if (rc) {
-		ct_store_close(*st);
-		*st = NULL;
 		cli_error("%s", err);
 		return CT_EXIT_ENV;
 	}
 	a->s.opts.journal = j;
 	return 0;
+}
+
+/* The store and the machine's knob journal: knobs a contend left
+ * changed (with any store) come first. */
+static int open_stores(struct run_args *a, struct ct_store **st, struct ct_journal *j)
+{
+	int ex = cli_open_store(a->db, st);
+
+	if (ex)
+		return ex;
+	ex = run_check_baseline(a, *st);
+	if (!ex)
+		ex = run_open_journal(a, *st, j);
+	if (ex) {
+		ct_store_close(*st);
+		*st = NULL;
+	}
+	return ex;
 }
 
 static int finish(struct run_args *a, int rc, const char *err, const struct cli_progress *prog)

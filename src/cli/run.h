@@ -108,6 +108,10 @@ int run_main(const struct run_cmd *cmd, int argc, char **argv);
 /* One session run and its report printed; *ex its exit code. */
 int run_session(struct run_args *a, struct ct_store *st, struct cli_progress *prog, int *ex,
 		char *err, size_t len);
+/* The machine's knob journal opened on st and checked (knobs a crashed
+ * contend left changed come back first), the session's from now: 0, or
+ * the exit code after one line. */
+int run_open_journal(struct run_args *a, struct ct_store *st, struct ct_journal *j);
 /* A new session of the same options: what the last one filled in goes. */
 void run_reset(struct ct_session *s);
 

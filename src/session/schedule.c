@@ -39,10 +39,11 @@ static int switch_config(struct session_rt *rt, struct ct_workload *w, struct ct
 	int rc;
 
 	w->cwd = s->cfg[k].cwd;
-	if (rt->cur_cfg == (long)k || !s->cfg[k].knobs)
+	if (!s->cfg[k].knobs)
 		return 0;
+	/* the knobs in force already (configs of directories share --set's) */
 	if (rt->cur_cfg >= 0 && s->cfg[rt->cur_cfg].knobs == s->cfg[k].knobs) {
-		rt->cur_cfg = (long)k; /* configs of directories share one's knobs */
+		rt->cur_cfg = (long)k;
 		return 0;
 	}
 	rc = ct_knob_apply_config(s->cfg[k].knobs, err, len);

@@ -286,6 +286,16 @@ int ct_session_close_orphans(struct ct_store *st, unsigned *closed, char *err, s
 	return rc;
 }
 
+/* The knobs' originals into the journal, before any is changed. */
+static int journal_knobs(struct session_rt *rt, char *err, size_t len)
+{
+	struct ct_session *s = rt->s;
+	int rc = ct_journal_record(rt->journal, s->opts.knobs, s->opts.nknobs, err, len);
+
+	rt->journalled = !rc;
+	return rc;
+}
+
 /*
  * Configs of directories (bisect: a commit's work tree each): the labels
  * given, the workload's commands run in each one's directory; the knobs of
@@ -302,10 +312,9 @@ static int setup_dir_configs(struct session_rt *rt, char *err, size_t len)
 	if (s->opts.nkconfigs > 1)
 		return ct_err(err, len, -EINVAL, "--vary cannot vary configs of directories");
 	if (s->opts.nkconfigs) {
-		rc = ct_journal_record(rt->journal, s->opts.knobs, s->opts.nknobs, err, len);
+		rc = journal_knobs(rt, err, len);
 		if (rc)
 			return rc;
-		rt->journalled = true;
 		rc = ct_knob_apply_config(&s->opts.kconfigs[0], err, len);
 		if (rc)
 			return rc;
@@ -352,10 +361,9 @@ static int setup_configs(struct session_rt *rt, char *err, size_t len)
 	if (s->opts.nkconfigs > CT_SESSION_MAX_CONFIGS)
 		return ct_err(err, len, -EINVAL, "at most %d configs in one session",
 			      CT_SESSION_MAX_CONFIGS);
-	rc = ct_journal_record(rt->journal, s->opts.knobs, s->opts.nknobs, err, len);
+	rc = journal_knobs(rt, err, len);
 	if (rc)
 		return rc;
-	rt->journalled = true;
 	s->ncfg = s->opts.nkconfigs;
 	for (size_t k = 0; k < s->ncfg; k++) {
 		struct ct_session_config *c = &s->cfg[k];

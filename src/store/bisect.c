@@ -179,7 +179,7 @@ int ct_store_bisection_get(struct ct_store *pub, const char *repo, struct ct_bis
 {
 	struct store *s = (struct store *)pub;
 	char *sql = select_sql("bisections", bisection_cols, CT_ARRAY_SIZE(bisection_cols),
-			       "CAST(?1 AS TEXT) IS NULL OR repo = ?1", "DESC LIMIT 1");
+			       "repo = ?1", "DESC LIMIT 1");
 	struct db_stmt *st;
 	int rc = ct_store_prepare(s, sql, &st, err, len);
 

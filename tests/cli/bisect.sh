@@ -71,23 +71,19 @@ check "nothing of the repository changed by the mistakes" test "$(git -C "$R" st
 check "and nothing stored" test "$(sql "select count(*) from bisections" 2>/dev/null || echo 0)" = 0
 
 # a whole bisection (the SIGKILLed one below is the second)
-for i in 1; do
-	run bisect start --repo "$R" --good HEAD~15 --bad HEAD --build "$build" $B -- ./bench
-	expect_rc "bisection $i ends with the culprit: exit 0" 0
-	expect_out "bisection $i names it as git does" "^$culprit is the first bad commit\$"
-	runs=$(sed -n 's/.* \([0-9]*\) runs judged.*/\1/p' "$T/out")
-	ok "bisection $i took $runs runs ($(grep -c 'step [0-9]*, candidate' "$T/err") candidates)"
-	if [ "$i" = 1 ]; then
-		run bisect status --repo "$R"
-		expect_out "status shows a skipped build" "skip .*the build failed"
-		expect_out "and the culprit" "^$culprit is the first bad commit"
-		run bisect log --repo "$R"
-		expect_out "log is git's bisect log" "^git bisect good $good\$"
-		expect_out "and ends with the first bad commit" "^# first bad commit: \[$culprit\] change 11\$"
-		check "every step's runs are ordinary sessions labelled by commit" test "$(sql "select count(*) from configs where label = '$(echo "$culprit" | cut -c1-12)'")" -ge 1
-	fi
-	"$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
-done
+run bisect start --repo "$R" --good HEAD~15 --bad HEAD --build "$build" $B -- ./bench
+expect_rc "the bisection ends with the culprit: exit 0" 0
+expect_out "it names it as git does" "^$culprit is the first bad commit\$"
+runs=$(sed -n 's/.* \([0-9]*\) runs judged.*/\1/p' "$T/out")
+check "it says the runs it judged: $runs ($(grep -c 'step [0-9]*, candidate' "$T/err") candidates)" test "${runs:-0}" -gt 0
+run bisect status --repo "$R"
+expect_out "status shows a skipped build" "skip .*the build failed"
+expect_out "and the culprit" "^$culprit is the first bad commit"
+run bisect log --repo "$R"
+expect_out "log is git's bisect log" "^git bisect good $good\$"
+expect_out "and ends with the first bad commit" "^# first bad commit: \[$culprit\] change 11\$"
+check "every step's runs are ordinary sessions labelled by commit" test "$(sql "select count(*) from configs where label = '$(echo "$culprit" | cut -c1-12)'")" -ge 1
+"$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
 check "reset removes the work trees" test "$(wt)" = "$trees"
 
 # SIGKILL in the middle, then status and resume
@@ -126,7 +122,6 @@ expect_out "it names the first commit to boot: good" "^next: build and boot $goo
 check "and --next-cmd booted it" test "$(cat "$T/booted")" = "$good"
 run bisect start --repo "$R" --good HEAD~15 --bad HEAD $B -- ./bench
 expect_rc "a bisection already in progress: exit 2" 2
-echo "$culprit" >"$T/booted.real"
 cp "$T/booted" "$T/booted.save"
 echo 0000000 >"$T/booted"
 run bisect step --repo "$R"
