@@ -9,7 +9,7 @@
 # boot that changes what the workload measures; and each mistake is one
 # line, exit 2, the repository untouched.
 . "$CT_TESTLIB"
-plan 31
+plan 34
 
 R="$T/repo"
 mkdir "$R"
@@ -85,6 +85,24 @@ expect_out "and ends with the first bad commit" "^# first bad commit: \[$culprit
 check "every step's runs are ordinary sessions labelled by commit" test "$(sql "select count(*) from configs where label = '$(echo "$culprit" | cut -c1-12)'")" -ge 1
 "$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
 check "reset removes the work trees" test "$(wt)" = "$trees"
+
+# git's own loop: git bisect run with judge, against two stored labels
+# measured at the ends (two sessions each, so that their spread is known)
+git clone -q "$R" "$T/clone"
+for end in good bad; do
+	if [ $end = good ]; then git -C "$T/clone" checkout -q "$good"; else git -C "$T/clone" checkout -q "$culprit"; fi
+	(cd "$T/clone" && cc -O1 -o bench bench.c)
+	for i in 1 2; do (cd "$T/clone" && "$CONTEND" run $B -l none -n 5 -L "j$end" -- ./bench >/dev/null 2>&1); done
+done
+git -C "$T/clone" checkout -q master 2>/dev/null || git -C "$T/clone" checkout -q main
+(cd "$T/clone" && git bisect start HEAD "$good" >/dev/null &&
+	git bisect run "$CONTEND" bisect judge --good-label jgood --bad-label jbad --build "$build" $B -- ./bench) >"$T/out" 2>"$T/err"
+rc=$?
+expect_rc "git bisect run with judge: exit 0" 0
+expect_out "git names the culprit" "^$culprit is the first bad commit\$"
+(cd "$T/clone" && git bisect reset >/dev/null 2>&1)
+run bisect judge --repo "$T/clone" --good-label jgood --bad-label nosuch $B -- ./bench
+expect_rc "judge with a label that names nothing: 255, which stops git bisect run" 255
 
 # SIGKILL in the middle, then status and resume
 "$CONTEND" bisect start --repo "$R" --good HEAD~15 --bad HEAD --build "$build" $B -- ./bench >"$T/k.out" 2>&1 &
