@@ -91,11 +91,17 @@ for i in $(seq 1 "$REPEAT_CONTEND"); do
 		-w cmd -q --dir "$OUT" -- ./bench >"$OUT/contend-$i.out" 2>"$OUT/contend-$i.err"
 	t1=$(now)
 	grep -q "^$culprit is the first bad commit" "$OUT/contend-$i.out" && c_right=$((c_right + 1))
-	c_runs=$((c_runs + $(sed -n 's/.* \([0-9]*\) runs judged.*/\1/p' "$OUT/contend-$i.out")))
+	# the runs its answered steps judged (both sides), named culprit or not
+	c_runs=$((c_runs + $(sqlite3 "$CONTEND_DB" "select coalesce(sum(2 * runs), 0) from bisect_steps
+		where answer <> '' and bisection_id = (select max(id) from bisections)")))
 	c_t=$(echo "$c_t + $t1 - $t0" | bc)
 	"$C" bisect reset --repo "$R" >/dev/null 2>&1
 done
 
+echo "contend's bisections: status, seconds, runs judged, steps, skipped"
+sqlite3 -separator ' ' "$CONTEND_DB" "select b.status, round((b.ended_at - b.started_at) / 1e9, 1),
+	sum(case when s.answer <> '' then 2 * s.runs else 0 end), count(*), sum(s.answer = 'skip')
+	from bisections b join bisect_steps s on s.bisection_id = b.id group by b.id" 2>/dev/null
 echo "range: $N commits, the culprit change $K (+$EFFECT% of a CPU loop), out: $OUT"
 printf '%-40s %10s %14s %16s\n' search right "runs (mean)" "time s (mean)"
 row() { # row NAME RIGHT REPEAT RUNS TIME
