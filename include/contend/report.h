@@ -379,6 +379,40 @@ enum ct_report_format {
 extern const char *const ct_report_format_names[];
 int ct_report_format_parse(const char *name, enum ct_report_format *out) CT_WUR;
 
+/*
+ * A bisection as its page shows it (contend bisect report): the commits of
+ * its range in order (parents first, bad last), each with the probability
+ * the search gives it of being the first bad one, and the steps, each
+ * placed at its commit. Filled by the caller from the store; the printer
+ * only places it.
+ */
+struct ct_report_bisect_commit {
+	char label[16];	   /* the sha's first 12 digits */
+	char subject[256]; /* its subject line */
+	double prob;	   /* NaN before the regression is known */
+};
+struct ct_report_bisect_step {
+	long commit; /* index into commits; -1: outside the range (good) */
+	unsigned seq;
+	char role[12], answer[8], label[16], base[16];
+	unsigned runs; /* a side */
+	bool have_effect;
+	double effect, low, high; /* ratio - 1 against its base, and its interval */
+	char why[256];
+};
+struct ct_report_bisect {
+	const char *repo, *status, *note;
+	char good[16], bad[16];
+	const struct ct_report_bisect_commit *commits;
+	size_t ncommits;
+	const struct ct_report_bisect_step *steps;
+	size_t nsteps;
+	long culprit;	      /* index into commits, -1 none */
+	bool have_regression; /* good..bad measured: regression is its effect */
+	double regression;
+};
+int ct_report_print_bisect_html(FILE *f, const struct ct_report_bisect *b);
+
 /* command: the contend command that printed it ("compare", "stats"...). */
 int ct_report_print_json(FILE *f, const struct ct_report *rep, const char *command);
 int ct_report_print_csv(FILE *f, const struct ct_report *rep);

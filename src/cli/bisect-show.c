@@ -5,8 +5,10 @@
  */
 #include "bisect.h"
 #include "cli.h"
+#include "contend/report.h"
 #include "contend/util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,4 +198,80 @@ void bisect_print_log(struct bisect *c, FILE *f)
 	} else if (c->b.note[0]) {
 		fprintf(f, "# contend: %s: %s\n", c->b.status, c->b.note);
 	}
+}
+
+/* The subjects of the range in one git call: commit i's into subjects[i]. */
+static void range_subjects(const struct bisect *c, struct ct_report_bisect_commit *commits)
+{
+	char range[2 * CT_GIT_SHA_LEN + 4], err[CT_ERRLEN], *out = NULL;
+	char *argv[] = { "git", "log", "--format=%H %s", range, NULL };
+
+	snprintf(range, sizeof(range), "%s..%s", c->b.good, c->b.bad);
+	if (ct_cmd_capture(argv, c->b.repo, &out, err, sizeof(err)) || !out) {
+		free(out);
+		return;
+	}
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		long i;
+
+		if (strlen(line) <= CT_GIT_SHA_LEN || line[CT_GIT_SHA_LEN] != ' ')
+			continue;
+		line[CT_GIT_SHA_LEN] = '\0';
+		i = ct_git_range_find(&c->range, line);
+		if (i >= 0)
+			snprintf(commits[i].subject, sizeof(commits[i].subject), "%s",
+				 line + CT_GIT_SHA_LEN + 1);
+	}
+	free(out);
+}
+
+int bisect_print_html(struct bisect *c, FILE *f)
+{
+	const struct ct_bisect_step *reg = bisect_last(c, "regression", true);
+	struct ct_report_bisect b = { .repo = c->b.repo,
+				      .status = c->b.status,
+				      .note = c->b.note,
+				      .ncommits = c->range.n,
+				      .nsteps = c->nsteps,
+				      .culprit = ct_git_range_find(&c->range, c->b.culprit) };
+	struct ct_report_bisect_commit *commits = calloc(c->range.n + 1, sizeof(*commits));
+	struct ct_report_bisect_step *steps = calloc(c->nsteps + 1, sizeof(*steps));
+	int rc = -ENOMEM;
+
+	if (commits && steps) {
+		bisect_label(c->b.good, b.good, sizeof(b.good));
+		bisect_label(c->b.bad, b.bad, sizeof(b.bad));
+		b.have_regression = reg && reg->have_effect;
+		b.regression = b.have_regression ? reg->effect : 0;
+		for (size_t i = 0; i < c->range.n; i++) {
+			bisect_label(c->range.sha[i], commits[i].label, sizeof(commits[i].label));
+			commits[i].prob = c->search && isfinite(c->delta)
+						  ? ct_bisect_prob(c->search, i)
+						  : NAN;
+		}
+		range_subjects(c, commits);
+		for (size_t i = 0; i < c->nsteps; i++) {
+			const struct ct_bisect_step *p = &c->steps[i];
+			struct ct_report_bisect_step *s = &steps[i];
+
+			s->commit = ct_git_range_find(&c->range, p->sha);
+			s->seq = p->seq;
+			snprintf(s->role, sizeof(s->role), "%s", p->role);
+			snprintf(s->answer, sizeof(s->answer), "%s", p->answer);
+			bisect_label(p->sha, s->label, sizeof(s->label));
+			bisect_label(p->base, s->base, sizeof(s->base));
+			s->runs = p->runs;
+			s->have_effect = p->have_effect;
+			s->effect = p->effect;
+			s->low = p->effect_low;
+			s->high = p->effect_high;
+			snprintf(s->why, sizeof(s->why), "%s", p->why);
+		}
+		b.commits = commits;
+		b.steps = steps;
+		rc = ct_report_print_bisect_html(f, &b);
+	}
+	free(commits);
+	free(steps);
+	return rc;
 }

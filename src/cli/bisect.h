@@ -95,6 +95,8 @@ int bisect_judge_cmd(int argc, char **argv);
 void bisect_print_step(struct bisect *c, const struct ct_bisect_step *p, FILE *f);
 void bisect_print_status(struct bisect *c, FILE *f);
 void bisect_print_log(struct bisect *c, FILE *f);
+/* The bisection as one HTML page (contend bisect report): 0 or -EIO. */
+int bisect_print_html(struct bisect *c, FILE *f);
 /* "<sha> is the first bad commit", its subject and the effect across it. */
 void bisect_print_culprit(struct bisect *c, FILE *f);
 

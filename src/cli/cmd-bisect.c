@@ -9,6 +9,7 @@
  *   judge    one verdict for `git bisect run`: exit 0, 1 or 125
  *   status   the range left, each step, the likeliest commits
  *   log      the steps as git's bisect log
+ *   report   the bisection as one HTML page: each step along the range
  *   reset    removes contend's work trees; the bisection ends
  *
  * One bisection per repository is in progress at a time; its state is in
@@ -18,6 +19,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "contend/load.h"
+#include "contend/report.h"
 #include "contend/signals.h"
 #include "contend/util.h"
 
@@ -32,6 +34,7 @@
 #define BISECT_SYNOPSIS                                                                         \
 	"contend bisect start --good REV --bad REV [--build CMD] [options] [-- command...]\n"   \
 	"       contend bisect resume|status|log|reset [--repo DIR] [--db PATH]\n"              \
+	"       contend bisect report [--repo DIR] [--db PATH] [-o FILE]\n"                     \
 	"       contend bisect step [--repo DIR] [--db PATH]\n"                                 \
 	"       contend bisect judge --good-label L --bad-label L [--build CMD] [options] [-- " \
 	"command...]"
@@ -47,9 +50,13 @@
 
 /* The options of status, log, reset, resume and step. */
 struct info_args {
-	const char *repo, *db;
+	const char *repo, *db, *output;
 };
 static const struct cli_opt info_opts[] = {
+	CLI_STRING(
+		'o', "output", struct info_args, output, "FILE",
+		"report: write the page to FILE (whole or not at all;\ndefault: standard output)",
+		0),
 	CLI_STRING(0, "repo", struct info_args, repo, "DIR",
 		   "the git repository (default: the one of the current\ndirectory)", 0),
 	CLI_STRING(0, "db", struct info_args, db, "PATH",
@@ -297,6 +304,8 @@ static int open_info(int argc, char **argv, bool running, bool writes, struct bi
 	ex = cli_parse("bisect", BISECT_SYNOPSIS, BISECT_INTRO, info_opts, ia, argc, argv, &p);
 	if (!ex && p.rest < argc)
 		ex = cli_usage_error("bisect", "unexpected argument '%s'", argv[p.rest]);
+	if (!ex && ia->output && strcmp(argv[0], "report"))
+		ex = cli_usage_error("bisect", "-o is bisect report's");
 	if (!ex)
 		ex = find_repo(ia->repo, top, sizeof(top));
 	if (!ex)
@@ -381,7 +390,9 @@ static int cmd_continue(int argc, char **argv, bool step)
 	return ex;
 }
 
-static int cmd_show(int argc, char **argv, bool log)
+enum show { SHOW_STATUS, SHOW_LOG, SHOW_REPORT };
+
+static int cmd_show(int argc, char **argv, enum show what)
 {
 	struct bisect c = { .delta = NAN };
 	struct info_args ia;
@@ -394,12 +405,25 @@ static int cmd_show(int argc, char **argv, bool log)
 		return ex;
 	st = c.st;
 	rc = bisect_load(&c, err, sizeof(err));
-	if (rc)
+	if (rc) {
 		ex = cli_fail(rc, err);
-	else if (log)
+	} else if (what == SHOW_REPORT) {
+		struct cli_out o;
+
+		ex = cli_out_setup(&o, "bisect", CT_FORMAT_HTML, ia.output, true);
+		if (!ex)
+			ex = cli_out_open(&o, "bisect");
+		if (!ex) {
+			rc = bisect_print_html(&c, o.f);
+			ex = cli_out_close(&o, "bisect", !rc);
+			if (!ex && rc)
+				ex = cli_fail(rc, "cannot write the page");
+		}
+	} else if (what == SHOW_LOG) {
 		bisect_print_log(&c, stdout);
-	else
+	} else {
 		bisect_print_status(&c, stdout);
+	}
 	bisect_release(&c);
 	ct_store_close(st);
 	return ex;
@@ -450,14 +474,18 @@ int cmd_bisect(int argc, char **argv)
 		return cmd_continue(argc - 1, argv + 1, false);
 	if (!strcmp(sub, "step"))
 		return cmd_continue(argc - 1, argv + 1, true);
-	if (!strcmp(sub, "status") || !strcmp(sub, "log"))
-		return cmd_show(argc - 1, argv + 1, !strcmp(sub, "log"));
+	if (!strcmp(sub, "status"))
+		return cmd_show(argc - 1, argv + 1, SHOW_STATUS);
+	if (!strcmp(sub, "log"))
+		return cmd_show(argc - 1, argv + 1, SHOW_LOG);
+	if (!strcmp(sub, "report"))
+		return cmd_show(argc - 1, argv + 1, SHOW_REPORT);
 	if (!strcmp(sub, "reset"))
 		return cmd_reset(argc - 1, argv + 1);
 	if (!strcmp(sub, "judge"))
 		return bisect_judge_cmd(argc - 1, argv + 1);
 	return cli_usage_error("bisect",
 			       "unknown subcommand '%s' (start, resume, step, judge, status, log, "
-			       "reset)",
+			       "report, reset)",
 			       sub);
 }

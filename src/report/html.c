@@ -54,13 +54,15 @@ static bool significant(const struct ct_report_cell *c)
 	       (c->cmp.outcome == CT_OUTCOME_LOWER || c->cmp.outcome == CT_OUTCOME_HIGHER);
 }
 
-static void head(FILE *f, const struct ct_report *rep, const char *command)
+void rp_html_page_start(FILE *f, const char *title, const char *what)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<title>contend report: ",
+	      "<title>",
 	      f);
-	rp_html_esc(f, rep->workload);
+	rp_html_esc(f, title);
+	fputs(": ", f);
+	rp_html_esc(f, what);
 	fputs("</title>\n<style>\n"
 	      "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:66em;"
 	      "padding:0 1em;color:#222;background:#fff}\n"
@@ -79,8 +81,16 @@ static void head(FILE *f, const struct ct_report *rep, const char *command)
 	      ".warning{color:#a00}.ref{fill:#000}\n"
 	      ".note{color:#555}.legend span{display:inline-block;margin-right:1em}"
 	      ".legend i{display:inline-block;width:.8em;height:.8em;margin-right:.3em}\n"
-	      "</style>\n</head>\n<body>\n<h1>contend report</h1>\n<p class=\"note\">workload <b>",
+	      "</style>\n</head>\n<body>\n<h1>",
 	      f);
+	rp_html_esc(f, title);
+	fputs("</h1>\n", f);
+}
+
+static void head(FILE *f, const struct ct_report *rep, const char *command)
+{
+	rp_html_page_start(f, "contend report", rep->workload);
+	fputs("<p class=\"note\">workload <b>", f);
 	rp_html_esc(f, rep->workload);
 	fputs("</b> (", f);
 	rp_html_esc(f, rep->params);

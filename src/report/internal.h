@@ -56,6 +56,9 @@ const char *rp_drift_pct(double v, char *buf, size_t len);
 /* html.c and html-plots.c: the page and its inline SVG plots. s written
  * with &, <, >, " and ' escaped. */
 void rp_html_esc(FILE *f, const char *s);
+/* The page's head, its style and its heading: title ("contend report"),
+ * then what it is of (the workload, a repository). */
+void rp_html_page_start(FILE *f, const char *title, const char *what);
 /* Every run of one load as a dot, a row per config, with each mean and
  * its interval. */
 void rp_html_dotplot(FILE *f, const struct ct_report *rep, const struct ct_report_block *b);

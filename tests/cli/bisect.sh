@@ -9,7 +9,7 @@
 # boot that changes what the workload measures; and each mistake is one
 # line, exit 2, the repository untouched.
 . "$CT_TESTLIB"
-plan 34
+plan 38
 
 R="$T/repo"
 mkdir "$R"
@@ -82,6 +82,12 @@ expect_out "and the culprit" "^$culprit is the first bad commit"
 run bisect log --repo "$R"
 expect_out "log is git's bisect log" "^git bisect good $good\$"
 expect_out "and ends with the first bad commit" "^# first bad commit: \[$culprit\] change 11\$"
+run bisect report --repo "$R" -o "$T/b.html"
+expect_rc "report writes the page: exit 0" 0
+check "it names the culprit" grep -q "<b>$(echo "$culprit" | cut -c1-12)</b> is the first bad commit" "$T/b.html"
+check "and places every answered step with an interval at its commit" test "$(grep -c '<circle' "$T/b.html")" = "$(sql "select count(*) from bisect_steps where answer <> '' and have_effect and bisection_id = (select max(id) from bisections)")"
+run bisect status --repo "$R" -o "$T/x"
+expect_rc "-o on another subcommand: exit 2" 2
 check "every step's runs are ordinary sessions labelled by commit" test "$(sql "select count(*) from configs where label = '$(echo "$culprit" | cut -c1-12)'")" -ge 1
 "$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
 check "reset removes the work trees" test "$(wt)" = "$trees"
