@@ -9,7 +9,7 @@
 # boot that changes what the workload measures; and each mistake is one
 # line, exit 2, the repository untouched.
 . "$CT_TESTLIB"
-plan 38
+plan 40
 
 R="$T/repo"
 mkdir "$R"
@@ -70,6 +70,12 @@ git -C "$R" checkout -q notes.txt
 check "nothing of the repository changed by the mistakes" test "$(git -C "$R" status --porcelain)" = "$state" -a "$(wt)" = "$trees"
 check "and nothing stored" test "$(sql "select count(*) from bisections" 2>/dev/null || echo 0)" = 0
 
+# a range whose ends do not differ: said, and exit 5
+run bisect start --repo "$R" --good HEAD~15 --bad HEAD~6 --build "$build" --max-runs 10 $B -- ./bench
+expect_rc "good and bad that do not differ: exit 5" 5
+expect_err "it says so" "no first bad commit: good and bad do not differ after 10 runs a side"
+"$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
+
 # a whole bisection (the SIGKILLed one below is the second)
 run bisect start --repo "$R" --good HEAD~15 --bad HEAD --build "$build" $B -- ./bench
 expect_rc "the bisection ends with the culprit: exit 0" 0
@@ -93,12 +99,12 @@ check "every step's runs are ordinary sessions labelled by commit" test "$(sql "
 check "reset removes the work trees" test "$(wt)" = "$trees"
 
 # git's own loop: git bisect run with judge, against two stored labels
-# measured at the ends (two sessions each, so that their spread is known)
+# measured at the ends (three sessions each, so that their spread is known)
 git clone -q "$R" "$T/clone"
 for end in good bad; do
 	if [ $end = good ]; then git -C "$T/clone" checkout -q "$good"; else git -C "$T/clone" checkout -q "$culprit"; fi
 	(cd "$T/clone" && cc -O1 -o bench bench.c)
-	for i in 1 2; do (cd "$T/clone" && "$CONTEND" run $B -l none -n 5 -L "j$end" -- ./bench >/dev/null 2>&1); done
+	for i in 1 2 3; do (cd "$T/clone" && "$CONTEND" run $B -l none -n 5 -L "j$end" -- ./bench >/dev/null 2>&1); done
 done
 git -C "$T/clone" checkout -q master 2>/dev/null || git -C "$T/clone" checkout -q main
 (cd "$T/clone" && git bisect start HEAD "$good" >/dev/null &&
