@@ -54,8 +54,11 @@ esac
 wait $pid
 
 # a store of schema 10, written before contend hid passwords: the
-# migration to 11 hides them (and 12 adds the references' table again)
+# migration to 11 hides them (and 12 and 13 add the references' and the
+# bisections' tables again)
 sql "DROP TABLE refs" >/dev/null
+sql "DROP TABLE bisect_steps" >/dev/null
+sql "DROP TABLE bisections" >/dev/null
 if [ "$BACKEND" = pg ]; then
 	sql "UPDATE contend_meta SET value = '10' WHERE key = 'schema_version'" >/dev/null
 else
