@@ -350,8 +350,9 @@ static int measure(struct bisect *c, unsigned seq, const char *role, const char 
 	if (rc)
 		return cli_fail(rc, err);
 	c->pairs_before = np;
-	for (c->rung = BISECT_FIRST_RUNS; c->rung <= np; c->rung *= 2)
-		;
+	c->rung = !strcmp(role, "regression") ? BISECT_REGRESSION_RUNS : BISECT_FIRST_RUNS;
+	while (c->rung <= np)
+		c->rung *= 2;
 	if (np < a->bisect_max) {
 		fprintf(stderr, "contend: bisect: %s %s against %s%s\n", role, ls, lb,
 			np ? " (its runs so far counted in)" : "");

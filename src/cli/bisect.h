@@ -18,8 +18,12 @@
  * probability the likeliest commit must reach (docs/statistics.md,
  * "Bisection", chosen by tests/sim/bisect-sim.c). */
 #define BISECT_FIRST_RUNS 5
-#define BISECT_EPS	  0.1
-#define BISECT_DONE_PROB  0.99
+/* the regression's size is read by every step after it: from 10 runs a
+ * side, where 5 let one fluke make it wild (a +55% [+12%, +63%] for a
+ * +15% change, seen under ASan) and every bad commit then looked good */
+#define BISECT_REGRESSION_RUNS 10
+#define BISECT_EPS	       0.1
+#define BISECT_DONE_PROB       0.99
 
 struct bisect {
 	struct run_args *a; /* the measuring options, parsed (start's, or read back) */

@@ -158,13 +158,14 @@ static void compare(const double *g, const double *c, size_t n, struct ct_stats_
 }
 
 /* The regression's size (the log shift of bad against good), NAN when no
- * verdict after MAX_RUNS a side. */
+ * verdict after MAX_RUNS a side: from 10 runs a side, as contend bisect
+ * measures it (every step is read against it). */
 static double regression(struct world *w)
 {
 	double g[MAX_RUNS], c[MAX_RUNS];
 	struct ct_stats_comparison cmp;
 
-	for (size_t have = 0, n = 5; n <= MAX_RUNS; have = n, n *= 2) {
+	for (size_t have = 0, n = 10; n <= MAX_RUNS; have = n, n *= 2) {
 		measure(w, true, g, c, have, n);
 		compare(g, c, n, &cmp);
 		if (cmp.decided_by != CT_TEST_NONE && cmp.p < 1 - CONF / 100)
