@@ -9,7 +9,7 @@
 # boot that changes what the workload measures; and each mistake is one
 # line, exit 2, the repository untouched.
 . "$CT_TESTLIB"
-plan 40
+plan 41
 
 R="$T/repo"
 mkdir "$R"
@@ -111,7 +111,10 @@ git -C "$T/clone" checkout -q master 2>/dev/null || git -C "$T/clone" checkout -
 	git bisect run "$CONTEND" bisect judge --good-label jgood --bad-label jbad --build "$build" $B -- ./bench) >"$T/out" 2>"$T/err"
 rc=$?
 expect_rc "git bisect run with judge: exit 0" 0
-expect_out "git names the culprit" "^$culprit is the first bad commit\$"
+# one verdict per step, against stored sessions of other minutes: the
+# weaker path (docs/usage.md), so the commit it names is not asserted
+expect_out "git names a first bad commit from judge's answers" "^[0-9a-f]{40} is the first bad commit\$"
+expect_err "a commit that does not build is skipped (125)" "judge: the build failed \(exit 1\): skipped"
 (cd "$T/clone" && git bisect reset >/dev/null 2>&1)
 run bisect judge --repo "$T/clone" --good-label jgood --bad-label nosuch $B -- ./bench
 expect_rc "judge with a label that names nothing: 255, which stops git bisect run" 255
