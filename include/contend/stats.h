@@ -437,4 +437,26 @@ size_t ct_bisect_best(const struct ct_bisect *b, double *prob);
 enum ct_bisect_call { CT_BISECT_NOT_YET, CT_BISECT_GOOD, CT_BISECT_BAD };
 enum ct_bisect_call ct_bisect_judge(const struct ct_stats_comparison *c, double delta);
 
+/*
+ * Change points over time (docs/statistics.md, "Change points over
+ * time"): where the level of a series moves - one value a session, in the
+ * order the sessions ran. Binary segmentation: each segment of at least
+ * 2 min values is split where the method's statistic is largest, each side
+ * holding min values or more, and the split is kept when its p < alpha;
+ * both sides are then searched again. CT_CP_RANK: Pettitt's rank statistic
+ * and its approximate p (distribution-free; the choice of
+ * tests/sim/history-sim.c); CT_CP_EDM: the E-divisive means split judged
+ * by Student's t between its sides (Apache Otava's way). *out (malloc'd,
+ * NULL when none) holds the change points by place: at is the first value
+ * after the change. -EINVAL for min < 2, alpha outside (0, 1) or a value
+ * that is not finite; -ENOMEM.
+ */
+enum ct_cp_method { CT_CP_RANK, CT_CP_EDM, CT_CP_EDM_RANK };
+struct ct_cp {
+	size_t at;
+	double p; /* of the split, when it was found */
+};
+int ct_changepoints(const double *x, size_t n, enum ct_cp_method method, double alpha, size_t min,
+		    struct ct_cp **out, size_t *nout) CT_WUR;
+
 #endif

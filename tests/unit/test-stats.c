@@ -890,6 +890,62 @@ static void test_bisect_merge(void **state)
 }
 
 /* A step's three outcomes against a regression of +10% (log 1.1). */
+/* Change points: one shift in 12 values. R found the E-divisive split
+ * (the energy statistic of each split, alpha 1, times m1 m2 / n) after the
+ * 6th value, wilcox.test's exact p 0.002164502165 and t.test's (var.equal)
+ * 1.080598021e-06 there, and Pettitt's K 36, p 0.0314078. */
+static void test_changepoints(void **state)
+{
+	static const double x[] = { 10.1, 9.8,	10.3, 9.9,  10.0, 10.2,
+				    11.4, 11.0, 11.3, 11.6, 11.1, 11.2 };
+	/* a spike: R's split after the 8th, wilcox.test p 1, t.test 0.5234 */
+	static const double spike[] = { 10.1, 9.8, 10.3, 9.9,  10.0, 20.0,
+					10.2, 9.7, 10.1, 10.0, 9.9,  10.2 };
+	static const struct {
+		enum ct_cp_method m;
+		double alpha, p;
+		size_t n;
+	} cases[] = {
+		{ CT_CP_EDM_RANK, 0.01, 0.002164502165, 1 },
+		{ CT_CP_EDM_RANK, 0.001, 0, 0 }, /* 6 against 6 cannot go below 0.0022 */
+		{ CT_CP_EDM, 0.001, 1.080598021e-06, 1 },
+		{ CT_CP_RANK, 0.05, 0.0314078, 1 },
+		{ CT_CP_RANK, 0.01, 0, 0 },
+	};
+	struct ct_cp *cp;
+	size_t n;
+
+	(void)state;
+	for (size_t i = 0; i < CT_ARRAY_SIZE(cases); i++) {
+		assert_int_equal(ct_changepoints(x, 12, cases[i].m, cases[i].alpha, 3, &cp, &n), 0);
+		assert_int_equal(n, cases[i].n);
+		if (n) {
+			assert_int_equal(cp[0].at, 6);
+			assert_true(fabs(cp[0].p - cases[i].p) < 1e-6 * cases[i].p);
+		}
+		free(cp);
+	}
+	for (int m = CT_CP_RANK; m <= CT_CP_EDM_RANK; m++) {
+		assert_int_equal(ct_changepoints(spike, 12, m, 0.05, 3, &cp, &n), 0);
+		assert_int_equal(n, 0);
+		assert_null(cp);
+	}
+	/* too short for two sides of 3: no change, no error */
+	assert_int_equal(ct_changepoints(x, 5, CT_CP_EDM_RANK, 0.01, 3, &cp, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(ct_changepoints(x, 12, CT_CP_EDM_RANK, 0.01, 1, &cp, &n), -EINVAL);
+	assert_int_equal(ct_changepoints(x, 12, CT_CP_EDM_RANK, 0, 3, &cp, &n), -EINVAL);
+	assert_int_equal(ct_changepoints(x, 12, CT_CP_EDM_RANK, 1, 3, &cp, &n), -EINVAL);
+	{
+		double bad[12];
+
+		memcpy(bad, x, sizeof(bad));
+		bad[4] = NAN;
+		assert_int_equal(ct_changepoints(bad, 12, CT_CP_EDM_RANK, 0.01, 3, &cp, &n),
+				 -EINVAL);
+	}
+}
+
 static void test_bisect_judge(void **state)
 {
 	const double d = log(1.1);
@@ -942,6 +998,7 @@ int main(void)
 		cmocka_unit_test(test_sessions_few),
 		cmocka_unit_test(test_across_r),
 		cmocka_unit_test(test_sessions_needed_r),
+		cmocka_unit_test(test_changepoints),
 		cmocka_unit_test(test_bisect_chain),
 		cmocka_unit_test(test_bisect_merge),
 		cmocka_unit_test(test_bisect_judge),
