@@ -35,6 +35,10 @@ int ct_git_dirty(const char *repo, char *err, size_t errlen) CT_WUR;
 int ct_git_subject(const char *repo, const char *sha, char *buf, size_t len, char *err,
 		   size_t errlen) CT_WUR;
 
+/* A commit's committer time, in unix ns. */
+int ct_git_commit_time(const char *repo, const char *sha, int64_t *ns, char *err,
+		       size_t errlen) CT_WUR;
+
 /* The commits of good..bad (reachable from bad, not from good), parents
  * before children, bad last: sha[i], and parents within the range as
  * ct_bisect_new() takes them (np[i] of them for commit i, listed in turn

@@ -102,6 +102,9 @@ struct ct_session_opts {
 			  bool *stop, char *err, size_t len);
 	void *block_ctx;
 	char argv[1024]; /* for the session record */
+	/* the commit measured (run --commit): full sha and committer time */
+	char commit[41];
+	int64_t commit_time;
 	/* called once the workload is ready (s->workload_params known),
 	 * before the warm-up and before anything is stored: it may set runs
 	 * (run --target-effect); -errno with one line in err ends the session

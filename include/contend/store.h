@@ -43,6 +43,11 @@ struct ct_session_rec {
 	/* a random id of its own, unique across machines (a fleet's store
 	 * gathers sessions from many); made by session_begin when empty */
 	char uuid[37];
+	/* the commit it measured (run --commit REV): its full sha and its
+	 * committer time (unix ns), "" and 0 when none was given; history
+	 * orders sessions by it with --by commit */
+	char commit[41];
+	int64_t commit_time;
 };
 
 struct ct_run_filter {
@@ -250,6 +255,27 @@ int ct_store_bisect_step_end(struct ct_store *s, const struct ct_bisect_step *p,
 /* The steps of a bisection, in the order they were stored. */
 int ct_store_bisect_steps(struct ct_store *s, int64_t bisection_id, struct ct_bisect_step **out,
 			  size_t *n, char *err, size_t len) CT_WUR;
+
+/*
+ * A change point that was seen (contend history ack): the session that
+ * starts it, the series it was found in (workload, load, machine id; ""
+ * load: every load) and when. history's gate looks only past the newest
+ * acknowledged change of a series.
+ */
+struct ct_history_ack {
+	int64_t id;
+	char session_uuid[37];
+	char workload[32];
+	char load[32];
+	char machine[64];
+	char note[256];
+	int64_t acked_at; /* unix ns */
+};
+/* Stores a (every member but id) and sets a->id. */
+int ct_store_ack_put(struct ct_store *s, struct ct_history_ack *a, char *err, size_t len) CT_WUR;
+/* Every acknowledgement of workload, oldest first. */
+int ct_store_acks(struct ct_store *s, const char *workload, struct ct_history_ack **out, size_t *n,
+		  char *err, size_t len) CT_WUR;
 
 /* Stores c (config_id, workload, params, load, session, time, values) and
  * sets c->id. */

@@ -6,6 +6,7 @@
  * and exit 2 here, never a session of failed runs.
  */
 #include "run.h"
+#include "contend/git.h"
 #include "opts.h"
 #include "contend/knob.h"
 #include "contend/load.h"
@@ -439,6 +440,25 @@ static int check_modes(struct run_args *a, const struct cli_parsed *p)
 	return 0;
 }
 
+/* --commit REV names a commit of the current directory's repository: its
+ * full sha and committer time go with the session. */
+static int check_commit(struct run_args *a)
+{
+	struct ct_session_opts *o = &a->s.opts;
+	char top[4096], err[CT_ERRLEN];
+	int rc = ct_git_toplevel(".", top, sizeof(top), err, sizeof(err));
+
+	if (!rc)
+		rc = ct_git_resolve(top, a->commit, o->commit, err, sizeof(err));
+	if (!rc)
+		rc = ct_git_commit_time(top, o->commit, &o->commit_time, err, sizeof(err));
+	if (rc == -ENOMEM)
+		return cli_fail(rc, err);
+	if (rc)
+		return cli_usage_error(a->cmd, "--commit %s: %s", a->commit, err);
+	return 0;
+}
+
 /* What the table cannot say alone: a command, loads, scopes, knobs. */
 int run_check(struct run_args *a, const struct cli_parsed *p, int argc, char **argv)
 {
@@ -459,6 +479,8 @@ int run_check(struct run_args *a, const struct cli_parsed *p, int argc, char **a
 	if (!ex && o->label && strlen(o->label) >= sizeof(a->s.label))
 		ex = cli_usage_error(a->cmd, "--label is longer than %zu bytes",
 				     sizeof(a->s.label) - 1);
+	if (!ex && a->commit)
+		ex = check_commit(a);
 	if (!ex)
 		ex = cli_out_setup(&a->out, a->cmd, a->format, a->output, true);
 	if (!ex)

@@ -188,6 +188,13 @@ const struct cli_opt run_opts[] = {
 	  .help = "config label (default: kernel release)",
 	  .only = "run,calibrate" },
 	{ .type = CLI_OPT_STRING,
+	  .long_name = "commit",
+	  .off = offsetof(A, commit),
+	  .argh = "REV",
+	  .help = "the commit measured, in the git repository of the\ncurrent directory "
+		  "(contend history orders by it)",
+	  .only = "run" },
+	{ .type = CLI_OPT_STRING,
 	  .long_name = "baseline",
 	  .off = offsetof(A, baseline),
 	  .argh = "LABEL",

@@ -39,6 +39,7 @@ struct run_args {
 	int format;	   /* enum ct_report_format; CLI_FORMAT_AUTO: not given */
 	int selftest_mode; /* an index of run-opts.c's modes, when given */
 	const char *output;
+	const char *commit; /* run --commit REV, as given */
 	struct cli_out out; /* run: where the session's report goes */
 	bool quick, quiet, keep, no_warmup, no_cgroup, ignore_failures, dry_run;
 	struct ct_knob knobs[CT_KNOB_MAX];

@@ -269,6 +269,24 @@ int ct_git_subject(const char *repo, const char *sha, char *buf, size_t len, cha
 	return rc;
 }
 
+int ct_git_commit_time(const char *repo, const char *sha, int64_t *ns, char *err, size_t errlen)
+{
+	const char *args[] = { "log", "-1", "--format=%ct", sha, "--", NULL };
+	char *out = NULL, *end;
+	long long t;
+	int rc = git(repo, args, &out, NULL, err, errlen);
+
+	if (!rc) {
+		t = strtoll(out, &end, 10);
+		if (end == out || (*end && *end != '\n') || t < 0)
+			rc = ct_err(err, errlen, -EPROTO, "git gave no commit time for %s", sha);
+		else
+			*ns = (int64_t)t * 1000000000;
+	}
+	free(out);
+	return rc;
+}
+
 void ct_git_range_free(struct ct_git_range *r)
 {
 	free(r->sha);

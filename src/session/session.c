@@ -100,6 +100,9 @@ static int begin_session(struct session_rt *rt, struct ct_session_config *c, cha
 	memcpy(c->rec.label, c->label, sizeof(c->rec.label));
 	snprintf(c->rec.argv, sizeof(c->rec.argv), "%s", s->opts.argv);
 	snprintf(c->rec.workload, sizeof(c->rec.workload), "%s", s->opts.workload);
+	_Static_assert(sizeof(c->rec.commit) == sizeof(s->opts.commit), "commit sizes");
+	memcpy(c->rec.commit, s->opts.commit, sizeof(c->rec.commit));
+	c->rec.commit_time = s->opts.commit_time;
 	snprintf(c->rec.profile, sizeof(c->rec.profile), "%s",
 		 s->env.quick  ? "quick"
 		 : profiled(s) ? "full"

@@ -3,7 +3,7 @@
  * that a bisection resumes after a crash, a SIGKILL or a reboot with
  * nothing measured twice. Columns as data, as cols.c's: the INSERT, the
  * UPDATE of what a step or a bisection learns at its end, and the SELECT
- * are built from one table per struct.
+ * are built from one table per struct (rows.c).
  */
 #include "internal.h"
 #include "contend/util.h"
@@ -54,132 +54,42 @@ static const struct col step_cols[] = {
 };
 #define STEP_END 6
 
-/* "INSERT INTO table (cols) VALUES (?1, ...) RETURNING id", malloc'd. */
-static char *insert_sql(const char *table, const struct col *cols, size_t n)
-{
-	char *names = ct_store_join_cols(cols, n, "", ", "), *sql = NULL;
-	char vals[16 * 8] = "";
-	size_t off = 0;
-
-	for (size_t i = 0; i < n && off < sizeof(vals); i++)
-		off += (size_t)snprintf(vals + off, sizeof(vals) - off, "%s?%zu", i ? ", " : "",
-					i + 1);
-	if (names &&
-	    asprintf(&sql, "INSERT INTO %s (%s) VALUES (%s) RETURNING id", table, names, vals) < 0)
-		sql = NULL;
-	free(names);
-	return sql;
-}
-
-/* "UPDATE table SET col = ?1, ... WHERE id = ?N RETURNING id" for the
- * columns from first on, malloc'd. */
-static char *update_sql(const char *table, const struct col *cols, size_t first, size_t n)
-{
-	char set[1024] = "", *sql = NULL;
-	size_t off = 0;
-
-	for (size_t i = first; i < n && off < sizeof(set); i++)
-		off += (size_t)snprintf(set + off, sizeof(set) - off, "%s%s = ?%zu",
-					i > first ? ", " : "", cols[i].name, i - first + 1);
-	if (asprintf(&sql, "UPDATE %s SET %s WHERE id = ?%zu RETURNING id", table, set,
-		     n - first + 1) < 0)
-		sql = NULL;
-	return sql;
-}
-
-/* Inserts base's row, its id in *id. */
-static int put_row(struct store *s, const char *table, const struct col *cols, size_t n,
-		   const void *base, int64_t *id, const char *what, char *err, size_t len)
-{
-	char *sql = insert_sql(table, cols, n);
-	struct db_stmt *st;
-	int rc = ct_store_prepare(s, sql, &st, err, len);
-
-	free(sql);
-	if (rc)
-		return rc;
-	rc = ct_store_write_begin(s, what, err, len);
-	if (!rc) {
-		ct_store_bind_cols(s, st, 1, cols, n, base);
-		rc = ct_store_one_id(s, st, what, id, err, len);
-		rc = ct_store_write_end(s, rc, what, err, len);
-	}
-	DB(s)->finalize(st);
-	return rc;
-}
-
-/* Writes the columns from first on of the row id; -ENOENT when none is. */
-static int end_row(struct store *s, const char *table, const struct col *cols, size_t first,
-		   size_t n, const void *base, int64_t id, const char *what, char *err, size_t len)
-{
-	char *sql = update_sql(table, cols, first, n);
-	struct db_stmt *st;
-	int64_t got = 0;
-	int rc = ct_store_prepare(s, sql, &st, err, len);
-
-	free(sql);
-	if (rc)
-		return rc;
-	rc = ct_store_write_begin(s, what, err, len);
-	if (!rc) {
-		ct_store_bind_cols(s, st, 1, cols + first, n - first, base);
-		DB(s)->bind_i64(st, (int)(n - first + 1), id);
-		rc = ct_store_one_id(s, st, what, &got, err, len);
-		if (!rc && got != id)
-			rc = ct_err(err, len, -ENOENT,
-				    "cannot %s in results store '%s': no row %lld", what,
-				    s->db->name, (long long)id);
-		rc = ct_store_write_end(s, rc, what, err, len);
-	}
-	DB(s)->finalize(st);
-	return rc;
-}
-
 int ct_store_bisection_put(struct ct_store *pub, struct ct_bisection *b, char *err, size_t len)
 {
-	return put_row((struct store *)pub, "bisections", bisection_cols,
-		       CT_ARRAY_SIZE(bisection_cols), b, &b->id, "store a bisection", err, len);
+	return ct_store_put_row((struct store *)pub, "bisections", bisection_cols,
+				CT_ARRAY_SIZE(bisection_cols), b, &b->id, "store a bisection", err,
+				len);
 }
 
 int ct_store_bisection_end(struct ct_store *pub, const struct ct_bisection *b, char *err,
 			   size_t len)
 {
-	return end_row((struct store *)pub, "bisections", bisection_cols, BISECTION_END,
-		       CT_ARRAY_SIZE(bisection_cols), b, b->id, "end a bisection", err, len);
+	return ct_store_end_row((struct store *)pub, "bisections", bisection_cols, BISECTION_END,
+				CT_ARRAY_SIZE(bisection_cols), b, b->id, "end a bisection", err,
+				len);
 }
 
 int ct_store_bisect_step_put(struct ct_store *pub, struct ct_bisect_step *p, char *err, size_t len)
 {
-	return put_row((struct store *)pub, "bisect_steps", step_cols, CT_ARRAY_SIZE(step_cols), p,
-		       &p->id, "store a bisection's step", err, len);
+	return ct_store_put_row((struct store *)pub, "bisect_steps", step_cols,
+				CT_ARRAY_SIZE(step_cols), p, &p->id, "store a bisection's step",
+				err, len);
 }
 
 int ct_store_bisect_step_end(struct ct_store *pub, const struct ct_bisect_step *p, char *err,
 			     size_t len)
 {
-	return end_row((struct store *)pub, "bisect_steps", step_cols, STEP_END,
-		       CT_ARRAY_SIZE(step_cols), p, p->id, "end a bisection's step", err, len);
-}
-
-/* "SELECT id, cols FROM table WHERE where ORDER BY id order", malloc'd. */
-static char *select_sql(const char *table, const struct col *cols, size_t n, const char *where,
-			const char *order)
-{
-	char *names = ct_store_join_cols(cols, n, "", ", "), *sql = NULL;
-
-	if (names && asprintf(&sql, "SELECT id, %s FROM %s WHERE %s ORDER BY id %s", names, table,
-			      where, order) < 0)
-		sql = NULL;
-	free(names);
-	return sql;
+	return ct_store_end_row((struct store *)pub, "bisect_steps", step_cols, STEP_END,
+				CT_ARRAY_SIZE(step_cols), p, p->id, "end a bisection's step", err,
+				len);
 }
 
 int ct_store_bisection_get(struct ct_store *pub, const char *repo, struct ct_bisection *b,
 			   char *err, size_t len)
 {
 	struct store *s = (struct store *)pub;
-	char *sql = select_sql("bisections", bisection_cols, CT_ARRAY_SIZE(bisection_cols),
-			       "repo = ?1", "DESC LIMIT 1");
+	char *sql = ct_store_select_sql("bisections", bisection_cols, CT_ARRAY_SIZE(bisection_cols),
+					"repo = ?1", "DESC LIMIT 1");
 	struct db_stmt *st;
 	int rc = ct_store_prepare(s, sql, &st, err, len);
 
@@ -214,8 +124,8 @@ int ct_store_bisect_steps(struct ct_store *pub, int64_t bisection_id, struct ct_
 			  size_t *n, char *err, size_t len)
 {
 	struct store *s = (struct store *)pub;
-	char *sql = select_sql("bisect_steps", step_cols, CT_ARRAY_SIZE(step_cols),
-			       "bisection_id = ?1", "");
+	char *sql = ct_store_select_sql("bisect_steps", step_cols, CT_ARRAY_SIZE(step_cols),
+					"bisection_id = ?1", "");
 	struct db_stmt *st;
 	int rc = ct_store_prepare(s, sql, &st, err, len);
 

@@ -94,6 +94,8 @@ const struct col ct_store_session_cols[] = {
 	SES_TEXT("run_order", order),
 	SES("order_seed", COL_U64, order_seed),
 	SES_TEXT("uuid", uuid),
+	SES_TEXT("commit_sha", commit),
+	SES("commit_time", COL_ID, commit_time),
 };
 
 const size_t ct_store_nsession_cols = CT_ARRAY_SIZE(ct_store_session_cols);

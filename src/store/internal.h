@@ -14,7 +14,7 @@
 
 /* The schema version both backends are at in this contend: a new
  * migration appends to each backend's list and moves this. */
-#define CT_STORE_SCHEMA 13
+#define CT_STORE_SCHEMA 14
 
 /* A connection; a driver's own struct embeds it as its first member. */
 struct db {
@@ -191,6 +191,17 @@ struct col {
 	{                                                                                       \
 		.name = n, .type = COL_TEXT, .off = offsetof(st, m), .size = MEMBER_SIZE(st, m) \
 	}
+
+/* rows.c: a new row of base's members in table (its id in *id); the
+ * columns from first on written to row id (-ENOENT when there is none);
+ * "SELECT id, cols FROM table WHERE where ORDER BY id order", malloc'd. */
+int ct_store_put_row(struct store *s, const char *table, const struct col *cols, size_t n,
+		     const void *base, int64_t *id, const char *what, char *err, size_t len) CT_WUR;
+int ct_store_end_row(struct store *s, const char *table, const struct col *cols, size_t first,
+		     size_t n, const void *base, int64_t id, const char *what, char *err,
+		     size_t len) CT_WUR;
+char *ct_store_select_sql(const char *table, const struct col *cols, size_t n, const char *where,
+			  const char *order);
 
 extern const struct col ct_store_run_cols[]; /* struct ct_run */
 extern const size_t ct_store_nrun_cols;

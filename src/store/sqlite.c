@@ -215,6 +215,19 @@ static const char *const migrations[] = {
 	" created_at INTEGER NOT NULL,"
 	" ended_at INTEGER);"
 	"CREATE INDEX bisect_steps_by_bisection ON bisect_steps (bisection_id);",
+	/* 14: history (contend history): the commit a session measured
+	 * (run --commit) and the change points that were seen */
+	"ALTER TABLE sessions ADD COLUMN commit_sha TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE sessions ADD COLUMN commit_time INTEGER;"
+	"CREATE TABLE history_acks ("
+	" id INTEGER PRIMARY KEY,"
+	" session_uuid TEXT NOT NULL,"
+	" workload TEXT NOT NULL,"
+	" load TEXT NOT NULL,"
+	" machine TEXT NOT NULL,"
+	" note TEXT NOT NULL DEFAULT '',"
+	" acked_at INTEGER NOT NULL);"
+	"CREATE INDEX history_acks_by_workload ON history_acks (workload);",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))

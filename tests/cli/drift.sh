@@ -117,6 +117,9 @@ check "an imported session stores no reference" test \
 
 # a store of schema 11 (no references) migrates, and compare shows none
 sql "DROP TABLE refs" >/dev/null
+sql "DROP TABLE history_acks" >/dev/null
+sql "ALTER TABLE sessions DROP COLUMN commit_sha" >/dev/null
+sql "ALTER TABLE sessions DROP COLUMN commit_time" >/dev/null
 sql "DROP TABLE bisect_steps" >/dev/null
 sql "DROP TABLE bisections" >/dev/null
 if [ "$BACKEND" = pg ]; then
@@ -127,7 +130,7 @@ fi
 run compare a b
 expect_rc "a schema-11 store opens: exit 0" 0
 if [ "$BACKEND" = pg ]; then v=$(sql "select value from contend_meta where key = 'schema_version'"); else v=$(sql "PRAGMA user_version"); fi
-check "and is migrated to the current schema" test "$v" = 13
+check "and is migrated to the current schema" test "$v" = 14
 if grep -q "Host reference\|^warning:" "$T/out"; then not_ok "without references no reference is shown, no warning" "$(cat "$T/out")"; else ok "without references no reference is shown, no warning"; fi
 run compare a b --format json
 check "JSON: the figures are null and nothing warns" test \

@@ -54,9 +54,12 @@ esac
 wait $pid
 
 # a store of schema 10, written before contend hid passwords: the
-# migration to 11 hides them (and 12 and 13 add the references' and the
-# bisections' tables again)
+# migration to 11 hides them (and 12, 13 and 14 add the references', the
+# bisections' and history's tables and columns again)
 sql "DROP TABLE refs" >/dev/null
+sql "DROP TABLE history_acks" >/dev/null
+sql "ALTER TABLE sessions DROP COLUMN commit_sha" >/dev/null
+sql "ALTER TABLE sessions DROP COLUMN commit_time" >/dev/null
 sql "DROP TABLE bisect_steps" >/dev/null
 sql "DROP TABLE bisections" >/dev/null
 if [ "$BACKEND" = pg ]; then

@@ -32,7 +32,7 @@
 #include <sys/utsname.h>
 
 /* What this contend writes; a new migration must update it. */
-#define SCHEMA_VERSION 13
+#define SCHEMA_VERSION 14
 #define APP_ID	       0x63746e64 /* "ctnd" */
 
 static char tmpdir[] = "/tmp/contend-test-store.XXXXXX";
@@ -1161,6 +1161,9 @@ static void test_hists(void **state)
 /* What migrations 6 and 7 added, dropped again: a store of schema 5 as far
  * as later migrations are concerned (the fixture test covers a real one). */
 #define UNDO_6                                                \
+	"DROP TABLE history_acks;"                            \
+	"ALTER TABLE sessions DROP COLUMN commit_sha;"        \
+	"ALTER TABLE sessions DROP COLUMN commit_time;"       \
 	"DROP TABLE bisect_steps;"                            \
 	"DROP TABLE bisections;"                              \
 	"DROP TABLE refs;"                                    \
@@ -1483,7 +1486,7 @@ static void test_newer_version(void **state)
 	ct_store_close(open_ok(path));
 	db = raw_open(path);
 	/* a rollback journal too, so a refused store that was written to shows */
-	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 14",
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 15",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
@@ -1491,12 +1494,12 @@ static void test_newer_version(void **state)
 	assert_int_equal(ct_store_open(&s, path, CT_STORE_CREATE, err, sizeof(err)), -EINVAL);
 	assert_null(s);
 	snprintf(want, sizeof(want),
-		 "results store '%s' has schema version 14, this contend knows up to %d", path,
+		 "results store '%s' has schema version 15, this contend knows up to %d", path,
 		 SCHEMA_VERSION);
 	assert_string_equal(err, want);
 
 	db = raw_open(path);
-	assert_int_equal(raw_int(db, "PRAGMA user_version"), 14);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 15);
 	raw_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
 	assert_string_equal(mode, "delete");
 	sqlite3_close(db);
@@ -1741,6 +1744,9 @@ static void test_pg_open(void **state)
 	assert_int_equal(ct_store_run_put(s, &r, err, sizeof(err)), 0);
 	ct_store_close(s);
 	c = pg_connect(path_of("older"));
+	pg_exec(c, "DROP TABLE history_acks");
+	pg_exec(c, "ALTER TABLE sessions DROP COLUMN commit_sha");
+	pg_exec(c, "ALTER TABLE sessions DROP COLUMN commit_time");
 	pg_exec(c, "DROP TABLE bisect_steps");
 	pg_exec(c, "DROP TABLE bisections");
 	pg_exec(c, "DROP TABLE refs");
