@@ -35,6 +35,7 @@ int cmd_list(int argc, char **argv);
 int cmd_loads(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);

@@ -9,6 +9,9 @@
  * `stats`. An unknown figure is an empty field.
  */
 #include "internal.h"
+#include "contend/history.h"
+
+#include <errno.h>
 
 #include <math.h>
 #include <string.h>
@@ -275,4 +278,58 @@ int ct_report_sysinfo_csv(FILE *f, const struct ct_sysinfo *si, const char *dir)
 	}
 	fprintf(f, "fingerprint,%s\n", si->fingerprint);
 	return 0;
+}
+
+/* A row per point: its series, the session, and the change that starts
+ * at it (empty when none). */
+int ct_history_print_csv(FILE *f, const struct ct_history *h)
+{
+	fputs("load,machine,index,session,uuid,started_at_ns,commit,commit_time_ns,label,runs,"
+	      "median,low,high,change_effect,change_low,change_high,change_p,change_worse,"
+	      "change_acknowledged\n",
+	      f);
+	for (size_t i = 0; i < h->nseries; i++) {
+		const struct ct_history_series *s = &h->series[i];
+
+		for (size_t p = 0; p < s->npoints; p++) {
+			const struct ct_history_point *pt = &s->points[p];
+			const struct ct_history_change *c = NULL;
+
+			for (size_t k = 0; k < s->nchanges; k++)
+				if (s->changes[k].at == p)
+					c = &s->changes[k];
+			field(f, s->load);
+			fputc(',', f);
+			field(f, s->machine);
+			fprintf(f, ",%zu,%lld,%s,%lld,%s,", p, (long long)pt->session_id, pt->uuid,
+				(long long)pt->started_at, pt->commit);
+			if (pt->commit_time)
+				fprintf(f, "%lld", (long long)pt->commit_time);
+			fputc(',', f);
+			field(f, pt->label);
+			fprintf(f, ",%zu,", pt->n);
+			num(f, pt->median);
+			fputc(',', f);
+			num(f, pt->low);
+			fputc(',', f);
+			num(f, pt->high);
+			fputc(',', f);
+			if (c) {
+				num(f, c->effect);
+				fputc(',', f);
+				if (c->have_effect)
+					num(f, c->low);
+				fputc(',', f);
+				if (c->have_effect)
+					num(f, c->high);
+				fputc(',', f);
+				num(f, c->p);
+				fprintf(f, ",%d,%d", c->worse, c->acked);
+			} else {
+				fputs(",,,,,", f);
+			}
+			fputc('\n', f);
+		}
+	}
+	return ferror(f) ? -EIO : 0;
 }

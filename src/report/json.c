@@ -8,6 +8,7 @@
  * figure that does not exist (no ratio, no interval) is null, never 0.
  */
 #include "internal.h"
+#include "contend/history.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -550,4 +551,61 @@ int ct_report_sysinfo_json(FILE *f, const struct ct_sysinfo *si, const char *dir
 	json_object_set_new(sys, "fingerprint", jstr(si->fingerprint));
 	json_object_set_new(body, "sysinfo", sys);
 	return dump(f, document("sysinfo"), body);
+}
+
+static json_t *history_point_json(const struct ct_history_point *pt)
+{
+	return json_pack("{s:I, s:o, s:o, s:o, s:I, s:o, s:o, s:I, s:o, s:o, s:o}", "session",
+			 (json_int_t)pt->session_id, "uuid", jstr(pt->uuid), "label",
+			 jstr(pt->label), "commit", pt->commit[0] ? jstr(pt->commit) : json_null(),
+			 "started_at_ns", (json_int_t)pt->started_at, "commit_time_ns",
+			 pt->commit_time ? jint(pt->commit_time) : json_null(), "machine",
+			 jstr(pt->machine), "runs", (json_int_t)pt->n, "median", jnum(pt->median),
+			 "low", jnum(pt->low), "high", jnum(pt->high));
+}
+
+static json_t *history_change_json(const struct ct_history_series *s,
+				   const struct ct_history_change *c)
+{
+	json_t *facts = json_array();
+
+	for (size_t i = 0; i < c->nfacts; i++)
+		json_array_append_new(facts,
+				      json_pack("{s:o, s:o, s:o}", "name", jstr(c->facts[i].name),
+						"before", jstr(c->facts[i].before), "after",
+						jstr(c->facts[i].after)));
+	return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:b, s:b, s:o}", "index",
+			 (json_int_t)c->at, "session", (json_int_t)s->points[c->at].session_id,
+			 "sessions_before", (json_int_t)c->nbefore, "sessions_after",
+			 (json_int_t)c->nafter, "p", jnum(c->p), "effect", jnum(c->effect), "low",
+			 c->have_effect ? jnum(c->low) : json_null(), "high",
+			 c->have_effect ? jnum(c->high) : json_null(), "worse", c->worse,
+			 "acknowledged", c->acked, "facts", facts);
+}
+
+int ct_history_print_json(FILE *f, const struct ct_history *h)
+{
+	json_t *body = json_object(), *series = json_array();
+
+	json_object_set_new(body, "workload", jstr(h->workload));
+	json_object_set_new(body, "figure", jstr(h->figure));
+	json_object_set_new(body, "unit", jstr(h->unit));
+	json_object_set_new(body, "higher_better", json_boolean(h->higher_better));
+	json_object_set_new(body, "order", jstr(h->by_commit ? "commit" : "time"));
+	json_object_set_new(body, "confidence", json_real(h->confidence));
+	json_object_set_new(body, "sessions", jint((int64_t)h->nsessions));
+	for (size_t i = 0; i < h->nseries; i++) {
+		const struct ct_history_series *s = &h->series[i];
+		json_t *pts = json_array(), *chs = json_array();
+
+		for (size_t p = 0; p < s->npoints; p++)
+			json_array_append_new(pts, history_point_json(&s->points[p]));
+		for (size_t c = 0; c < s->nchanges; c++)
+			json_array_append_new(chs, history_change_json(s, &s->changes[c]));
+		json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o}", "load",
+							jstr(s->load), "machine", jstr(s->machine),
+							"points", pts, "changes", chs));
+	}
+	json_object_set_new(body, "series", series);
+	return dump(f, document("history"), body);
 }

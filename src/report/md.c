@@ -7,6 +7,9 @@
  * cannot open a link, an emphasis or an HTML tag, nor split a cell.
  */
 #include "internal.h"
+#include "contend/history.h"
+
+#include <errno.h>
 #include "contend/util.h"
 
 #include <math.h>
@@ -513,4 +516,59 @@ int ct_report_sysinfo_md(FILE *f, const struct ct_sysinfo *si, const char *dir)
 	}
 	fprintf(f, "| fingerprint | %s |\n", si->fingerprint);
 	return 0;
+}
+
+/* Per series a table of points, each change point as a row of its own
+ * before the session that starts it. */
+int ct_history_print_md(FILE *f, const struct ct_history *h)
+{
+	fprintf(f, "# History of %s\n\n%zu sessions by %s; %s in %s, %s is better.\n", h->workload,
+		h->nsessions, h->by_commit ? "commit time" : "start time", h->figure, h->unit,
+		h->higher_better ? "higher" : "lower");
+	for (size_t i = 0; i < h->nseries; i++) {
+		const struct ct_history_series *s = &h->series[i];
+		size_t c = 0;
+
+		fprintf(f, "\n## ");
+		text(f, s->load);
+		fprintf(f, " (machine ");
+		text(f, s->machine);
+		fprintf(f,
+			")\n\n| # | session | started | commit | label | runs | median | interval "
+			"|\n|---:|---:|---|---|---|---:|---:|---|\n");
+		for (size_t p = 0; p < s->npoints; p++) {
+			const struct ct_history_point *pt = &s->points[p];
+			char d[32], m[32], lo[32], hi[32];
+
+			for (; c < s->nchanges && s->changes[c].at == p; c++) {
+				const struct ct_history_change *ch = &s->changes[c];
+
+				fprintf(f, "| | **change %zu** | | | ", c + 1);
+				rp_history_effect(f, ch);
+				fprintf(f, ", %s, p %.2g%s | | | ",
+					ch->effect == 0 ? "no change"
+					: ch->worse	? "worse"
+							: "better",
+					ch->p, ch->acked ? ", acknowledged" : "");
+				for (size_t k = 0; k < ch->nfacts; k++) {
+					fprintf(f, "%s", k ? "; " : "");
+					text(f, ch->facts[k].name);
+					fprintf(f, ": ");
+					text(f, ch->facts[k].before);
+					fprintf(f, " → ");
+					text(f, ch->facts[k].after);
+				}
+				fprintf(f, " |\n");
+			}
+			fprintf(f, "| %zu | %lld | %s | %.12s | ", p + 1, (long long)pt->session_id,
+				rp_history_date(pt->started_at, d, sizeof(d)),
+				pt->commit[0] ? pt->commit : "-");
+			text(f, pt->label);
+			fprintf(f, " | %zu | %s | [%s, %s] |\n", pt->n,
+				rp_fmt_time(pt->median, m, sizeof(m)),
+				rp_fmt_time(pt->low, lo, sizeof(lo)),
+				rp_fmt_time(pt->high, hi, sizeof(hi)));
+		}
+	}
+	return ferror(f) ? -EIO : 0;
 }

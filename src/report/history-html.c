@@ -1,0 +1,177 @@
+/*
+ * The history as one self-contained page (contend history -o FILE.html):
+ * per series an inline SVG plot of each session's median with its
+ * interval in the order the sessions ran, the change points as lines
+ * between the sessions they fall between, each series' level between
+ * them, and a table of the changes with the facts that changed across
+ * each. No script, no network.
+ */
+#include "contend/history.h"
+#include "internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#define W    880.0
+#define H    260.0
+#define PADL 64.0
+#define PADR 16.0
+#define PADT 16.0
+#define PADB 34.0
+
+static double xpos(size_t i, size_t n)
+{
+	return PADL +
+	       (n > 1 ? (W - PADL - PADR) * (double)i / (double)(n - 1) : (W - PADL - PADR) / 2);
+}
+
+static double ypos(double v, double lo, double hi)
+{
+	return PADT + (H - PADT - PADB) * (hi - v) / (hi - lo);
+}
+
+static void plot(FILE *f, const struct ct_history *h, const struct ct_history_series *s)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	size_t n = s->npoints;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ct_history_point *p = &s->points[i];
+
+		lo = fmin(lo, isfinite(p->low) ? p->low : p->median);
+		hi = fmax(hi, isfinite(p->high) ? p->high : p->median);
+	}
+	if (!(hi > lo)) {
+		lo -= 1;
+		hi += 1;
+	}
+	lo -= (hi - lo) * 0.05;
+	hi += (hi - lo) * 0.05;
+	fprintf(f,
+		"<figure><svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
+		"role=\"img\">\n",
+		W, H, W, H);
+	for (int t = 0; t <= 4; t++) {
+		double v = lo + (hi - lo) * t / 4, y = ypos(v, lo, hi);
+		char b[32];
+
+		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+			PADL, W - PADR, y, y);
+		fprintf(f,
+			"<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
+			"text-anchor=\"end\">%s</text>\n",
+			PADL - 4, y + 4, rp_fmt_time(v, b, sizeof(b)));
+	}
+	fprintf(f, "<text class=\"unit\" x=\"4\" y=\"12\">");
+	rp_html_esc(f, h->figure);
+	fprintf(f, " (");
+	rp_html_esc(f, h->unit);
+	fprintf(f,
+		")</text>\n<text class=\"unit\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+		"sessions in order (%zu)</text>\n",
+		W - PADR, H - 4, n);
+	/* the level of each stretch between change points: its sessions' median */
+	for (size_t c = 0; c <= s->nchanges; c++) {
+		size_t a = c ? s->changes[c - 1].at : 0, b = c < s->nchanges ? s->changes[c].at : n;
+		double m[CT_HISTORY_WINDOW * 40];
+		size_t k = 0;
+
+		for (size_t i = a; i < b && k < CT_ARRAY_SIZE(m); i++)
+			m[k++] = s->points[i].median;
+		if (!k)
+			continue;
+		fprintf(f,
+			"<line class=\"mean\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
+			xpos(a, n), xpos(b - 1, n), ypos(ct_stats_median(m, k), lo, hi),
+			ypos(ct_stats_median(m, k), lo, hi));
+	}
+	for (size_t c = 0; c < s->nchanges; c++) {
+		const struct ct_history_change *ch = &s->changes[c];
+		double x = (xpos(ch->at - 1, n) + xpos(ch->at, n)) / 2;
+
+		fprintf(f, "<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+			x, x, PADT, H - PADB);
+		fprintf(f,
+			"<text class=\"name\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+			"fill=\"%s\">%+.1f%%</text>\n",
+			x, PADT + 10, ch->worse ? "#a00" : "#070", 100 * ch->effect);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct ct_history_point *p = &s->points[i];
+		double x = xpos(i, n);
+		char b[32];
+
+		if (isfinite(p->low) && isfinite(p->high))
+			fprintf(f,
+				"<line stroke=\"#888\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+				"y2=\"%.1f\"/>",
+				x, x, ypos(p->low, lo, hi), ypos(p->high, lo, hi));
+		fprintf(f,
+			"<circle class=\"run\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#1f5fa8\">"
+			"<title>session %lld, %s: median %s</title></circle>\n",
+			x, ypos(p->median, lo, hi), (long long)p->session_id,
+			rp_history_date(p->started_at, b, sizeof(b)),
+			rp_fmt_time(p->median, (char[32]){ 0 }, 32));
+	}
+	fprintf(f, "</svg></figure>\n");
+}
+
+static void changes_table(FILE *f, const struct ct_history_series *s)
+{
+	if (!s->nchanges) {
+		fprintf(f, "<p class=\"note\">No change point: the sessions' level did not "
+			   "move.</p>\n");
+		return;
+	}
+	fprintf(f, "<table><tr><th>change</th><th>at session</th><th class=\"l\">started</th>"
+		   "<th>effect</th><th>p</th><th>before / after</th><th class=\"l\">what "
+		   "changed</th></tr>\n");
+	for (size_t c = 0; c < s->nchanges; c++) {
+		const struct ct_history_change *ch = &s->changes[c];
+		const struct ct_history_point *p = &s->points[ch->at];
+		char d[32];
+
+		fprintf(f, "<tr class=\"%s\"><td>%zu</td><td>%lld</td><td class=\"l\">%s</td><td>",
+			ch->worse ? "worse" : "better", c + 1, (long long)p->session_id,
+			rp_history_date(p->started_at, d, sizeof(d)));
+		rp_history_effect(f, ch);
+		fprintf(f, "%s</td><td>%.2g</td><td>%zu / %zu</td><td class=\"l\">",
+			ch->acked ? " (acknowledged)" : "", ch->p, ch->nbefore, ch->nafter);
+		for (size_t k = 0; k < ch->nfacts; k++) {
+			fprintf(f, "%s", k ? "; " : "");
+			rp_html_esc(f, ch->facts[k].name);
+			fprintf(f, ": ");
+			rp_html_esc(f, ch->facts[k].before);
+			fprintf(f, " &rarr; ");
+			rp_html_esc(f, ch->facts[k].after);
+		}
+		if (!ch->nfacts)
+			fprintf(f, "no recorded fact");
+		fprintf(f, "</td></tr>\n");
+	}
+	fprintf(f, "</table>\n");
+}
+
+int ct_history_print_html(FILE *f, const struct ct_history *h)
+{
+	rp_html_page_start(f, "contend history", h->workload);
+	fprintf(f, "<p class=\"note\">workload <b>");
+	rp_html_esc(f, h->workload);
+	fprintf(f, "</b>: %zu sessions by %s; %s in %s, %s is better; intervals at %g%%.</p>\n",
+		h->nsessions, h->by_commit ? "commit time" : "start time", h->figure, h->unit,
+		h->higher_better ? "higher" : "lower", h->confidence);
+	for (size_t i = 0; i < h->nseries; i++) {
+		const struct ct_history_series *s = &h->series[i];
+
+		fprintf(f, "<h2>");
+		rp_html_esc(f, s->load);
+		fprintf(f, " <span class=\"note\">machine ");
+		rp_html_esc(f, s->machine);
+		fprintf(f, ", %zu sessions</span></h2>\n", s->npoints);
+		plot(f, h, s);
+		changes_table(f, s);
+	}
+	fputs("</body>\n</html>\n", f);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,94 @@
+/*
+ * The history's text and the words every history printer shares: per
+ * series a table of its sessions (the order, the session, when it ran,
+ * the commit, the label, the runs, the median and its interval), each
+ * change point between the rows it falls between, with its effect, its
+ * test and the facts that changed across it.
+ */
+#include "contend/history.h"
+#include "internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+const char *rp_history_date(int64_t ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (!ns || !localtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M", &tm))
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+/* "+8.1% [+6.0%, +10.2%]", or "+8.1%" without an interval */
+void rp_history_effect(FILE *f, const struct ct_history_change *c)
+{
+	fprintf(f, "%+.1f%%", 100 * c->effect);
+	if (c->have_effect)
+		fprintf(f, " [%+.1f%%, %+.1f%%]", 100 * c->low, 100 * c->high);
+}
+
+static void change_lines(FILE *f, const struct ct_history *h, const struct ct_history_series *s,
+			 const struct ct_history_change *c, size_t num)
+{
+	const struct ct_history_point *pt = &s->points[c->at];
+	char d[32];
+
+	fprintf(f, "  ---- change %zu at session %lld (%s): ", num, (long long)pt->session_id,
+		rp_history_date(pt->started_at, d, sizeof(d)));
+	rp_history_effect(f, c);
+	fprintf(f, ", %s; p %.2g; %zu sessions before, %zu after%s\n",
+		c->effect == 0 ? "no change"
+		: c->worse     ? "worse"
+			       : "better",
+		c->p, c->nbefore, c->nafter, c->acked ? "; acknowledged" : "");
+	if (!c->nfacts) {
+		fprintf(f, "       no recorded fact differs across it (the same kernel, "
+			   "settings and host)\n");
+		return;
+	}
+	fprintf(f, "       what changed:");
+	for (size_t i = 0; i < c->nfacts; i++)
+		fprintf(f, "%s %s %s -> %s", i ? ";" : "", c->facts[i].name,
+			c->facts[i].before[0] ? c->facts[i].before : "(unknown)",
+			c->facts[i].after[0] ? c->facts[i].after : "(unknown)");
+	fprintf(f, "\n");
+	(void)h;
+}
+
+int ct_history_print_text(FILE *f, const struct ct_history *h)
+{
+	fprintf(f, "history of %s: %zu sessions by %s; %s in %s, %s is better\n", h->workload,
+		h->nsessions, h->by_commit ? "commit time" : "start time", h->figure, h->unit,
+		h->higher_better ? "higher" : "lower");
+	for (size_t i = 0; i < h->nseries; i++) {
+		const struct ct_history_series *s = &h->series[i];
+		size_t c = 0;
+
+		fprintf(f, "\n%s: machine %s, %zu sessions, %zu change point%s\n", s->load,
+			s->machine[0] ? s->machine : "(unknown)", s->npoints, s->nchanges,
+			s->nchanges == 1 ? "" : "s");
+		fprintf(f, "  %4s %8s  %-16s  %-12s  %-20s %5s %10s  %s\n", "#", "session",
+			"started", "commit", "label", "runs", "median", "interval");
+		for (size_t p = 0; p < s->npoints; p++) {
+			const struct ct_history_point *pt = &s->points[p];
+			char d[32], m[32], lo[32], hi[32];
+
+			while (c < s->nchanges && s->changes[c].at == p) {
+				change_lines(f, h, s, &s->changes[c], c + 1);
+				c++;
+			}
+			fprintf(f, "  %4zu %8lld  %-16s  %-12.12s  %-20.20s %5zu %10s  [%s, %s]\n",
+				p + 1, (long long)pt->session_id,
+				rp_history_date(pt->started_at, d, sizeof(d)),
+				pt->commit[0] ? pt->commit : "-", pt->label, pt->n,
+				rp_fmt_time(pt->median, m, sizeof(m)),
+				rp_fmt_time(pt->low, lo, sizeof(lo)),
+				rp_fmt_time(pt->high, hi, sizeof(hi)));
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,451 @@
+/*
+ * The history model (include/contend/history.h): the matching sessions in
+ * order, one series per load and machine with a point per session, the
+ * change points ct_changepoints() finds in each series (the sessions'
+ * medians of the logs of their runs), each change's effect from the runs
+ * of the sessions either side (the sessions decide, as compare's do), the
+ * facts that differ across it, and whether it was acknowledged.
+ */
+#include "contend/history.h"
+#include "contend/report.h"
+#include "contend/stats.h"
+#include "contend/util.h"
+#include "model.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What building one history reads more than once. */
+struct hctx {
+	struct ct_store *st;
+	const struct ct_history_query *q;
+	struct ct_history *h;
+	const struct ct_session_rec **sess; /* matched, in order */
+	size_t nsess;
+	struct ct_run *runs; /* every ok run of the workload */
+	size_t nruns;
+	struct ct_history_ack *acks;
+	size_t nacks;
+};
+
+static bool machine_matches(const struct ct_session_rec *r, const char *m)
+{
+	size_t n = strlen(m);
+
+	if (!strcmp(m, "all"))
+		return true;
+	return !strcmp(r->owner.host, m) || (n >= 4 && !strncmp(r->owner.machine, m, n));
+}
+
+static bool matches(const struct ct_session_rec *r, const struct ct_history_query *q)
+{
+	return !strcmp(r->status, "complete") &&
+	       (!q->label_glob || !fnmatch(q->label_glob, r->label, 0)) &&
+	       (!q->since || r->started_at >= q->since) &&
+	       (!q->machine || machine_matches(r, q->machine)) && (!q->by_commit || r->commit[0]);
+}
+
+static const struct ct_history_query *sort_q;
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct ct_session_rec *x = *(const struct ct_session_rec *const *)a;
+	const struct ct_session_rec *y = *(const struct ct_session_rec *const *)b;
+
+	if (sort_q->by_commit && x->commit_time != y->commit_time)
+		return x->commit_time < y->commit_time ? -1 : 1;
+	if (x->started_at != y->started_at)
+		return x->started_at < y->started_at ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The sessions that match, in order, and the workload. */
+static int select_sessions(struct hctx *x, struct ct_session_rec *recs, size_t nrecs, char *err,
+			   size_t len)
+{
+	const struct ct_history_query *q = x->q;
+	const struct ct_session_rec *newest = NULL;
+	size_t any_machine = 0, any = 0;
+
+	for (size_t i = 0; i < nrecs; i++) {
+		any_machine += !q->machine || machine_matches(&recs[i], q->machine);
+		if (!matches(&recs[i], q) || (q->workload && strcmp(recs[i].workload, q->workload)))
+			continue;
+		any++;
+		if (!newest || recs[i].started_at > newest->started_at)
+			newest = &recs[i];
+	}
+	if (!any_machine)
+		return ct_err(err, len, -ENOENT, "no session of machine '%s' in the results store",
+			      q->machine);
+	if (!newest)
+		return ct_err(err, len, -ENOENT, "no complete session%s%s%s%s%s matches%s",
+			      q->workload ? " of workload " : "", q->workload ? q->workload : "",
+			      q->label_glob ? " labelled '" : "",
+			      q->label_glob ? q->label_glob : "", q->label_glob ? "'" : "",
+			      q->by_commit ? " with a commit (run --commit REV)" : "");
+	snprintf(x->h->workload, sizeof(x->h->workload), "%s", newest->workload);
+	x->sess = malloc(nrecs * sizeof(*x->sess));
+	if (!x->sess)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < nrecs; i++)
+		if (matches(&recs[i], q) && !strcmp(recs[i].workload, x->h->workload))
+			x->sess[x->nsess++] = &recs[i];
+	if (x->nsess < 2)
+		return ct_err(err, len, -EDOM,
+			      "one session of workload %s matches (session %lld): a history needs "
+			      "two or more",
+			      x->h->workload, (long long)x->sess[0]->id);
+	sort_q = q;
+	qsort(x->sess, x->nsess, sizeof(*x->sess), cmp_rec);
+	x->h->nsessions = x->nsess;
+	return 0;
+}
+
+static long sess_index(const struct hctx *x, int64_t id)
+{
+	for (size_t i = 0; i < x->nsess; i++)
+		if (x->sess[i]->id == id)
+			return (long)i;
+	return -1;
+}
+
+static bool load_wanted(const struct ct_history_query *q, const char *load)
+{
+	for (size_t i = 0; i < q->nloads; i++)
+		if (!strcmp(q->loads[i], load))
+			return true;
+	return !q->nloads;
+}
+
+/* The series to build: each load (the order first run) and machine. */
+static int make_series(struct hctx *x, char *err, size_t len)
+{
+	struct ct_history *h = x->h;
+	bool pooled = x->q->machine && !strcmp(x->q->machine, "all");
+
+	for (size_t i = 0; i < x->nruns; i++) {
+		const struct ct_run *r = &x->runs[i];
+		long k = sess_index(x, r->session_id);
+		const struct ct_session_rec *rec;
+		struct ct_history_series *s;
+		size_t j;
+
+		if (k < 0 || !load_wanted(x->q, r->load))
+			continue;
+		rec = x->sess[k];
+		for (j = 0; j < h->nseries; j++)
+			if (!strcmp(h->series[j].load, r->load) &&
+			    (pooled || !strcmp(h->series[j].machine_id, rec->owner.machine)))
+				break;
+		if (j < h->nseries)
+			continue;
+		s = realloc(h->series, (h->nseries + 1) * sizeof(*s));
+		if (!s)
+			return ct_err(err, len, -ENOMEM, "out of memory");
+		h->series = s;
+		s = &h->series[h->nseries++];
+		memset(s, 0, sizeof(*s));
+		snprintf(s->load, sizeof(s->load), "%s", r->load);
+		if (pooled) {
+			snprintf(s->machine, sizeof(s->machine), "all");
+		} else {
+			snprintf(s->machine_id, sizeof(s->machine_id), "%s", rec->owner.machine);
+			ct_report_machine(&rec->owner, s->machine, sizeof(s->machine));
+		}
+	}
+	for (size_t i = 0; i < x->q->nloads; i++) {
+		size_t j = 0;
+
+		while (j < h->nseries && strcmp(h->series[j].load, x->q->loads[i]))
+			j++;
+		if (j == h->nseries)
+			return ct_err(err, len, -ENOENT,
+				      "no matching session of workload %s ran load '%s'",
+				      h->workload, x->q->loads[i]);
+	}
+	return 0;
+}
+
+/* Whether run r belongs to series s. */
+static bool in_series(const struct hctx *x, const struct ct_history_series *s,
+		      const struct ct_run *r, long *k)
+{
+	*k = sess_index(x, r->session_id);
+	return *k >= 0 && !strcmp(r->load, s->load) &&
+	       (!s->machine_id[0] || !strcmp(x->sess[*k]->owner.machine, s->machine_id)) &&
+	       ct_run_value(r) > 0;
+}
+
+/* A point per session with two ok runs or more, in order; logmed[i] the
+ * median of the logs of point i's runs. */
+static int make_points(struct hctx *x, struct ct_history_series *s, double **logmed, char *err,
+		       size_t len)
+{
+	double *v = malloc((x->nruns ? x->nruns : 1) * sizeof(*v));
+	int rc = 0;
+
+	*logmed = malloc(x->nsess * sizeof(**logmed));
+	s->points = calloc(x->nsess, sizeof(*s->points));
+	if (!v || !*logmed || !s->points) {
+		free(v);
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	}
+	for (size_t k = 0; k < x->nsess && !rc; k++) {
+		const struct ct_session_rec *rec = x->sess[k];
+		struct ct_history_point *pt = &s->points[s->npoints];
+		struct ct_stats_summary sum;
+		size_t n = 0;
+		long kk;
+
+		for (size_t i = 0; i < x->nruns; i++)
+			if (x->runs[i].session_id == rec->id && in_series(x, s, &x->runs[i], &kk))
+				v[n++] = ct_run_value(&x->runs[i]);
+		if (n < 2)
+			continue;
+		if (ct_stats_summarize(v, n, x->q->confidence, &sum)) {
+			rc = ct_err(err, len, -EINVAL,
+				    "session %lld: runs that cannot be summed up",
+				    (long long)rec->id);
+			break;
+		}
+		pt->session_id = rec->id;
+		snprintf(pt->uuid, sizeof(pt->uuid), "%s", rec->uuid);
+		snprintf(pt->label, sizeof(pt->label), "%s", rec->label);
+		snprintf(pt->commit, sizeof(pt->commit), "%s", rec->commit);
+		pt->started_at = rec->started_at;
+		pt->commit_time = rec->commit_time;
+		pt->config_id = rec->config_id;
+		ct_report_machine(&rec->owner, pt->machine, sizeof(pt->machine));
+		pt->n = n;
+		pt->median = sum.median;
+		pt->low = sum.median_ci_low;
+		pt->high = sum.median_ci_high;
+		for (size_t i = 0; i < n; i++)
+			v[i] = log(v[i]);
+		(*logmed)[s->npoints++] = ct_stats_median(v, n);
+	}
+	free(v);
+	return rc;
+}
+
+/* The runs of points [lo, hi) of s, with their sessions. */
+static size_t side_runs(const struct hctx *x, const struct ct_history_series *s, size_t lo,
+			size_t hi, double *v, int64_t *sid)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < x->nruns; i++) {
+		long k;
+
+		if (!in_series(x, s, &x->runs[i], &k))
+			continue;
+		for (size_t p = lo; p < hi; p++)
+			if (s->points[p].session_id == x->runs[i].session_id) {
+				v[n] = ct_run_value(&x->runs[i]);
+				sid[n++] = x->runs[i].session_id;
+				break;
+			}
+	}
+	return n;
+}
+
+/* The facts that differ between the configs of the points either side. */
+static int change_facts(struct hctx *x, const struct ct_history_series *s,
+			struct ct_history_change *c, char *err, size_t len)
+{
+	const struct ct_history_point *pt[2] = { &s->points[c->at - 1], &s->points[c->at] };
+	struct ct_report_config cfg[2];
+	struct ct_report rep = { .configs = cfg, .nconfigs = 2 };
+	char label[128];
+	int rc = 0;
+
+	memset(cfg, 0, sizeof(cfg));
+	for (int k = 0; k < 2 && !rc; k++) {
+		snprintf(cfg[k].label, sizeof(cfg[k].label), "%s", pt[k]->label);
+		snprintf(cfg[k].machine, sizeof(cfg[k].machine), "%s", pt[k]->machine);
+		cfg[k].config_id = pt[k]->config_id;
+		if (pt[k]->config_id)
+			rc = ct_store_config_get(x->st, pt[k]->config_id, label, sizeof(label),
+						 &cfg[k].si, err, len);
+	}
+	if (!rc && rp_config_diffs(&rep))
+		rc = ct_err(err, len, -ENOMEM, "out of memory");
+	if (!rc && rep.ndiffs && !(c->facts = calloc(rep.ndiffs, sizeof(*c->facts))))
+		rc = ct_err(err, len, -ENOMEM, "out of memory");
+	for (size_t i = 0; !rc && i < rep.ndiffs; i++) {
+		struct ct_history_fact *f = &c->facts[c->nfacts++];
+
+		snprintf(f->name, sizeof(f->name), "%s", rep.diffs[i].name);
+		snprintf(f->before, sizeof(f->before), "%s", rep.diffs[i].values[0]);
+		snprintf(f->after, sizeof(f->after), "%s", rep.diffs[i].values[1]);
+	}
+	free(rep.diffs);
+	return rc;
+}
+
+/* Whether an acknowledgement names a session within the tolerance of
+ * change c of s. */
+static bool acked(const struct hctx *x, const struct ct_history_series *s, size_t at)
+{
+	for (size_t a = 0; a < x->nacks; a++) {
+		const struct ct_history_ack *k = &x->acks[a];
+
+		if ((k->load[0] && strcmp(k->load, s->load)) ||
+		    (k->machine[0] && s->machine_id[0] && strcmp(k->machine, s->machine_id)))
+			continue;
+		for (size_t p = at >= CT_HISTORY_ACK_TOL ? at - CT_HISTORY_ACK_TOL : 0;
+		     p < s->npoints && p <= at + CT_HISTORY_ACK_TOL; p++)
+			if (!strcmp(s->points[p].uuid, k->session_uuid))
+				return true;
+	}
+	return false;
+}
+
+/* The change points of s and what each one is. */
+static int find_changes(struct hctx *x, struct ct_history_series *s, const double *logmed,
+			char *err, size_t len)
+{
+	struct ct_cp *cp = NULL;
+	size_t ncp = 0;
+	double *v = NULL, *w = NULL;
+	int64_t *sv = NULL, *sw = NULL;
+	int rc = ct_changepoints(logmed, s->npoints, CT_CP_EDM_RANK, CT_HISTORY_ALPHA,
+				 CT_HISTORY_MIN_SIDE, &cp, &ncp);
+
+	if (rc)
+		return ct_err(err, len, rc, "cannot find the change points of load '%s'", s->load);
+	if (!ncp)
+		return 0;
+	s->changes = calloc(ncp, sizeof(*s->changes));
+	v = malloc(x->nruns * sizeof(*v));
+	w = malloc(x->nruns * sizeof(*w));
+	sv = malloc(x->nruns * sizeof(*sv));
+	sw = malloc(x->nruns * sizeof(*sw));
+	if (!s->changes || !v || !w || !sv || !sw) {
+		rc = ct_err(err, len, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < ncp && !rc; i++) {
+		struct ct_history_change *c = &s->changes[s->nchanges++];
+		size_t lo = i ? cp[i - 1].at : 0, hi = i + 1 < ncp ? cp[i + 1].at : s->npoints;
+		struct ct_stats_comparison cmp;
+		size_t nb, na;
+
+		c->at = cp[i].at;
+		c->p = cp[i].p;
+		if (c->at - lo > CT_HISTORY_WINDOW)
+			lo = c->at - CT_HISTORY_WINDOW;
+		if (hi - c->at > CT_HISTORY_WINDOW)
+			hi = c->at + CT_HISTORY_WINDOW;
+		c->nbefore = c->at - lo;
+		c->nafter = hi - c->at;
+		nb = side_runs(x, s, lo, c->at, v, sv);
+		na = side_runs(x, s, c->at, hi, w, sw);
+		ct_stats_compare(v, nb, w, na, NULL, NULL, 0, x->q->confidence, &cmp);
+		if (!ct_stats_compare_sessions(v, sv, nb, w, sw, na, x->q->confidence, &cmp) &&
+		    cmp.ratio_scale && isfinite(cmp.effect_low) && isfinite(cmp.effect_high)) {
+			c->have_effect = true;
+			c->effect = cmp.effect - 1;
+			c->low = cmp.effect_low - 1;
+			c->high = cmp.effect_high - 1;
+		} else {
+			double mb = 0, ma = 0;
+
+			for (size_t p = lo; p < c->at; p++)
+				mb += logmed[p] / (double)c->nbefore;
+			for (size_t p = c->at; p < hi; p++)
+				ma += logmed[p] / (double)c->nafter;
+			c->effect = exp(ma - mb) - 1;
+			c->low = c->high = NAN;
+		}
+		c->worse = x->h->higher_better ? c->effect < 0 : c->effect > 0;
+		c->acked = acked(x, s, c->at);
+		rc = change_facts(x, s, c, err, len);
+	}
+out:
+	free(cp);
+	free(v);
+	free(w);
+	free(sv);
+	free(sw);
+	return rc;
+}
+
+const struct ct_history_change *ct_history_newest(const struct ct_history_series *s)
+{
+	size_t first = 0;
+
+	for (size_t i = 0; i < s->nchanges; i++)
+		if (s->changes[i].acked)
+			first = i + 1;
+	return first < s->nchanges ? &s->changes[s->nchanges - 1] : NULL;
+}
+
+int ct_history_build(struct ct_history *h, struct ct_store *st, const struct ct_history_query *q,
+		     char *err, size_t len)
+{
+	struct ct_run_filter f = { .ok_only = true };
+	struct ct_session_rec *recs = NULL;
+	struct hctx x = { .st = st, .q = q, .h = h };
+	size_t nrecs = 0;
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	h->by_commit = q->by_commit;
+	h->confidence = q->confidence;
+	rc = ct_store_sessions(st, 0, &recs, &nrecs, err, len);
+	if (!rc)
+		rc = select_sessions(&x, recs, nrecs, err, len);
+	f.workload = h->workload;
+	if (!rc)
+		rc = ct_store_runs(st, &f, &x.runs, &x.nruns, err, len);
+	if (!rc)
+		rc = ct_store_acks(st, h->workload, &x.acks, &x.nacks, err, len);
+	for (size_t i = 0; !rc && i < x.nruns; i++) {
+		const struct ct_figure *fig;
+
+		if (sess_index(&x, x.runs[i].session_id) < 0)
+			continue;
+		fig = ct_run_figure(&x.runs[i]);
+		h->figure = fig ? fig->name : "Time";
+		h->unit = fig ? fig->unit : "s";
+		h->higher_better = ct_run_higher_better(&x.runs[i]);
+		break;
+	}
+	if (!rc)
+		rc = make_series(&x, err, len);
+	for (size_t i = 0; !rc && i < h->nseries; i++) {
+		double *logmed = NULL;
+
+		rc = make_points(&x, &h->series[i], &logmed, err, len);
+		if (!rc)
+			rc = find_changes(&x, &h->series[i], logmed, err, len);
+		free(logmed);
+	}
+	if (!rc && !h->figure)
+		rc = ct_err(err, len, -ENOENT,
+			    "the matching sessions of workload %s hold no ok run", h->workload);
+	free(x.sess);
+	free(x.runs);
+	free(x.acks);
+	free(recs);
+	if (rc)
+		ct_history_release(h);
+	return rc;
+}
+
+void ct_history_release(struct ct_history *h)
+{
+	for (size_t i = 0; i < h->nseries; i++) {
+		for (size_t c = 0; c < h->series[i].nchanges; c++)
+			free(h->series[i].changes[c].facts);
+		free(h->series[i].changes);
+		free(h->series[i].points);
+	}
+	free(h->series);
+	memset(h, 0, sizeof(*h));
+}

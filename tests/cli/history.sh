@@ -1,0 +1,163 @@
+#!/bin/sh
+# contend history on generated stores with known shifts: nights of a
+# program stored with contend import (hyperfine's export format, made
+# here from a seeded generator), one series with a +10% shift at its 21st
+# night and one with none but a spiking night. The change is found where
+# it is, its effect and interval are R's t.test on the sessions' medians of
+# logs (computed from the generated files, not from contend), the facts
+# that changed across it are named, a spike makes none; the gate, ack,
+# the formats (JSON checked against docs/schema/contend-1.json), a fleet's
+# machines, run --commit with --by commit, and bad input (one line, exit 2).
+. "$CT_TESTLIB"
+plan 46
+
+for p in python3 Rscript; do
+	command -v $p >/dev/null 2>&1 || {
+		for i in $(seq 46); do skip "history" "$p is not installed"; done
+		exit 0
+	}
+done
+
+# the nights: aNN.json a hyperfine export of 5 runs around 0.1 s (2%
+# within a session, 0.5% between sessions), +10% from a21 on; bNN.json the
+# same level throughout, every run of b15 x1.5; the times again in .txt
+# files, for R
+python3 - "$T" <<'PY'
+import json, math, os, random, sys
+for series, seed0 in (("a", 0), ("b", 100)):
+    for i in range(1, 31):
+        r = random.Random(seed0 + i)
+        level = 0.11 if series == "a" and i > 20 else 0.1
+        spike = 1.5 if series == "b" and i == 15 else 1.0
+        u = r.gauss(0, 0.005)
+        t = [level * spike * math.exp(u + r.gauss(0, 0.02)) for _ in range(5)]
+        base = os.path.join(sys.argv[1], "%s%02d" % (series, i))
+        json.dump({"results": [{"command": "./bench", "mean": sum(t) / 5, "stddev": 0, "median": sorted(t)[2],
+                                "user": 0, "system": 0, "min": min(t), "max": max(t), "times": t}]},
+                  open(base + ".json", "w"))
+        open(base + ".txt", "w").write("\n".join(repr(v) for v in t) + "\n")
+PY
+imported=0
+for s in a b; do
+	for i in $(seq -w 1 30); do
+		"$CONTEND" import hyperfine "$T/$s$i.json" -L "$s-$i" -q && imported=$((imported + 1))
+	done
+done
+[ "$imported" = 60 ] && ok "60 nights imported" || not_ok "60 nights imported" "$imported"
+
+# the change: where, how large, what changed across it
+sql "update configs set kernel_release = '6.2.0-test' where label >= 'a-21' and label <= 'a-30'" >/dev/null
+run history --label 'a-*'
+expect_rc "history of the shifted series: exit 0" 0
+expect_out "one series, 30 sessions, one change point" "^none: machine .*, 30 sessions, 1 change point$"
+first21=$(sql "select s.id from sessions s join configs c on c.id = s.config_id where c.label = 'a-21'")
+nonempty "the 21st night's session is stored" "$first21"
+expect_out "the change is at the 21st night" "^  ---- change 1 at session $first21 .*worse"
+expect_out "it names the fact that changed across it" "what changed: kernel release [^ ]+ -> 6.2.0-test"
+run history --label 'a-*' --format json -o "$T/a.json"
+expect_rc "history --format json: exit 0" 0
+SCHEMA=$(dirname "$CT_TESTLIB")/../../docs/schema/contend-1.json
+check "its JSON validates against docs/schema/contend-1.json" python3 -c "
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])), cls=jsonschema.Draft202012Validator)" "$SCHEMA" "$T/a.json"
+got=$(python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['series'][0]['changes'][0]
+print(c['index'], c['sessions_before'], c['sessions_after'], '%.9f %.9f %.9f' % (c['effect'], c['low'], c['high']))" "$T/a.json")
+want=$(cd "$T" && Rscript -e '
+f <- function(i) median(log(scan(sprintf("a%02d.txt", i), quiet = TRUE)))
+b <- sapply(1:20, f); a <- sapply(21:30, f)
+t <- t.test(a, b)
+cat(20, 20, 10, sprintf("%.9f %.9f %.9f", exp(mean(a) - mean(b)) - 1, exp(t$conf.int[1]) - 1, exp(t$conf.int[2]) - 1), "\n")' 2>&1)
+nonempty "R computed the sessions' t" "$want"
+python3 -c "
+import sys
+g, w = sys.argv[1].split(), sys.argv[2].split()
+assert g[:3] == w[:3], (g, w)
+assert all(abs(float(a) - float(b)) < 1e-6 for a, b in zip(g[3:], w[3:])), (g, w)" "$got" "$want" &&
+	ok "the change's place, effect and interval are R's t.test on the sessions' medians of logs" ||
+	not_ok "the change's effect is R's" "contend: $got" "R: $want"
+
+# a spike alone makes no change point
+run history --label 'b-*'
+expect_rc "history of the steady series with a spiking night: exit 0" 0
+expect_out "a spiking night makes no change point" "^none: machine .*, 30 sessions, 0 change points$"
+expect_out "the spiking night is shown" "b-15 +5 +0\.1[45]"
+
+# the gate and ack
+run history --label 'a-*' --fail-on-change 5
+expect_rc "--fail-on-change 5 with a +10% change: exit 1" 1
+expect_err "it names the load, the change and how to acknowledge it" "under load 'none' .*moved \+[0-9.]+% since session $first21 .*contend history ack $first21"
+run history --label 'a-*' --fail-on-change 20
+expect_rc "--fail-on-change 20: exit 0" 0
+run history --label 'b-*' --fail-on-change 1
+expect_rc "--fail-on-change 1 on the steady series: exit 0" 0
+run history ack "$first21" --note "the new kernel, known"
+expect_rc "history ack ID: exit 0" 0
+[ "$(sql "select count(*) from history_acks where note = 'the new kernel, known' and load = ''")" = 1 ] &&
+	ok "the acknowledgement is stored" || not_ok "the acknowledgement is stored" "$(sql "select * from history_acks")"
+run history --label 'a-*' --fail-on-change 5
+expect_rc "after ack, --fail-on-change 5: exit 0" 0
+expect_out "the change shows as acknowledged" "change 1 at session $first21 .*acknowledged"
+run history ack 99999
+expect_rc "ack of a session that does not exist: exit 2" 2
+expect_err "it says so" "no session 99999"
+
+# the other formats
+run history --label 'a-*' --format csv
+expect_rc "--format csv: exit 0" 0
+check "CSV: a row per session, the change on the 21st" python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 30, len(rows)
+assert [r['label'] for r in rows if r['change_effect']] == ['a-21'], rows" "$T/out"
+run history --label 'a-*' --format md
+expect_out "Markdown: the change as a row" "^\| \| \*\*change 1\*\* \|"
+run history --label 'a-*' -o "$T/h.html"
+expect_rc "-o FILE.html: exit 0" 0
+check "HTML: a plot and the change with its effect" sh -c "grep -q '<svg' '$T/h.html' && grep -Eq '>\+[0-9.]+%</text>' '$T/h.html' && grep -q '6.2.0-test' '$T/h.html'"
+
+# a fleet: the steady series moved to another machine
+sql "update sessions set hostname = 'other', machine_id = 'ffffeeee00001111ffffeeee00001111' where config_id in (select id from configs where label like 'b-%')" >/dev/null
+run history
+expect_rc "history of two machines' sessions: exit 0" 0
+expect_out "a series per machine" "^none: machine other \(ffffeeee\), 30 sessions, 0 change points$"
+run history --machine other
+expect_out "--machine names one by host name" "^none: machine other \(ffffeeee\), 30 sessions"
+[ "$(grep -c '^none: machine' "$T/out")" = 1 ] && ok "--machine shows that machine alone" || not_ok "--machine shows that machine alone" "$(cat "$T/out")"
+run history --machine all --format json
+check "--machine all pools them: one series of 60 sessions" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d['series']) == 1 and d['series'][0]['machine'] == 'all' and len(d['series'][0]['points']) == 60, d['series'][0]['machine']" "$T/out"
+
+# run --commit, and history --by commit
+git init -q "$T/repo" && git -C "$T/repo" -c user.name=t -c user.email=t@t commit -q --allow-empty -m one &&
+	git -C "$T/repo" -c user.name=t -c user.email=t@t commit -q --allow-empty -m two
+head=$(git -C "$T/repo" rev-parse HEAD)
+nonempty "a repository with two commits" "$head"
+(cd "$T/repo" && "$CONTEND" run -w cmd -l none -n 5 -L c -q --commit HEAD~1 -- true && "$CONTEND" run -w cmd -l none -n 5 -L c -q --commit HEAD -- true) >"$T/out" 2>"$T/err"
+[ "$(sql "select commit_sha from sessions where commit_sha <> '' order by id desc limit 1")" = "$head" ] &&
+	ok "run --commit stores the full sha" || not_ok "run --commit stores the full sha" "$(cat "$T/err")" "$(sql "select id, commit_sha, commit_time from sessions where commit_sha <> ''")"
+[ "$(sql "select count(*) from sessions where commit_sha <> '' and commit_time > 0")" = 2 ] &&
+	ok "and the commit time" || not_ok "and the commit time" "$(sql "select id, commit_sha, commit_time from sessions")"
+run history --by commit
+expect_rc "history --by commit: exit 0" 0
+expect_out "it holds the sessions with a commit, in commit order" "^ +2 +[0-9]+ +[0-9-]+ [0-9:]+ +${head%"${head#????????????}"} "
+(cd "$T" && "$CONTEND" run -w cmd -l none -n 5 -L c -q --commit HEAD -- true) >"$T/out" 2>"$T/err" && rc=0 || rc=$?
+expect_rc "run --commit outside a repository: exit 2" 2
+expect_err "it says why" "--commit HEAD: .*git repository"
+
+# bad input: one line, exit 2
+for args in "--label zzz*|no complete session labelled 'zzz\*' matches" \
+	"--label a-01|one session of workload cmd matches" \
+	"--machine nosuch|no session of machine 'nosuch'" \
+	"--since yesterday|--since takes a date" \
+	"-l io|ran load 'io'"; do
+	a=${args%%|*}
+	run history $a
+	[ "$rc" = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -Eq -- "${args#*|}" "$T/err" &&
+		ok "history $a: one line, exit 2" || not_ok "history $a: one line, exit 2" "exit $rc" "$(cat "$T/err")"
+done
+run history --since 2000-01-01 --label 'a-*'
+expect_out "--since a date before every session keeps them all" "^none: machine .*, 30 sessions"
