@@ -18,9 +18,10 @@
 
 #include <stdio.h>
 
-/* Each side of a change point holds this many sessions or more (a lone
- * spiking session cannot make one), and the detector's test must give a
- * p below CT_HISTORY_ALPHA (tests/sim/history-sim.c chose both). */
+/* Each side of a change point holds this many sessions or more, and
+ * Student's t between the sides must give a p below CT_HISTORY_ALPHA, the
+ * Mann-Whitney test below ten times it, so a lone spiking session cannot
+ * make one (CT_CP_EDM_BOTH; tests/sim/history-sim.c chose them). */
 #define CT_HISTORY_MIN_SIDE 3
 #define CT_HISTORY_ALPHA    0.001
 /* A change's effect is judged on at most this many sessions a side, the

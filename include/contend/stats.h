@@ -451,7 +451,9 @@ enum ct_bisect_call ct_bisect_judge(const struct ct_stats_comparison *c, double 
  * after the change. -EINVAL for min < 2, alpha outside (0, 1) or a value
  * that is not finite; -ENOMEM.
  */
-enum ct_cp_method { CT_CP_RANK, CT_CP_EDM, CT_CP_EDM_RANK };
+/* CT_CP_EDM_BOTH: the E-divisive split kept when Student's t gives p <
+ * alpha and the Mann-Whitney test p < 10 alpha (p is the t's) */
+enum ct_cp_method { CT_CP_RANK, CT_CP_EDM, CT_CP_EDM_RANK, CT_CP_EDM_BOTH };
 struct ct_cp {
 	size_t at;
 	double p; /* of the split, when it was found */

@@ -313,7 +313,7 @@ static int find_changes(struct hctx *x, struct ct_history_series *s, const doubl
 	size_t ncp = 0;
 	double *v = NULL, *w = NULL;
 	int64_t *sv = NULL, *sw = NULL;
-	int rc = ct_changepoints(logmed, s->npoints, CT_CP_EDM_RANK, CT_HISTORY_ALPHA,
+	int rc = ct_changepoints(logmed, s->npoints, CT_CP_EDM_BOTH, CT_HISTORY_ALPHA,
 				 CT_HISTORY_MIN_SIDE, &cp, &ncp);
 
 	if (rc)

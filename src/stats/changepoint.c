@@ -12,8 +12,15 @@
  *   edm   the E-divisive means split (Matteson and James 2014, alpha 1:
  *         the energy distance of the two sides, times m1 m2 / m), judged
  *         by Student's t between the two sides, as Apache Otava does;
+ *         when it keeps none, the split with an end (a stretch that moves
+ *         and comes back: neither end of the segment tells it), its p
+ *         times the segment's length;
  *   edm-rank  the same split judged by the Mann-Whitney test between its
- *         sides (exact up to 50 a side): a spiking value is one rank.
+ *         sides (exact up to 50 a side): a spiking value is one rank;
+ *   edm-both  Student's t, the split kept only when the Mann-Whitney test
+ *         agrees at ten times the level: the t's resolution with few
+ *         values a side (ranks of 6 against 6 cannot go below p 0.0022),
+ *         the ranks' indifference to one spiking value.
  */
 #include "contend/stats.h"
 
@@ -81,12 +88,32 @@ static int split_rank(const double *x, size_t m, size_t min, struct seg_split *o
 	return 0;
 }
 
-/* The E-divisive split of x[0..m-1], judged by Student's t between its
- * sides or (rank) by the Mann-Whitney test. */
-static int split_edm(const double *x, size_t m, size_t min, bool rank, struct seg_split *out)
+/* The p of x[0..a) against x[a..m) by the method's test; both: the t's,
+ * kept only when the ranks agree at ten times the level alpha (1 when
+ * they do not). */
+static double judge(const double *x, size_t a, size_t m, enum ct_cp_method method, double alpha)
+{
+	struct ct_stats_ttest t;
+	struct ct_stats_rank u;
+	double pt = 1, pu = 1;
+
+	if (method != CT_CP_EDM_RANK && !ct_stats_student(x, a, x + a, m - a, &t))
+		pt = t.p;
+	if (method != CT_CP_EDM && !ct_stats_mann_whitney(x, a, x + a, m - a, CT_STATS_AUTO, &u))
+		pu = u.p;
+	if (method == CT_CP_EDM)
+		return pt;
+	if (method == CT_CP_EDM_RANK)
+		return pu;
+	return pu < 10 * alpha ? pt : 1.0;
+}
+
+/* The E-divisive split of x[0..m-1], judged by the method's test between
+ * its sides. */
+static int split_edm(const double *x, size_t m, size_t min, enum ct_cp_method method, double alpha,
+		     struct seg_split *out)
 {
 	double sll = 0, srr = 0, slr = 0, best = -INFINITY;
-	struct ct_stats_ttest tt;
 
 	for (size_t i = 0; i < m; i++)
 		for (size_t j = i + 1; j < m; j++)
@@ -113,16 +140,64 @@ static int split_edm(const double *x, size_t m, size_t min, bool rank, struct se
 	}
 	if (best == -INFINITY)
 		return -EINVAL;
-	if (rank) {
-		struct ct_stats_rank u;
+	out->p = judge(x, out->at, m, method, alpha);
+	return 0;
+}
 
-		out->p = ct_stats_mann_whitney(x, out->at, x + out->at, m - out->at, CT_STATS_AUTO,
-					       &u)
-				 ? 1.0
-				 : u.p;
-	} else {
-		out->p = ct_stats_student(x, out->at, x + out->at, m - out->at, &tt) ? 1.0 : tt.p;
+/*
+ * A stretch that moves and comes back (Matteson and James's split with its
+ * end): the place t and the end k whose energy statistic between x[0..t)
+ * and x[t..k), times m1 m2 / (m1 + m2), is largest, found in O(m^2) with
+ * p[k][j], the sum of |x_k - x_i| over i < j <= k. Its p is the method's
+ * test of the stretch x[t..k) against the rest of the segment, both tests'
+ * p times m (Bonferroni's, for the end chosen among m).
+ */
+static int split_stretch(const double *x, size_t m, size_t min, enum ct_cp_method method,
+			 double alpha, struct seg_split *out)
+{
+	double *p = malloc((m * (m + 1) / 2) * sizeof(*p)), wl = 0, best = -INFINITY;
+	size_t end = 0;
+
+#define P(k, j) p[(k) * ((k) + 1) / 2 + (j)]
+	if (!p)
+		return -ENOMEM;
+	for (size_t k = 0; k < m; k++) {
+		P(k, 0) = 0;
+		for (size_t j = 1; j <= k; j++)
+			P(k, j) = P(k, j - 1) + fabs(x[k] - x[j - 1]);
 	}
+	for (size_t t = 1; t + 1 < m; t++) {
+		double between = 0, wr = 0, ml = (double)t;
+
+		wl += P(t - 1, t - 1);
+		for (size_t k = t; k < m; k++) {
+			double mr = (double)(k + 1 - t), q;
+
+			between += P(k, t);
+			wr += P(k, k) - P(k, t);
+			if (t < min || k + 1 - t < min || t < 2 || k + 1 - t < 2)
+				continue;
+			q = 2 * between / (ml * mr) - wl / (ml * (ml - 1) / 2) -
+			    wr / (mr * (mr - 1) / 2);
+			q *= ml * mr / (ml + mr);
+			if (q > best) {
+				best = q;
+				out->at = t;
+				end = k + 1;
+			}
+		}
+	}
+#undef P
+	if (best == -INFINITY) {
+		free(p);
+		return -EINVAL;
+	}
+	/* the stretch x[t..k) against the rest of the segment, reusing p */
+	memcpy(p, x + out->at, (end - out->at) * sizeof(*p));
+	memcpy(p + (end - out->at), x, out->at * sizeof(*p));
+	memcpy(p + end, x + end, (m - end) * sizeof(*p));
+	out->p = fmin(1.0, judge(p, end - out->at, m, method, alpha / (double)m) * (double)m);
+	free(p);
 	return 0;
 }
 
@@ -144,7 +219,8 @@ int ct_changepoints(const double *x, size_t n, enum ct_cp_method method, double 
 	*out = NULL;
 	*nout = 0;
 	if (!x || min < 2 || !(alpha > 0 && alpha < 1) || !stats_all_finite(x, n) ||
-	    (method != CT_CP_RANK && method != CT_CP_EDM && method != CT_CP_EDM_RANK))
+	    (method != CT_CP_RANK && method != CT_CP_EDM && method != CT_CP_EDM_RANK &&
+	     method != CT_CP_EDM_BOTH))
 		return -EINVAL;
 	if (n < 2 * min)
 		return 0;
@@ -164,9 +240,11 @@ int ct_changepoints(const double *x, size_t n, enum ct_cp_method method, double 
 		nseg--;
 		if (hi - lo < 2 * min)
 			continue;
-		rc = method == CT_CP_RANK
-			     ? split_rank(x + lo, hi - lo, min, &s)
-			     : split_edm(x + lo, hi - lo, min, method == CT_CP_EDM_RANK, &s);
+		rc = method == CT_CP_RANK ? split_rank(x + lo, hi - lo, min, &s)
+					  : split_edm(x + lo, hi - lo, min, method, alpha, &s);
+		/* none to the segment's end: a stretch that moves and comes back */
+		if (!rc && !(s.p < alpha) && method != CT_CP_RANK)
+			rc = split_stretch(x + lo, hi - lo, min, method, alpha, &s);
 		if (rc == -EINVAL) {
 			rc = 0;
 			continue;

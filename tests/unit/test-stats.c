@@ -909,6 +909,9 @@ static void test_changepoints(void **state)
 		{ CT_CP_EDM_RANK, 0.01, 0.002164502165, 1 },
 		{ CT_CP_EDM_RANK, 0.001, 0, 0 }, /* 6 against 6 cannot go below 0.0022 */
 		{ CT_CP_EDM, 0.001, 1.080598021e-06, 1 },
+		/* both: the t's p, when the ranks agree at ten times the level */
+		{ CT_CP_EDM_BOTH, 0.001, 1.080598021e-06, 1 },
+		{ CT_CP_EDM_BOTH, 0.0001, 0, 0 }, /* the ranks' 0.0022 is not below 0.001 */
 		{ CT_CP_RANK, 0.05, 0.0314078, 1 },
 		{ CT_CP_RANK, 0.01, 0, 0 },
 	};
@@ -925,10 +928,28 @@ static void test_changepoints(void **state)
 		}
 		free(cp);
 	}
-	for (int m = CT_CP_RANK; m <= CT_CP_EDM_RANK; m++) {
+	for (int m = CT_CP_RANK; m <= CT_CP_EDM_BOTH; m++) {
 		assert_int_equal(ct_changepoints(spike, 12, m, 0.05, 3, &cp, &n), 0);
 		assert_int_equal(n, 0);
 		assert_null(cp);
+	}
+	/* a stretch that moves and comes back: neither split to the end is
+	 * kept (R: the E-divisive split after the 12th, t.test p 0.0358), the
+	 * stretch against the rest is (R: 18 x t.test's p 1.904567171e-12,
+	 * 18 x wilcox.test's exact 0.001939 below 0.01), then the stretch's
+	 * own end (R: t.test of 6 against 6 after it, 3.817141736e-09) */
+	{
+		static const double back[] = { 10.1,  9.8,  10.3,  9.9,	  10.0, 10.2,
+					       12.4,  12.0, 12.3,  12.6,  12.1, 12.2,
+					       10.05, 9.95, 10.25, 10.15, 9.7,	10.12 };
+
+		assert_int_equal(ct_changepoints(back, 18, CT_CP_EDM_BOTH, 0.001, 3, &cp, &n), 0);
+		assert_int_equal(n, 2);
+		assert_int_equal(cp[0].at, 6);
+		assert_true(fabs(cp[0].p - 1.904567171e-12) < 1e-6 * 1.904567171e-12);
+		assert_int_equal(cp[1].at, 12);
+		assert_true(fabs(cp[1].p - 3.817141736e-09) < 1e-6 * 3.817141736e-09);
+		free(cp);
 	}
 	/* too short for two sides of 3: no change, no error */
 	assert_int_equal(ct_changepoints(x, 5, CT_CP_EDM_RANK, 0.01, 3, &cp, &n), 0);
