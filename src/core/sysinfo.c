@@ -34,6 +34,7 @@
  */
 #include "contend/sysinfo.h"
 #include "contend/util.h"
+#include "sysinfo-internal.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -51,12 +52,12 @@
 #define CANON_MAX 8192
 _Static_assert(sizeof(struct ct_sysinfo) + 512 < CANON_MAX, "canonical text may not fit");
 
-static bool is_live(const char *root)
+bool si_is_live(const char *root)
 {
 	return !root || !*root;
 }
 
-static int root_path(char *buf, size_t len, const char *root, const char *rel)
+int si_root_path(char *buf, size_t len, const char *root, const char *rel)
 {
 	size_t rl = root ? strlen(root) : 0, n = strlen(rel);
 
@@ -70,7 +71,7 @@ static int root_path(char *buf, size_t len, const char *root, const char *rel)
 }
 
 /* Copies with truncation; dst always terminated. */
-static void copy(char *dst, size_t len, const char *src)
+void si_copy(char *dst, size_t len, const char *src)
 {
 	size_t n = 0;
 
@@ -81,7 +82,7 @@ static void copy(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
-static char *trim(char *s)
+char *si_trim(char *s)
 {
 	char *e;
 
@@ -100,7 +101,7 @@ static int read_required(const char *root, const char *rel, char *buf, size_t le
 	ssize_t n;
 	int rc;
 
-	rc = root_path(path, sizeof(path), root, rel);
+	rc = si_root_path(path, sizeof(path), root, rel);
 	if (rc)
 		return ct_err(err, errlen, rc, "path too long: '%s%s'", root, rel);
 	n = ct_read_file(path, buf, len);
@@ -109,21 +110,21 @@ static int read_required(const char *root, const char *rel, char *buf, size_t le
 	return 0;
 }
 
-static ssize_t read_optional(const char *root, const char *rel, char *buf, size_t len)
+ssize_t si_read_optional(const char *root, const char *rel, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 
-	if (root_path(path, sizeof(path), root, rel))
+	if (si_root_path(path, sizeof(path), root, rel))
 		return -ENAMETOOLONG;
 	return ct_read_file(path, buf, len);
 }
 
-static FILE *open_required(const char *root, const char *rel, char *err, size_t errlen, int *rc)
+FILE *si_open_required(const char *root, const char *rel, char *err, size_t errlen, int *rc)
 {
 	char path[PATH_MAX];
 	FILE *f;
 
-	*rc = root_path(path, sizeof(path), root, rel);
+	*rc = si_root_path(path, sizeof(path), root, rel);
 	if (*rc) {
 		ct_err(err, errlen, *rc, "path too long: '%s%s'", root, rel);
 		return NULL;
@@ -138,7 +139,7 @@ static FILE *open_required(const char *root, const char *rel, char *err, size_t 
 
 /* The entry of a sysfs choice list the kernel marks as active: "[bfq]" in
  * a scheduler file, "(full)" in debugfs' preempt file. */
-static bool bracketed(const char *s, char open, char close, char *out, size_t len)
+bool si_bracketed(const char *s, char open, char close, char *out, size_t len)
 {
 	const char *a = strchr(s, open), *b;
 
@@ -174,11 +175,11 @@ static int read_kernel(struct ct_sysinfo *si, const char *root, char *err, size_
 	struct utsname u;
 	int rc;
 
-	if (is_live(root)) {
+	if (si_is_live(root)) {
 		if (uname(&u))
 			return ct_err(err, len, -errno, "uname failed: %s", strerror(errno));
-		copy(si->kernel_release, sizeof(si->kernel_release), u.release);
-		copy(si->kernel_version, sizeof(si->kernel_version), u.version);
+		si_copy(si->kernel_release, sizeof(si->kernel_release), u.release);
+		si_copy(si->kernel_version, sizeof(si->kernel_version), u.version);
 		return 0;
 	}
 	rc = read_required(root, "/proc/sys/kernel/osrelease", si->kernel_release,
@@ -203,7 +204,7 @@ static int read_cpuinfo(struct ct_sysinfo *si, const char *root, char *err, size
 	FILE *f;
 	int rc;
 
-	f = open_required(root, "/proc/cpuinfo", err, len, &rc);
+	f = si_open_required(root, "/proc/cpuinfo", err, len, &rc);
 	if (!f)
 		return rc;
 	while (getline(&line, &cap, f) > 0) {
@@ -212,31 +213,31 @@ static int read_cpuinfo(struct ct_sysinfo *si, const char *root, char *err, size
 		if (!colon)
 			continue;
 		*colon = '\0';
-		key = trim(line);
-		val = trim(colon + 1);
+		key = si_trim(line);
+		val = si_trim(colon + 1);
 		if (!strcmp(key, "processor")) {
 			n++;
 			continue;
 		}
 		for (i = 0; i < CT_ARRAY_SIZE(keys); i++) {
 			if (!found[i][0] && !strcmp(key, keys[i]))
-				copy(found[i], sizeof(found[i]), val);
+				si_copy(found[i], sizeof(found[i]), val);
 		}
 		if (!impl[0] && !strcmp(key, "CPU implementer"))
-			copy(impl, sizeof(impl), val);
+			si_copy(impl, sizeof(impl), val);
 		if (!part[0] && !strcmp(key, "CPU part"))
-			copy(part, sizeof(part), val);
+			si_copy(part, sizeof(part), val);
 	}
 	free(line);
 	fclose(f);
 
 	for (i = 0; i < CT_ARRAY_SIZE(keys) && !si->cpu_model[0]; i++)
-		copy(si->cpu_model, sizeof(si->cpu_model), found[i]);
+		si_copy(si->cpu_model, sizeof(si->cpu_model), found[i]);
 	if (!si->cpu_model[0] && impl[0])
 		snprintf(si->cpu_model, sizeof(si->cpu_model), "CPU implementer %s part %s", impl,
 			 part[0] ? part : "?");
 	si->ncpus = n;
-	if (!n && is_live(root)) {
+	if (!n && si_is_live(root)) {
 		long c = sysconf(_SC_NPROCESSORS_ONLN);
 
 		si->ncpus = c > 0 ? (unsigned)c : 0;
@@ -253,7 +254,7 @@ static int read_meminfo(struct ct_sysinfo *si, const char *root, char *err, size
 	FILE *f;
 	int rc;
 
-	f = open_required(root, rel, err, len, &rc);
+	f = si_open_required(root, rel, err, len, &rc);
 	if (!f)
 		return rc;
 	while (getline(&line, &cap, f) > 0) {
@@ -281,8 +282,8 @@ static int read_meminfo(struct ct_sysinfo *si, const char *root, char *err, size
 	if (!have_total) {
 		char path[PATH_MAX];
 
-		if (root_path(path, sizeof(path), root, rel))
-			copy(path, sizeof(path), rel);
+		if (si_root_path(path, sizeof(path), root, rel))
+			si_copy(path, sizeof(path), rel);
 		return ct_err(err, len, -EINVAL, "no MemTotal in '%s'", path);
 	}
 	return 0;
@@ -308,13 +309,13 @@ static void config_model(const char *root, const char *release, char *out, size_
 	if (!release[0] || strchr(release, '/'))
 		return;
 	snprintf(rel, sizeof(rel), "/boot/config-%s", release);
-	if (root_path(path, sizeof(path), root, rel))
+	if (si_root_path(path, sizeof(path), root, rel))
 		return;
 	f = fopen(path, "re");
 	if (!f)
 		return;
 	while (getline(&line, &cap, f) > 0) {
-		char *l = trim(line);
+		char *l = si_trim(line);
 
 		/* The choice has one member set, but RT kernels of 6.12+ set
 		 * CONFIG_PREEMPT_RT beside it: keep the strongest. */
@@ -328,7 +329,7 @@ static void config_model(const char *root, const char *release, char *out, size_
 	free(line);
 	fclose(f);
 	if (best < CT_ARRAY_SIZE(map))
-		copy(out, len, map[best].model);
+		si_copy(out, len, map[best].model);
 }
 
 /* The preempt= boot parameter of a PREEMPT_DYNAMIC kernel, or "". */
@@ -350,7 +351,7 @@ static void cmdline_model(const char *cmdline, char *out, size_t len)
 		if (n > 8 && !strncmp(p, "preempt=", 8)) {
 			for (i = 0; i < CT_ARRAY_SIZE(valid); i++) {
 				if (n - 8 == strlen(valid[i]) && !strncmp(p + 8, valid[i], n - 8))
-					copy(out, len, valid[i]);
+					si_copy(out, len, valid[i]);
 			}
 		}
 		p += n;
@@ -363,13 +364,13 @@ static void read_preempt(struct ct_sysinfo *si, const char *root)
 	char buf[128], mode[20], cfg[16] = "";
 
 	if (has_token(ver, "PREEMPT_RT") ||
-	    (read_optional(root, "/sys/kernel/realtime", buf, sizeof(buf)) > 0 &&
-	     !strcmp(trim(buf), "1"))) {
-		copy(si->preempt, sizeof(si->preempt), "rt");
+	    (si_read_optional(root, "/sys/kernel/realtime", buf, sizeof(buf)) > 0 &&
+	     !strcmp(si_trim(buf), "1"))) {
+		si_copy(si->preempt, sizeof(si->preempt), "rt");
 		return;
 	}
-	if (read_optional(root, "/sys/kernel/debug/sched/preempt", buf, sizeof(buf)) > 0 &&
-	    bracketed(buf, '(', ')', mode, sizeof(mode))) {
+	if (si_read_optional(root, "/sys/kernel/debug/sched/preempt", buf, sizeof(buf)) > 0 &&
+	    si_bracketed(buf, '(', ')', mode, sizeof(mode))) {
 		snprintf(si->preempt, sizeof(si->preempt), "dynamic(%s)", mode);
 		return;
 	}
@@ -380,25 +381,25 @@ static void read_preempt(struct ct_sysinfo *si, const char *root)
 		if (mode[0])
 			snprintf(si->preempt, sizeof(si->preempt), "dynamic(%s)", mode);
 		else
-			copy(si->preempt, sizeof(si->preempt), "dynamic");
+			si_copy(si->preempt, sizeof(si->preempt), "dynamic");
 		return;
 	}
 	if (ver[0])
 		config_model(root, si->kernel_release, cfg, sizeof(cfg));
 	if (has_token(ver, "PREEMPT"))
-		copy(si->preempt, sizeof(si->preempt), !strcmp(cfg, "lazy") ? "lazy" : "full");
+		si_copy(si->preempt, sizeof(si->preempt), !strcmp(cfg, "lazy") ? "lazy" : "full");
 	else if (!strcmp(cfg, "none") || !strcmp(cfg, "voluntary"))
-		copy(si->preempt, sizeof(si->preempt), cfg);
+		si_copy(si->preempt, sizeof(si->preempt), cfg);
 	else if (ver[0])
-		copy(si->preempt, sizeof(si->preempt), "none/voluntary");
+		si_copy(si->preempt, sizeof(si->preempt), "none/voluntary");
 	else
-		copy(si->preempt, sizeof(si->preempt), "unknown");
+		si_copy(si->preempt, sizeof(si->preempt), "unknown");
 }
 
 /* Collapses whitespace runs so multi-value sysctls print on one line. */
 static void squeeze(char *s)
 {
-	char *w = s, *r = trim(s);
+	char *w = s, *r = si_trim(s);
 	bool space = false;
 
 	for (; *r; r++) {
@@ -431,307 +432,27 @@ static void read_sysctls(struct ct_sysinfo *si, const char *root)
 			if (*p == '.')
 				*p = '/';
 		}
-		if (read_optional(root, rel, buf, sizeof(buf)) < 0)
+		if (si_read_optional(root, rel, buf, sizeof(buf)) < 0)
 			continue;
 		squeeze(buf);
-		copy(si->sysctl[si->nsysctl].name, sizeof(si->sysctl[0].name), names[i]);
-		copy(si->sysctl[si->nsysctl].value, sizeof(si->sysctl[0].value), buf);
+		si_copy(si->sysctl[si->nsysctl].name, sizeof(si->sysctl[0].name), names[i]);
+		si_copy(si->sysctl[si->nsysctl].value, sizeof(si->sysctl[0].value), buf);
 		si->nsysctl++;
 	}
 	if (si->nsysctl < CT_SYSINFO_MAX_SYSCTL &&
-	    read_optional(root, "/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf)) >
-		    0 &&
-	    bracketed(buf, '[', ']', si->sysctl[si->nsysctl].value, sizeof(si->sysctl[0].value))) {
-		copy(si->sysctl[si->nsysctl].name, sizeof(si->sysctl[0].name), "thp.enabled");
+	    si_read_optional(root, "/sys/kernel/mm/transparent_hugepage/enabled", buf,
+			     sizeof(buf)) > 0 &&
+	    si_bracketed(buf, '[', ']', si->sysctl[si->nsysctl].value,
+			 sizeof(si->sysctl[0].value))) {
+		si_copy(si->sysctl[si->nsysctl].name, sizeof(si->sysctl[0].name), "thp.enabled");
 		si->nsysctl++;
 	}
-}
-
-/* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static void unescape(char *s)
-{
-	char *w = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*w++ = *s;
-		}
-	}
-	*w = '\0';
-}
-
-/* Length of mount point `point` when it contains `path`, else -1. */
-static long prefix_score(const char *point, const char *path)
-{
-	size_t n = strlen(point);
-
-	if (!path || !*path)
-		return 0;
-	if (!strcmp(point, "/"))
-		return 1;
-	if (!strncmp(point, path, n) && (path[n] == '\0' || path[n] == '/'))
-		return (long)n;
-	return -1;
-}
-
-struct mount {
-	unsigned maj, min;
-	char fs_type[32];
-	char fs_source[256];
-};
-
-/* One mountinfo line: id parent maj:min root point opts [optional...] - type
- * source superopts (proc(5)). */
-static bool parse_mount(char *line, struct mount *m, char **point)
-{
-	char *save = NULL, *tok, *f[6];
-	int i;
-
-	for (i = 0; i < 6; i++) {
-		f[i] = strtok_r(i ? NULL : line, " \n", &save);
-		if (!f[i])
-			return false;
-	}
-	if (sscanf(f[2], "%u:%u", &m->maj, &m->min) != 2)
-		return false;
-	while ((tok = strtok_r(NULL, " \n", &save)) && strcmp(tok, "-"))
-		;
-	if (!tok)
-		return false;
-	tok = strtok_r(NULL, " \n", &save);
-	if (!tok)
-		return false;
-	unescape(tok);
-	copy(m->fs_type, sizeof(m->fs_type), tok);
-	tok = strtok_r(NULL, " \n", &save);
-	if (tok)
-		unescape(tok);
-	copy(m->fs_source, sizeof(m->fs_source), tok ? tok : "");
-	unescape(f[4]);
-	*point = f[4];
-	return true;
-}
-
-/* The mount holding path on device maj:min; among several mounts of the
- * device (bind mounts), the longest mount point containing path, the later
- * one on ties since it covers the earlier. When no mount has the device
- * (btrfs subvolumes report their own anonymous st_dev), the longest mount
- * point containing path. 0, 1 when nothing fits, or -errno of the open. */
-static int find_mount(const char *root, unsigned maj, unsigned min, const char *path,
-		      struct mount *out, char *err, size_t len)
-{
-	struct mount m, by_dev = { 0 }, by_path = { 0 };
-	long best_dev = -2, best_path = -1, s;
-	char *line = NULL, *point;
-	size_t cap = 0;
-	FILE *f;
-	int rc;
-
-	f = open_required(root, "/proc/self/mountinfo", err, len, &rc);
-	if (!f)
-		return rc;
-	while (getline(&line, &cap, f) > 0) {
-		if (!parse_mount(line, &m, &point))
-			continue;
-		s = prefix_score(point, path);
-		if (m.maj == maj && m.min == min && s >= best_dev) {
-			best_dev = s;
-			by_dev = m;
-		}
-		if (s > 0 && s >= best_path) {
-			best_path = s;
-			by_path = m;
-		}
-	}
-	free(line);
-	fclose(f);
-	if (best_dev > -2)
-		*out = by_dev;
-	else if (best_path > 0)
-		*out = by_path;
-	else
-		return 1;
-	return 0;
-}
-
-static bool exists(const char *root, const char *rel)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	return !root_path(path, sizeof(path), root, rel) && !stat(path, &st);
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-
-	return s ? s + 1 : p;
-}
-
-/* Block device name of maj:min through sysfs' dev/block symlinks; for
- * filesystems on anonymous devices (btrfs) the "/dev/NAME" mount source,
- * when sysfs knows NAME as a block device. "" otherwise (tmpfs, overlay, NFS,
- * a device sysfs does not show). */
-static void blockdev_name(const char *root, unsigned maj, unsigned min, const char *source,
-			  char *dev, size_t len)
-{
-	char rel[64], path[PATH_MAX], target[PATH_MAX], real[PATH_MAX], crel[128];
-	const char *name = NULL;
-	ssize_t n;
-
-	dev[0] = '\0';
-	snprintf(rel, sizeof(rel), "/sys/dev/block/%u:%u", maj, min);
-	if (!root_path(path, sizeof(path), root, rel)) {
-		n = readlink(path, target, sizeof(target) - 1);
-		if (n > 0) {
-			target[n] = '\0';
-			copy(dev, len, base_name(target));
-			return;
-		}
-	}
-	if (maj != 0 || strncmp(source, "/dev/", 5))
-		return;
-	/* /dev/mapper/x is a symlink to ../dm-N on the live system. */
-	if (is_live(root) && realpath(source, real))
-		name = base_name(real);
-	else
-		name = base_name(source);
-	if (!*name || strlen(name) >= 64)
-		return;
-	snprintf(crel, sizeof(crel), "/sys/class/block/%s", name);
-	if (exists(root, crel))
-		copy(dev, len, name);
-}
-
-int ct_sysinfo_disk(const char *root, const char *dev, char *disk, size_t len)
-{
-	char rel[128], path[PATH_MAX], target[PATH_MAX], *slash;
-	ssize_t n;
-	int rc;
-
-	if (!len)
-		return -EINVAL;
-	disk[0] = '\0';
-	if (!dev || !*dev || strchr(dev, '/') || strlen(dev) >= 64)
-		return -EINVAL;
-	snprintf(rel, sizeof(rel), "/sys/class/block/%s", dev);
-	rc = root_path(path, sizeof(path), root, rel);
-	if (rc)
-		return rc;
-	if (!exists(root, rel))
-		return -ENOENT;
-	snprintf(rel, sizeof(rel), "/sys/class/block/%s/partition", dev);
-	if (!exists(root, rel)) {
-		copy(disk, len, dev);
-		return 0;
-	}
-	/* A partition's sysfs directory sits inside its disk's:
-	 * .../block/nvme0n1/nvme0n1p2. */
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n <= 0)
-		return -EINVAL;
-	target[n] = '\0';
-	slash = strrchr(target, '/');
-	if (!slash)
-		return -EINVAL;
-	*slash = '\0';
-	if (!*base_name(target))
-		return -EINVAL;
-	copy(disk, len, base_name(target));
-	return 0;
-}
-
-/* The active scheduler of a disk: the bracketed entry, or the only entry
- * of queues that offer no choice (bio-based device-mapper prints "none"). */
-static void read_iosched(const char *root, const char *disk, char *out, size_t len)
-{
-	char rel[128], buf[256], *t;
-
-	out[0] = '\0';
-	snprintf(rel, sizeof(rel), "/sys/block/%s/queue/scheduler", disk);
-	if (read_optional(root, rel, buf, sizeof(buf)) <= 0)
-		return;
-	if (bracketed(buf, '[', ']', out, len))
-		return;
-	t = trim(buf);
-	if (*t && !strpbrk(t, " \t"))
-		copy(out, len, t);
-}
-
-struct fsloc {
-	char fs_type[32];
-	char fs_source[256];
-	char block_dev[64];
-};
-
-static int resolve_fs(const char *root, const char *dir, struct fsloc *loc, char *err, size_t len)
-{
-	char buf[64], real[PATH_MAX];
-	const char *path = dir;
-	unsigned maj, min;
-	struct mount m;
-	struct stat st;
-	ssize_t n;
-	int rc;
-
-	memset(loc, 0, sizeof(*loc));
-	n = is_live(root) ? -ENOENT : read_optional(root, "/dev-of-workdir", buf, sizeof(buf));
-	if (n >= 0) {
-		if (sscanf(buf, "%u:%u", &maj, &min) != 2)
-			return ct_err(err, len, -EINVAL,
-				      "bad device number '%s' in '%s/dev-of-workdir'", buf, root);
-	} else {
-		if (stat(dir, &st))
-			return ct_err(err, len, -errno, "cannot stat '%s': %s", dir,
-				      strerror(errno));
-		maj = major(st.st_dev);
-		min = minor(st.st_dev);
-		if (is_live(root) && realpath(dir, real))
-			path = real;
-	}
-
-	rc = find_mount(root, maj, min, path, &m, err, len);
-	if (rc == 1) {
-		/* Not in the mount table: still try sysfs with st_dev. */
-		m.maj = maj;
-		m.min = min;
-		m.fs_source[0] = '\0';
-	} else if (rc) {
-		return rc;
-	} else {
-		copy(loc->fs_type, sizeof(loc->fs_type), m.fs_type);
-		copy(loc->fs_source, sizeof(loc->fs_source), m.fs_source);
-	}
-	blockdev_name(root, m.maj, m.min, m.fs_source, loc->block_dev, sizeof(loc->block_dev));
-	return 0;
-}
-
-int ct_sysinfo_blockdev(const char *root, const char *dir, char *dev, size_t len)
-{
-	struct fsloc loc;
-	int rc;
-
-	if (!len)
-		return -EINVAL;
-	dev[0] = '\0';
-	if (!dir || !*dir)
-		return 0;
-	rc = resolve_fs(root, dir, &loc, NULL, 0);
-	if (rc)
-		return rc;
-	copy(dev, len, loc.block_dev);
-	return 0;
 }
 
 int ct_sysinfo_capture(struct ct_sysinfo *si, const char *root, const char *dir, char *err,
 		       size_t len)
 {
-	struct fsloc loc;
+	struct si_fsloc loc;
 	char disk[64];
 	int rc;
 
@@ -755,14 +476,14 @@ int ct_sysinfo_capture(struct ct_sysinfo *si, const char *root, const char *dir,
 	read_sysctls(si, root);
 
 	if (dir && *dir) {
-		rc = resolve_fs(root, dir, &loc, err, len);
+		rc = si_resolve_fs(root, dir, &loc, err, len);
 		if (rc)
 			return rc;
-		copy(si->fs_type, sizeof(si->fs_type), loc.fs_type);
-		copy(si->fs_source, sizeof(si->fs_source), loc.fs_source);
-		copy(si->block_dev, sizeof(si->block_dev), loc.block_dev);
+		si_copy(si->fs_type, sizeof(si->fs_type), loc.fs_type);
+		si_copy(si->fs_source, sizeof(si->fs_source), loc.fs_source);
+		si_copy(si->block_dev, sizeof(si->block_dev), loc.block_dev);
 		if (si->block_dev[0] && !ct_sysinfo_disk(root, si->block_dev, disk, sizeof(disk)))
-			read_iosched(root, disk, si->iosched, sizeof(si->iosched));
+			si_read_iosched(root, disk, si->iosched, sizeof(si->iosched));
 	}
 	ct_sysinfo_fingerprint(si);
 	return 0;
