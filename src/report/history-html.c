@@ -1,7 +1,8 @@
 /*
  * The history as one self-contained page (contend history -o FILE.html):
  * per series an inline SVG plot of each session's median with its
- * interval in the order the sessions ran, the change points as lines
+ * interval (cut at the axis, which is the medians') in the order the
+ * sessions ran, the change points as lines
  * between the sessions they fall between, each series' level between
  * them, and a table of the changes with the facts that changed across
  * each. No script, no network.
@@ -17,7 +18,7 @@
 #define H    260.0
 #define PADL 64.0
 #define PADR 16.0
-#define PADT 16.0
+#define PADT 28.0
 #define PADB 34.0
 
 static double xpos(size_t i, size_t n)
@@ -36,18 +37,18 @@ static void plot(FILE *f, const struct ct_history *h, const struct ct_history_se
 	double lo = INFINITY, hi = -INFINITY;
 	size_t n = s->npoints;
 
+	/* the axis is the medians' (a session's interval of five runs can
+	 * reach a fluke ten times the level): intervals are cut at its edge */
 	for (size_t i = 0; i < n; i++) {
-		const struct ct_history_point *p = &s->points[i];
+		lo = fmin(lo, s->points[i].median);
+		hi = fmax(hi, s->points[i].median);
+	}
+	{
+		double pad = fmax(0.25 * (hi - lo), 0.05 * fabs(hi + lo) / 2);
 
-		lo = fmin(lo, isfinite(p->low) ? p->low : p->median);
-		hi = fmax(hi, isfinite(p->high) ? p->high : p->median);
+		lo -= pad > 0 ? pad : 1;
+		hi += pad > 0 ? pad : 1;
 	}
-	if (!(hi > lo)) {
-		lo -= 1;
-		hi += 1;
-	}
-	lo -= (hi - lo) * 0.05;
-	hi += (hi - lo) * 0.05;
 	fprintf(f,
 		"<figure><svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
 		"role=\"img\">\n",
@@ -63,7 +64,7 @@ static void plot(FILE *f, const struct ct_history *h, const struct ct_history_se
 			"text-anchor=\"end\">%s</text>\n",
 			PADL - 4, y + 4, rp_fmt_time(v, b, sizeof(b)));
 	}
-	fprintf(f, "<text class=\"unit\" x=\"4\" y=\"12\">");
+	fprintf(f, "<text class=\"unit\" x=\"4\" y=\"11\">");
 	rp_html_esc(f, h->figure);
 	fprintf(f, " (");
 	rp_html_esc(f, h->unit);
@@ -95,7 +96,7 @@ static void plot(FILE *f, const struct ct_history *h, const struct ct_history_se
 		fprintf(f,
 			"<text class=\"name\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
 			"fill=\"%s\">%+.1f%%</text>\n",
-			x, PADT + 10, ch->worse ? "#a00" : "#070", 100 * ch->effect);
+			x, PADT - 6, ch->worse ? "#a00" : "#070", 100 * ch->effect);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct ct_history_point *p = &s->points[i];
@@ -106,7 +107,8 @@ static void plot(FILE *f, const struct ct_history *h, const struct ct_history_se
 			fprintf(f,
 				"<line stroke=\"#888\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
 				"y2=\"%.1f\"/>",
-				x, x, ypos(p->low, lo, hi), ypos(p->high, lo, hi));
+				x, x, ypos(fmax(p->low, lo), lo, hi),
+				ypos(fmin(p->high, hi), lo, hi));
 		fprintf(f,
 			"<circle class=\"run\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#1f5fa8\">"
 			"<title>session %lld, %s: median %s</title></circle>\n",
