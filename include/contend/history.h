@@ -110,6 +110,9 @@ void ct_history_release(struct ct_history *h);
  * there is none. */
 const struct ct_history_change *ct_history_newest(const struct ct_history_series *s);
 
+/* A time as the history shows it: "2026-12-05 10:00", local; "-" for 0. */
+const char *ct_history_date(int64_t ns, char *buf, size_t len);
+
 /* Printers: a table per series with its change points; JSON ("schema":
  * "contend/1", "command": "history"), CSV (a row per point), Markdown, one
  * self-contained HTML page plotting each series. 0 or -errno. */

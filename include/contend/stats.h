@@ -444,9 +444,12 @@ enum ct_bisect_call ct_bisect_judge(const struct ct_stats_comparison *c, double 
  * 2 min values is split where the method's statistic is largest, each side
  * holding min values or more, and the split is kept when its p < alpha;
  * both sides are then searched again. CT_CP_RANK: Pettitt's rank statistic
- * and its approximate p (distribution-free; the choice of
- * tests/sim/history-sim.c); CT_CP_EDM: the E-divisive means split judged
- * by Student's t between its sides (Apache Otava's way). *out (malloc'd,
+ * and its approximate p; CT_CP_EDM: the E-divisive means split judged by
+ * Student's t between its sides (Apache Otava's way), CT_CP_EDM_RANK by the
+ * Mann-Whitney test, CT_CP_EDM_BOTH (contend's, the choice of
+ * tests/sim/history-sim.c) by both; an E-divisive segment with no split
+ * kept to its end is searched for a stretch that moves and comes back.
+ * *out (malloc'd,
  * NULL when none) holds the change points by place: at is the first value
  * after the change. -EINVAL for min < 2, alpha outside (0, 1) or a value
  * that is not finite; -ENOMEM.

@@ -176,14 +176,10 @@ static int gate(const struct ct_history *h, double pct)
 		const struct ct_history_series *s = &h->series[i];
 		const struct ct_history_change *c = ct_history_newest(s);
 		char d[32];
-		struct tm tm;
-		time_t t;
 
 		if (!c || !c->worse || !(fabs(c->effect) * 100 > pct))
 			continue;
-		t = (time_t)(s->points[c->at].started_at / 1000000000);
-		if (!localtime_r(&t, &tm) || !strftime(d, sizeof(d), "%Y-%m-%d %H:%M", &tm))
-			snprintf(d, sizeof(d), "-");
+		ct_history_date(s->points[c->at].started_at, d, sizeof(d));
 		cli_error("history: %s under load '%s' (machine %s) moved %+.1f%% since session "
 			  "%lld (%s), past --fail-on-change %g%%; once seen: contend history ack "
 			  "%lld",

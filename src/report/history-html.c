@@ -113,7 +113,7 @@ static void plot(FILE *f, const struct ct_history *h, const struct ct_history_se
 			"<circle class=\"run\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#1f5fa8\">"
 			"<title>session %lld, %s: median %s</title></circle>\n",
 			x, ypos(p->median, lo, hi), (long long)p->session_id,
-			rp_history_date(p->started_at, b, sizeof(b)),
+			ct_history_date(p->started_at, b, sizeof(b)),
 			rp_fmt_time(p->median, (char[32]){ 0 }, 32));
 	}
 	fprintf(f, "</svg></figure>\n");
@@ -136,7 +136,7 @@ static void changes_table(FILE *f, const struct ct_history_series *s)
 
 		fprintf(f, "<tr class=\"%s\"><td>%zu</td><td>%lld</td><td class=\"l\">%s</td><td>",
 			ch->worse ? "worse" : "better", c + 1, (long long)p->session_id,
-			rp_history_date(p->started_at, d, sizeof(d)));
+			ct_history_date(p->started_at, d, sizeof(d)));
 		rp_history_effect(f, ch);
 		fprintf(f, "%s</td><td>%.2g</td><td>%zu / %zu</td><td class=\"l\">",
 			ch->acked ? " (acknowledged)" : "", ch->p, ch->nbefore, ch->nafter);

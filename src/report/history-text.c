@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-const char *rp_history_date(int64_t ns, char *buf, size_t len)
+const char *ct_history_date(int64_t ns, char *buf, size_t len)
 {
 	time_t t = (time_t)(ns / 1000000000);
 	struct tm tm;
@@ -21,6 +21,11 @@ const char *rp_history_date(int64_t ns, char *buf, size_t len)
 	if (!ns || !localtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M", &tm))
 		snprintf(buf, len, "-");
 	return buf;
+}
+
+const char *rp_history_word(const struct ct_history_change *c)
+{
+	return c->effect == 0 ? "no change" : c->worse ? "worse" : "better";
 }
 
 /* "+8.1% [+6.0%, +10.2%]", or "+8.1%" without an interval */
@@ -31,20 +36,17 @@ void rp_history_effect(FILE *f, const struct ct_history_change *c)
 		fprintf(f, " [%+.1f%%, %+.1f%%]", 100 * c->low, 100 * c->high);
 }
 
-static void change_lines(FILE *f, const struct ct_history *h, const struct ct_history_series *s,
+static void change_lines(FILE *f, const struct ct_history_series *s,
 			 const struct ct_history_change *c, size_t num)
 {
 	const struct ct_history_point *pt = &s->points[c->at];
 	char d[32];
 
 	fprintf(f, "  ---- change %zu at session %lld (%s): ", num, (long long)pt->session_id,
-		rp_history_date(pt->started_at, d, sizeof(d)));
+		ct_history_date(pt->started_at, d, sizeof(d)));
 	rp_history_effect(f, c);
-	fprintf(f, ", %s; p %.2g; %zu sessions before, %zu after%s\n",
-		c->effect == 0 ? "no change"
-		: c->worse     ? "worse"
-			       : "better",
-		c->p, c->nbefore, c->nafter, c->acked ? "; acknowledged" : "");
+	fprintf(f, ", %s; p %.2g; %zu sessions before, %zu after%s\n", rp_history_word(c), c->p,
+		c->nbefore, c->nafter, c->acked ? "; acknowledged" : "");
 	if (!c->nfacts) {
 		fprintf(f, "       no recorded fact differs across it (the same kernel, "
 			   "settings and host)\n");
@@ -56,7 +58,6 @@ static void change_lines(FILE *f, const struct ct_history *h, const struct ct_hi
 			c->facts[i].before[0] ? c->facts[i].before : "(unknown)",
 			c->facts[i].after[0] ? c->facts[i].after : "(unknown)");
 	fprintf(f, "\n");
-	(void)h;
 }
 
 int ct_history_print_text(FILE *f, const struct ct_history *h)
@@ -78,12 +79,12 @@ int ct_history_print_text(FILE *f, const struct ct_history *h)
 			char d[32], m[32], lo[32], hi[32];
 
 			while (c < s->nchanges && s->changes[c].at == p) {
-				change_lines(f, h, s, &s->changes[c], c + 1);
+				change_lines(f, s, &s->changes[c], c + 1);
 				c++;
 			}
 			fprintf(f, "  %4zu %8lld  %-16s  %-12.12s  %-20.20s %5zu %10s  [%s, %s]\n",
 				p + 1, (long long)pt->session_id,
-				rp_history_date(pt->started_at, d, sizeof(d)),
+				ct_history_date(pt->started_at, d, sizeof(d)),
 				pt->commit[0] ? pt->commit : "-", pt->label, pt->n,
 				rp_fmt_time(pt->median, m, sizeof(m)),
 				rp_fmt_time(pt->low, lo, sizeof(lo)),

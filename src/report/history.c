@@ -27,6 +27,8 @@ struct hctx {
 	size_t nsess;
 	struct ct_run *runs; /* every ok run of the workload */
 	size_t nruns;
+	long *sess_of;	/* per run: its session's index in sess, -1 when not matched */
+	long *point_of; /* per session: its point in the series being built, -1 */
 	struct ct_history_ack *acks;
 	size_t nacks;
 };
@@ -105,12 +107,20 @@ static int select_sessions(struct hctx *x, struct ct_session_rec *recs, size_t n
 	return 0;
 }
 
-static long sess_index(const struct hctx *x, int64_t id)
+/* Each run's session in sess (x->sess_of), found once. */
+static int index_runs(struct hctx *x, char *err, size_t len)
 {
-	for (size_t i = 0; i < x->nsess; i++)
-		if (x->sess[i]->id == id)
-			return (long)i;
-	return -1;
+	x->sess_of = malloc((x->nruns ? x->nruns : 1) * sizeof(*x->sess_of));
+	x->point_of = malloc(x->nsess * sizeof(*x->point_of));
+	if (!x->sess_of || !x->point_of)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < x->nruns; i++) {
+		x->sess_of[i] = -1;
+		for (size_t k = 0; k < x->nsess && x->sess_of[i] < 0; k++)
+			if (x->sess[k]->id == x->runs[i].session_id)
+				x->sess_of[i] = (long)k;
+	}
+	return 0;
 }
 
 static bool load_wanted(const struct ct_history_query *q, const char *load)
@@ -129,7 +139,7 @@ static int make_series(struct hctx *x, char *err, size_t len)
 
 	for (size_t i = 0; i < x->nruns; i++) {
 		const struct ct_run *r = &x->runs[i];
-		long k = sess_index(x, r->session_id);
+		long k = x->sess_of[i];
 		const struct ct_session_rec *rec;
 		struct ct_history_series *s;
 		size_t j;
@@ -170,13 +180,14 @@ static int make_series(struct hctx *x, char *err, size_t len)
 	return 0;
 }
 
-/* Whether run r belongs to series s. */
-static bool in_series(const struct hctx *x, const struct ct_history_series *s,
-		      const struct ct_run *r, long *k)
+/* Whether run i belongs to series s. */
+static bool in_series(const struct hctx *x, const struct ct_history_series *s, size_t i)
 {
-	*k = sess_index(x, r->session_id);
-	return *k >= 0 && !strcmp(r->load, s->load) &&
-	       (!s->machine_id[0] || !strcmp(x->sess[*k]->owner.machine, s->machine_id)) &&
+	const struct ct_run *r = &x->runs[i];
+	long k = x->sess_of[i];
+
+	return k >= 0 && !strcmp(r->load, s->load) &&
+	       (!s->machine_id[0] || !strcmp(x->sess[k]->owner.machine, s->machine_id)) &&
 	       ct_run_value(r) > 0;
 }
 
@@ -199,10 +210,10 @@ static int make_points(struct hctx *x, struct ct_history_series *s, double **log
 		struct ct_history_point *pt = &s->points[s->npoints];
 		struct ct_stats_summary sum;
 		size_t n = 0;
-		long kk;
 
+		x->point_of[k] = -1;
 		for (size_t i = 0; i < x->nruns; i++)
-			if (x->runs[i].session_id == rec->id && in_series(x, s, &x->runs[i], &kk))
+			if (x->sess_of[i] == (long)k && in_series(x, s, i))
 				v[n++] = ct_run_value(&x->runs[i]);
 		if (n < 2)
 			continue;
@@ -226,6 +237,7 @@ static int make_points(struct hctx *x, struct ct_history_series *s, double **log
 		pt->high = sum.median_ci_high;
 		for (size_t i = 0; i < n; i++)
 			v[i] = log(v[i]);
+		x->point_of[k] = (long)s->npoints;
 		(*logmed)[s->npoints++] = ct_stats_median(v, n);
 	}
 	free(v);
@@ -239,16 +251,12 @@ static size_t side_runs(const struct hctx *x, const struct ct_history_series *s,
 	size_t n = 0;
 
 	for (size_t i = 0; i < x->nruns; i++) {
-		long k;
+		long p = in_series(x, s, i) ? x->point_of[x->sess_of[i]] : -1;
 
-		if (!in_series(x, s, &x->runs[i], &k))
-			continue;
-		for (size_t p = lo; p < hi; p++)
-			if (s->points[p].session_id == x->runs[i].session_id) {
-				v[n] = ct_run_value(&x->runs[i]);
-				sid[n++] = x->runs[i].session_id;
-				break;
-			}
+		if (p >= (long)lo && p < (long)hi) {
+			v[n] = ct_run_value(&x->runs[i]);
+			sid[n++] = x->runs[i].session_id;
+		}
 	}
 	return n;
 }
@@ -405,10 +413,12 @@ int ct_history_build(struct ct_history *h, struct ct_store *st, const struct ct_
 		rc = ct_store_runs(st, &f, &x.runs, &x.nruns, err, len);
 	if (!rc)
 		rc = ct_store_acks(st, h->workload, &x.acks, &x.nacks, err, len);
+	if (!rc)
+		rc = index_runs(&x, err, len);
 	for (size_t i = 0; !rc && i < x.nruns; i++) {
 		const struct ct_figure *fig;
 
-		if (sess_index(&x, x.runs[i].session_id) < 0)
+		if (x.sess_of[i] < 0)
 			continue;
 		fig = ct_run_figure(&x.runs[i]);
 		h->figure = fig ? fig->name : "Time";
@@ -430,6 +440,8 @@ int ct_history_build(struct ct_history *h, struct ct_store *st, const struct ct_
 		rc = ct_err(err, len, -ENOENT,
 			    "the matching sessions of workload %s hold no ok run", h->workload);
 	free(x.sess);
+	free(x.sess_of);
+	free(x.point_of);
 	free(x.runs);
 	free(x.acks);
 	free(recs);

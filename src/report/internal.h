@@ -14,11 +14,11 @@ const char *rp_fmt_time(double s, char *buf, size_t len);
 const char *rp_sessions_of(size_t n, char *buf, size_t len);
 /* The judged figure as a column head: "Time s", "tps", "p99 us", "IOPS". */
 const char *rp_figure_head(const struct ct_report *rep, char *buf, size_t len);
-/* History (history-text.c): a time as the history shows it, "2026-12-05
- * 10:00" local, "-" for 0; a change's effect with its interval. */
+/* History (history-text.c): a change's effect with its interval, and its
+ * word ("worse", "better", "no change"). */
 struct ct_history_change;
-const char *rp_history_date(int64_t ns, char *buf, size_t len);
 void rp_history_effect(FILE *f, const struct ct_history_change *c);
+const char *rp_history_word(const struct ct_history_change *c);
 /* A ratio as a signed percentage change: 1.106 -> "+10.6%". */
 void rp_pct(FILE *f, double r);
 /* The effect with its interval, the interval opened by open: " [" for

@@ -545,11 +545,8 @@ int ct_history_print_md(FILE *f, const struct ct_history *h)
 
 				fprintf(f, "| | **change %zu** | | | ", c + 1);
 				rp_history_effect(f, ch);
-				fprintf(f, ", %s, p %.2g%s | | | ",
-					ch->effect == 0 ? "no change"
-					: ch->worse	? "worse"
-							: "better",
-					ch->p, ch->acked ? ", acknowledged" : "");
+				fprintf(f, ", %s, p %.2g%s | | | ", rp_history_word(ch), ch->p,
+					ch->acked ? ", acknowledged" : "");
 				for (size_t k = 0; k < ch->nfacts; k++) {
 					fprintf(f, "%s", k ? "; " : "");
 					text(f, ch->facts[k].name);
@@ -561,7 +558,7 @@ int ct_history_print_md(FILE *f, const struct ct_history *h)
 				fprintf(f, " |\n");
 			}
 			fprintf(f, "| %zu | %lld | %s | %.12s | ", p + 1, (long long)pt->session_id,
-				rp_history_date(pt->started_at, d, sizeof(d)),
+				ct_history_date(pt->started_at, d, sizeof(d)),
 				pt->commit[0] ? pt->commit : "-");
 			text(f, pt->label);
 			fprintf(f, " | %zu | %s | [%s, %s] |\n", pt->n,

@@ -108,64 +108,19 @@ static double judge(const double *x, size_t a, size_t m, enum ct_cp_method metho
 	return pu < 10 * alpha ? pt : 1.0;
 }
 
-/* The E-divisive split of x[0..m-1], judged by the method's test between
- * its sides. */
-static int split_edm(const double *x, size_t m, size_t min, enum ct_cp_method method, double alpha,
-		     struct seg_split *out)
-{
-	double sll = 0, srr = 0, slr = 0, best = -INFINITY;
-
-	for (size_t i = 0; i < m; i++)
-		for (size_t j = i + 1; j < m; j++)
-			srr += fabs(x[i] - x[j]);
-	/* move x[t - 1] from the right side to the left, t = 1..m-1 */
-	for (size_t t = 1; t < m; t++) {
-		double a = 0, b = 0, q, ml = (double)t, mr = (double)(m - t);
-
-		for (size_t i = 0; i + 1 < t; i++)
-			a += fabs(x[t - 1] - x[i]);
-		for (size_t j = t; j < m; j++)
-			b += fabs(x[t - 1] - x[j]);
-		sll += a;
-		slr += b - a;
-		srr -= b;
-		if (t < min || m - t < min || t < 2 || m - t < 2)
-			continue;
-		q = 2 * slr / (ml * mr) - sll / (ml * (ml - 1) / 2) - srr / (mr * (mr - 1) / 2);
-		q *= ml * mr / (double)m;
-		if (q > best) {
-			best = q;
-			out->at = t;
-		}
-	}
-	if (best == -INFINITY)
-		return -EINVAL;
-	out->p = judge(x, out->at, m, method, alpha);
-	return 0;
-}
+#define P(k, j) p[(k) * ((k) + 1) / 2 + (j)]
 
 /*
- * A stretch that moves and comes back (Matteson and James's split with its
- * end): the place t and the end k whose energy statistic between x[0..t)
- * and x[t..k), times m1 m2 / (m1 + m2), is largest, found in O(m^2) with
- * p[k][j], the sum of |x_k - x_i| over i < j <= k. Its p is the method's
- * test of the stretch x[t..k) against the rest of the segment, both tests'
- * p times m (Bonferroni's, for the end chosen among m).
+ * The E-divisive statistic (Matteson and James 2014) between x[0..t) and
+ * x[t..k), times m1 m2 / (m1 + m2), from p[k][j], the sum of |x_k - x_i|
+ * over i < j <= k: its largest over every place t with the end k = m
+ * (stretch false), or over every t and k (true), each side min values or
+ * more. -INFINITY when no split has sides that large.
  */
-static int split_stretch(const double *x, size_t m, size_t min, enum ct_cp_method method,
-			 double alpha, struct seg_split *out)
+static double edm_scan(const double *p, size_t m, size_t min, bool stretch, size_t *at, size_t *end)
 {
-	double *p = malloc((m * (m + 1) / 2) * sizeof(*p)), wl = 0, best = -INFINITY;
-	size_t end = 0;
+	double wl = 0, best = -INFINITY;
 
-#define P(k, j) p[(k) * ((k) + 1) / 2 + (j)]
-	if (!p)
-		return -ENOMEM;
-	for (size_t k = 0; k < m; k++) {
-		P(k, 0) = 0;
-		for (size_t j = 1; j <= k; j++)
-			P(k, j) = P(k, j - 1) + fabs(x[k] - x[j - 1]);
-	}
 	for (size_t t = 1; t + 1 < m; t++) {
 		double between = 0, wr = 0, ml = (double)t;
 
@@ -175,31 +130,61 @@ static int split_stretch(const double *x, size_t m, size_t min, enum ct_cp_metho
 
 			between += P(k, t);
 			wr += P(k, k) - P(k, t);
-			if (t < min || k + 1 - t < min || t < 2 || k + 1 - t < 2)
+			if (t < min || k + 1 - t < min || t < 2 || k + 1 - t < 2 ||
+			    (!stretch && k + 1 < m))
 				continue;
 			q = 2 * between / (ml * mr) - wl / (ml * (ml - 1) / 2) -
 			    wr / (mr * (mr - 1) / 2);
 			q *= ml * mr / (ml + mr);
 			if (q > best) {
 				best = q;
-				out->at = t;
-				end = k + 1;
+				*at = t;
+				*end = k + 1;
 			}
 		}
 	}
-#undef P
-	if (best == -INFINITY) {
+	return best;
+}
+
+/*
+ * The E-divisive split of x[0..m-1]: the split to the end, judged by the
+ * method's test between its sides; when it is not kept, the split with an
+ * end - a stretch that moves and comes back, which neither end of the
+ * segment tells -, judged as the stretch x[t..k) against the rest of the
+ * segment, both tests' p times m (Bonferroni's, for the end chosen among
+ * m). O(m^2).
+ */
+static int split_edm(const double *x, size_t m, size_t min, enum ct_cp_method method, double alpha,
+		     struct seg_split *out)
+{
+	double *p = malloc((m * (m + 1) / 2) * sizeof(*p));
+	size_t at = 0, end = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (size_t k = 0; k < m; k++) {
+		P(k, 0) = 0;
+		for (size_t j = 1; j <= k; j++)
+			P(k, j) = P(k, j - 1) + fabs(x[k] - x[j - 1]);
+	}
+	if (edm_scan(p, m, min, false, &out->at, &end) == -INFINITY) {
 		free(p);
 		return -EINVAL;
 	}
-	/* the stretch x[t..k) against the rest of the segment, reusing p */
-	memcpy(p, x + out->at, (end - out->at) * sizeof(*p));
-	memcpy(p + (end - out->at), x, out->at * sizeof(*p));
-	memcpy(p + end, x + end, (m - end) * sizeof(*p));
-	out->p = fmin(1.0, judge(p, end - out->at, m, method, alpha / (double)m) * (double)m);
+	out->p = judge(x, out->at, m, method, alpha);
+	if (!(out->p < alpha)) {
+		edm_scan(p, m, min, true, &at, &end);
+		/* the stretch x[at..end) against the rest, reusing p */
+		memcpy(p, x + at, (end - at) * sizeof(*p));
+		memcpy(p + (end - at), x, at * sizeof(*p));
+		memcpy(p + end, x + end, (m - end) * sizeof(*p));
+		out->at = at;
+		out->p = fmin(1.0, judge(p, end - at, m, method, alpha / (double)m) * (double)m);
+	}
 	free(p);
 	return 0;
 }
+#undef P
 
 static int cmp_size(const void *a, const void *b)
 {
@@ -242,9 +227,6 @@ int ct_changepoints(const double *x, size_t n, enum ct_cp_method method, double 
 			continue;
 		rc = method == CT_CP_RANK ? split_rank(x + lo, hi - lo, min, &s)
 					  : split_edm(x + lo, hi - lo, min, method, alpha, &s);
-		/* none to the segment's end: a stretch that moves and comes back */
-		if (!rc && !(s.p < alpha) && method != CT_CP_RANK)
-			rc = split_stretch(x + lo, hi - lo, min, method, alpha, &s);
 		if (rc == -EINVAL) {
 			rc = 0;
 			continue;
