@@ -12,25 +12,6 @@
 
 struct ct_oltp_opts;
 
-/* What an option of `contend run` applies to. A workload's and each
- * load's ops say which scopes they take; an option with a scope that
- * neither the workload nor a chosen load takes is refused. */
-enum ct_opt_scope {
-	CT_SCOPE_TREE = 1 << 0,	     /* --tree, --make-args */
-	CT_SCOPE_SCALE = 1 << 1,     /* --scale */
-	CT_SCOPE_SELFTEST = 1 << 2,  /* --selftest-mode */
-	CT_SCOPE_OLTP = 1 << 3,	     /* the engine's options */
-	CT_SCOPE_FILE = 1 << 4,	     /* --file-size */
-	CT_SCOPE_MEM = 1 << 5,	     /* --mem-size */
-	CT_SCOPE_PROCS = 1 << 6,     /* --procs */
-	CT_SCOPE_DBENCH = 1 << 7,    /* --dbench-procs */
-	CT_SCOPE_OTHER_DIR = 1 << 8, /* --other-dir */
-	CT_SCOPE_LIST_DIR = 1 << 9,  /* --list-dir */
-	CT_SCOPE_TAR_TREE = 1 << 10, /* --tar-tree */
-	CT_SCOPE_CMD = 1 << 11,	     /* --prepare, --cleanup, --shell */
-	CT_SCOPE_LATENCY = 1 << 12,  /* --task, --cpu, --period */
-};
-
 struct ct_env {
 	unsigned ncpus;
 	uint64_t ram_bytes;

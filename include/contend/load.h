@@ -16,6 +16,7 @@
 
 #include "contend/common.h"
 #include "contend/env.h"
+#include "contend/option.h"
 #include <limits.h>
 #include <stdatomic.h>
 #include <sys/types.h>
@@ -42,8 +43,10 @@ struct ct_load_ops {
 	const char *work_unit; /* what the Loads column counts: "MB written" */
 	double unit_scale;     /* raw counter / unit_scale = displayed value */
 	unsigned flags;
-	unsigned opt_scope; /* ct_opt_scope: the options it takes */
-	const void *data;   /* a load defined at run time (--load-cmd): its definition */
+	/* the options it takes (contend/option.h), ending in CT_OPTION_DONE;
+	 * NULL: none */
+	const struct ct_option *options;
+	const void *data; /* a load defined at run time (--load-cmd): its definition */
 	/* 0, or -ENOTSUP with the reason (e.g. io_other without --other-dir) */
 	int (*supported)(const struct ct_env *env, char *why, size_t len);
 	/* Before anything is made (the session's first step, and --dry-run):

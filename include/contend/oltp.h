@@ -16,6 +16,7 @@
 
 #include "contend/common.h"
 #include "contend/hist.h"
+#include "contend/option.h"
 
 #include <stdatomic.h>
 
@@ -51,6 +52,9 @@ struct ct_oltp_opts {
 	uint64_t mem_limit; /* --buffered: the cgroup's memory limit */
 	enum ct_oltp_engine engine;
 };
+
+/* The options of the oltp workload and load (one table: both take them). */
+extern const struct ct_option ct_oltp_options[];
 
 /* The resolved parameters of one engine instance. */
 struct ct_oltp_params {

@@ -10,6 +10,7 @@
 
 #include "contend/common.h"
 #include "contend/env.h"
+#include "contend/option.h"
 #include <limits.h>
 
 struct ct_workload;
@@ -47,7 +48,7 @@ struct ct_workload_ops {
 	const char *name;
 	const char *summary;
 	unsigned flags;
-	unsigned opt_scope;	   /* ct_opt_scope: the options it takes */
+	const struct ct_option *options; /* the options it takes; NULL: none */
 	const char *default_loads; /* its suite without -l ("none"); NULL: every default load */
 	/* Before anything is made (the session's first step, and --dry-run):
 	 * what the user gave exists and fits dir, where the work directory will

@@ -89,8 +89,8 @@ int cli_out_close(struct cli_out *o, const char *cmd, bool keep);
 int cli_out_report(struct cli_out *o, const struct ct_report *rep, const char *cmd);
 
 /* The --format choices of a command (html: run, compare, report only). */
-extern const struct cli_choice cli_formats[];
-extern const struct cli_choice cli_formats_html[];
+extern const struct ct_option_choice cli_formats[];
+extern const struct ct_option_choice cli_formats_html[];
 #define CLI_FORMAT_HELP	     "text (default), json, csv or md; default from -o's\nextension"
 #define CLI_FORMAT_HELP_HTML "text (default), json, csv, md or html; default from\n-o's extension"
 

@@ -55,12 +55,11 @@ struct info_args {
 static const struct cli_opt info_opts[] = {
 	CLI_STRING(
 		'o', "output", struct info_args, output, "FILE",
-		"report: write the page to FILE (whole or not at all;\ndefault: standard output)",
-		0),
+		"report: write the page to FILE (whole or not at all;\ndefault: standard output)"),
 	CLI_STRING(0, "repo", struct info_args, repo, "DIR",
-		   "the git repository (default: the one of the current\ndirectory)", 0),
+		   "the git repository (default: the one of the current\ndirectory)"),
 	CLI_STRING(0, "db", struct info_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
+		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
 	CLI_END,
 };
 
@@ -125,8 +124,8 @@ int bisect_parse(struct run_args *a, int argc, char **argv)
 	a->s.env.oltp = &a->oltp;
 	a->format = CLI_FORMAT_AUTO;
 	a->cmd_in_tree = true;
-	ex = cli_parse_in_order("bisect", BISECT_SYNOPSIS, BISECT_INTRO, run_opts, a, argc, argv,
-				&p);
+	ex = cli_parse_in_order("bisect", BISECT_SYNOPSIS, BISECT_INTRO, run_opts_table(), a, argc,
+				argv, &p);
 	if (!ex && !a->loads)
 		a->loads = "none"; /* one load: without -l, the machine alone */
 	if (!ex)
@@ -465,7 +464,8 @@ int cmd_bisect(int argc, char **argv)
 	const char *sub = argc > 1 ? argv[1] : NULL;
 
 	if (!sub || !strcmp(sub, "-h") || !strcmp(sub, "--help")) {
-		cli_help(sub ? stdout : stderr, "bisect", BISECT_SYNOPSIS, BISECT_INTRO, run_opts);
+		cli_help(sub ? stdout : stderr, "bisect", BISECT_SYNOPSIS, BISECT_INTRO,
+			 run_opts_table());
 		return sub ? 0 : CT_EXIT_USAGE;
 	}
 	if (!strcmp(sub, "start"))

@@ -90,14 +90,13 @@ static int session_opt(const struct cli_opt *o, void *base, const char *arg, cha
 
 static const struct cli_opt compare_opts[] = {
 	CLI_STRING(0, "baseline", struct compare_args, baseline, "LABEL",
-		   "the config the others are compared with (default: the\nfirst LABEL)", 0),
+		   "the config the others are compared with (default: the\nfirst LABEL)"),
 	CLI_STRING('w', "workload", struct compare_args, workload, "NAME",
-		   "workload (default: the baseline's latest)", 0),
+		   "workload (default: the baseline's latest)"),
 	CLI_STRING('l', "loads", struct compare_args, loads, "LIST",
-		   "loads (default: those the baseline has)", 0),
+		   "loads (default: those the baseline has)"),
 	CLI_NUM_DEF(CLI_OPT_DOUBLE, 0, "confidence", struct compare_args, confidence, "PCT",
-		    "confidence level (%D; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN, 0, "95",
-		    NULL),
+		    "confidence level (%D; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN, "95", NULL),
 	{ .type = CLI_OPT_DOUBLE,
 	  .long_name = "fail-on-regression",
 	  .off = offsetof(struct compare_args, fail_pct),
@@ -113,12 +112,11 @@ static const struct cli_opt compare_opts[] = {
 		  "more a side, the sessions decide),\nlatest, or IDs separated by commas",
 	  .cb = sessions_opt },
 	CLI_FLAG(0, "include-interrupted", struct compare_args, include_interrupted,
-		 "count sessions that were interrupted (left out unless\nasked)", 0),
+		 "count sessions that were interrupted (left out unless\nasked)"),
 	CLI_FLAG(0, "within-session", struct compare_args, within_session,
 		 "judge configs of other sessions by their runs alone, as\nif sessions did not "
 		 "move (with one session a side and\nno estimate of how far this machine's "
-		 "sessions move)",
-		 0),
+		 "sessions move)"),
 	{ .type = CLI_OPT_CALLBACK,
 	  .long_name = "session",
 	  .argh = "ID",
@@ -127,11 +125,11 @@ static const struct cli_opt compare_opts[] = {
 	  .cb = session_opt,
 	  .only = "report" },
 	CLI_STRING(0, "db", struct compare_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
+		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
 	CLI_CHOICE("format", struct compare_args, format, "F", CLI_FORMAT_HELP_HTML,
-		   cli_formats_html, NULL, 0),
+		   cli_formats_html, NULL),
 	CLI_STRING('o', "output", struct compare_args, output, "FILE",
-		   "write the report to FILE (whole or not at all)", 0),
+		   "write the report to FILE (whole or not at all)"),
 	CLI_END,
 };
 

@@ -24,7 +24,7 @@
 
 enum history_order { ORDER_TIME, ORDER_COMMIT };
 
-static const struct cli_choice orders[] = {
+static const struct ct_option_choice orders[] = {
 	{ "time", ORDER_TIME },
 	{ "commit", ORDER_COMMIT },
 	{ NULL, 0 },
@@ -78,25 +78,24 @@ static int since_opt(const struct cli_opt *o, void *base, const char *arg, char 
 
 static const struct cli_opt history_opts[] = {
 	CLI_STRING('w', "workload", struct history_args, workload, "NAME",
-		   "workload (default: the newest matching session's)", 0),
+		   "workload (default: the newest matching session's)"),
 	CLI_STRING('l', "loads", struct history_args, loads, "LIST",
-		   "loads, separated by commas (default: every load run)", 0),
+		   "loads, separated by commas (default: every load run)"),
 	CLI_STRING(0, "label", struct history_args, label, "GLOB",
-		   "only sessions whose label matches GLOB (fnmatch: 6.1.*)", 0),
+		   "only sessions whose label matches GLOB (fnmatch: 6.1.*)"),
 	CLI_STRING(0, "machine", struct history_args, machine, "M",
 		   "only sessions of machine M (a host name or 4+ digits of\nits machine id); all: "
-		   "pool every machine's (default: a\nseries per machine)",
-		   0),
+		   "pool every machine's (default: a\nseries per machine)"),
 	CLI_CALLBACK("since", "DATE",
 		     "only sessions started since DATE (2026-12-01, or 7d\nfor seven days ago)",
 		     since_opt),
 	CLI_CHOICE("by", struct history_args, order, "ORDER",
 		   "order sessions by time (default) or by commit (the\ncommit time of run "
 		   "--commit; sessions without one are\nleft out)",
-		   orders, "time", 0),
+		   orders, "time"),
 	CLI_NUM_DEF(CLI_OPT_DOUBLE, 0, "confidence", struct history_args, confidence, "PCT",
 		    "confidence level of the intervals (%D; %R)", 0, 100,
-		    CLI_MIN_OPEN | CLI_MAX_OPEN, 0, "95", NULL),
+		    CLI_MIN_OPEN | CLI_MAX_OPEN, "95", NULL),
 	{ .type = CLI_OPT_DOUBLE,
 	  .long_name = "fail-on-change",
 	  .off = offsetof(struct history_args, fail_pct),
@@ -105,20 +104,20 @@ static const struct cli_opt history_opts[] = {
 		  "slowdown larger than PCT percent\n(%R)",
 	  .max = INFINITY },
 	CLI_STRING(0, "db", struct history_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
+		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
 	CLI_CHOICE("format", struct history_args, format, "F", CLI_FORMAT_HELP_HTML,
-		   cli_formats_html, NULL, 0),
+		   cli_formats_html, NULL),
 	CLI_STRING('o', "output", struct history_args, output, "FILE",
-		   "write the history to FILE (whole or not at all)", 0),
+		   "write the history to FILE (whole or not at all)"),
 	CLI_END,
 };
 
 static const struct cli_opt ack_opts[] = {
 	CLI_STRING('l', "load", struct history_args, loads, "LOAD",
-		   "only the change of this load (default: every load's)", 0),
-	CLI_STRING(0, "note", struct history_args, note, "TEXT", "why it is acknowledged", 0),
+		   "only the change of this load (default: every load's)"),
+	CLI_STRING(0, "note", struct history_args, note, "TEXT", "why it is acknowledged"),
 	CLI_STRING(0, "db", struct history_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
+		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
 	CLI_END,
 };
 

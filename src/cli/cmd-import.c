@@ -28,15 +28,14 @@ struct import_args {
 
 static const struct cli_opt import_opts[] = {
 	CLI_STRING('L', "label", struct import_args, label, "LABEL",
-		   "the config the results are stored under (required)", 0),
+		   "the config the results are stored under (required)"),
 	CLI_STRING(0, "db", struct import_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
+		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
 	CLI_STRING(0, "metric", struct import_args, metric, "M",
 		   "fio: the figure judged: iops (default), bw, clat_p50,\nclat_p99, each "
-		   "optionally after read_, write_, trim_",
-		   0),
-	CLI_STRING(0, "job", struct import_args, job, "NAME", "fio: only the job NAME", 0),
-	CLI_FLAG('q', "quiet", struct import_args, quiet, "print nothing but errors", 0),
+		   "optionally after read_, write_, trim_"),
+	CLI_STRING(0, "job", struct import_args, job, "NAME", "fio: only the job NAME"),
+	CLI_FLAG('q', "quiet", struct import_args, quiet, "print nothing but errors"),
 	CLI_END,
 };
 

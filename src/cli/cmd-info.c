@@ -30,18 +30,18 @@ static const struct cli_opt sysinfo_opts[] = {
 	  .argh = "DIR",
 	  .help = "the work directory whose filesystem is described\n(%D)",
 	  .def = "/var/tmp" },
-	CLI_CHOICE("format", struct info_args, format, "F", CLI_FORMAT_HELP, cli_formats, NULL, 0),
+	CLI_CHOICE("format", struct info_args, format, "F", CLI_FORMAT_HELP, cli_formats, NULL),
 	CLI_STRING('o', "output", struct info_args, output, "FILE",
-		   "write the facts to FILE (whole or not at all)", 0),
+		   "write the facts to FILE (whole or not at all)"),
 	CLI_END,
 };
 
 static const struct cli_opt list_opts[] = {
 	CLI_STRING(0, "db", struct info_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
-	CLI_CHOICE("format", struct info_args, format, "F", CLI_FORMAT_HELP, cli_formats, NULL, 0),
+		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
+	CLI_CHOICE("format", struct info_args, format, "F", CLI_FORMAT_HELP, cli_formats, NULL),
 	CLI_STRING('o', "output", struct info_args, output, "FILE",
-		   "write the list to FILE (whole or not at all)", 0),
+		   "write the list to FILE (whole or not at all)"),
 	CLI_END,
 };
 

@@ -31,16 +31,15 @@ struct plan_args {
 
 static const struct cli_opt plan_opts[] = {
 	CLI_NUM(CLI_OPT_DOUBLE, 0, "effect", struct plan_args, effect, "PCT",
-		"the change to find, in percent (required; %R)", 0, 1000, CLI_MIN_OPEN, 0),
+		"the change to find, in percent (required; %R)", 0, 1000, CLI_MIN_OPEN),
 	CLI_STRING('w', "workload", struct plan_args, workload, "NAME",
-		   "workload (default: the first LABEL's latest)", 0),
+		   "workload (default: the first LABEL's latest)"),
 	CLI_STRING('l', "loads", struct plan_args, loads, "LIST",
-		   "loads (default: those the first LABEL has)", 0),
+		   "loads (default: those the first LABEL has)"),
 	CLI_NUM_DEF(CLI_OPT_DOUBLE, 0, "confidence", struct plan_args, confidence, "PCT",
-		    "confidence level (%D; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN, 0, "95",
-		    NULL),
+		    "confidence level (%D; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN, "95", NULL),
 	CLI_STRING(0, "db", struct plan_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
+		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
 	CLI_END,
 };
 

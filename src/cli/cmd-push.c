@@ -26,11 +26,10 @@ struct push_args {
 static const struct cli_opt push_opts[] = {
 	CLI_STRING(0, "from", struct push_args, from, "PATH",
 		   "the store to copy from (default $CONTEND_DB when it is\n"
-		   "a file, else $XDG_DATA_HOME/contend/results.db)",
-		   0),
+		   "a file, else $XDG_DATA_HOME/contend/results.db)"),
 	CLI_STRING(0, "to", struct push_args, to, "TARGET",
-		   "the store to copy into: postgresql://... or a path\n(default $CONTEND_DB)", 0),
-	CLI_FLAG('q', "quiet", struct push_args, quiet, "print nothing but errors", 0),
+		   "the store to copy into: postgresql://... or a path\n(default $CONTEND_DB)"),
+	CLI_FLAG('q', "quiet", struct push_args, quiet, "print nothing but errors"),
 	CLI_END,
 };
 

@@ -21,10 +21,9 @@ struct restore_args {
 
 static const struct cli_opt restore_opts[] = {
 	CLI_STRING(0, "db", struct restore_args, db, "PATH",
-		   "also take over the knob journal a results store of an\nearlier contend kept",
-		   0),
+		   "also take over the knob journal a results store of an\nearlier contend kept"),
 	CLI_FLAG(0, "force", struct restore_args, force,
-		 "also restore knobs a running contend holds", 0),
+		 "also restore knobs a running contend holds"),
 	CLI_END,
 };
 

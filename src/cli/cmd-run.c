@@ -170,7 +170,12 @@ static int run_flow(struct run_args *a, const struct run_cmd *cmd, int argc, cha
 	char err[CT_ERRLEN] = "";
 	int rc, ex;
 
-	ex = cli_parse_in_order(a->cmd, cmd->synopsis, cmd->intro, run_opts, a, argc, argv, &p);
+	ex = cli_parse_in_order(a->cmd, cmd->synopsis, cmd->intro, run_opts_table(), a, argc, argv,
+				&p);
+	if (!ex && a->man_options) {
+		run_man_options(stdout);
+		return 0;
+	}
 	if (!ex)
 		ex = run_check(a, &p, argc, argv);
 	if (!ex && a->from && cmd->from)

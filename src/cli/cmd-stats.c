@@ -31,16 +31,15 @@ struct stats_args {
 };
 
 static const struct cli_opt stats_opts[] = {
-	CLI_CHOICE("format", struct stats_args, format, "F", CLI_FORMAT_HELP, cli_formats, NULL, 0),
+	CLI_CHOICE("format", struct stats_args, format, "F", CLI_FORMAT_HELP, cli_formats, NULL),
 	CLI_STRING('o', "output", struct stats_args, output, "FILE",
-		   "write the report to FILE (whole or not at all)", 0),
+		   "write the report to FILE (whole or not at all)"),
 	CLI_NUM_DEF(CLI_OPT_DOUBLE, 0, "confidence", struct stats_args, confidence, "PCT",
-		    "confidence level in percent (%D; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN, 0,
+		    "confidence level in percent (%D; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN,
 		    "95", NULL),
 	CLI_FLAG(0, "paired", struct stats_args, paired,
 		 "the files are paired line by line (same length): paired t\nand Wilcoxon "
-		 "signed-rank instead of Welch and Mann-Whitney",
-		 0),
+		 "signed-rank instead of Welch and Mann-Whitney"),
 	CLI_END,
 };
 

@@ -173,18 +173,23 @@ static int set_value(const char *cmd, const struct cli_opt *o, void *base, const
 		*(int64_t *)value = d;
 		return 0;
 	case CLI_OPT_CHOICE:
-		for (const struct cli_choice *c = o->choices; c->name; c++)
-			if (!strcmp(c->name, arg)) {
+	case CLI_OPT_WORD:
+		for (const struct ct_option_choice *c = o->choices; c->name; c++) {
+			if (strcmp(c->name, arg))
+				continue;
+			if (o->type == CLI_OPT_CHOICE)
 				*(int *)value = c->val;
-				return 0;
-			}
+			else
+				*(const char **)value = c->name;
+			return 0;
+		}
 		ct_quote(arg, q, sizeof(q));
 		{
 			char list[256] = "";
 			size_t off = 0;
 
-			for (const struct cli_choice *c = o->choices; c->name && off < sizeof(list);
-			     c++)
+			for (const struct ct_option_choice *c = o->choices;
+			     c->name && off < sizeof(list); c++)
 				off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
 							c == o->choices ? "" : ", ", c->name);
 			return cli_usage_error(cmd, "--%s must be one of %s, not %s", o->long_name,
@@ -248,6 +253,27 @@ static int getopt_error(const char *cmd, const struct cli_opt *opts, int c, char
 	return cli_usage_error(cmd, "unknown option %s", q);
 }
 
+/* Sets opts[i] from arg, and each twin of it (another plug-in's
+ * declaration of the option), each by its own range. */
+static int given(const char *cmd, const struct cli_opt *opts, size_t i, void *base, const char *arg,
+		 struct cli_parsed *p)
+{
+	for (size_t k = i; opts[k].type != CLI_OPT_END; k++) {
+		int rc;
+
+		if (k != i && (!(opts[k].flags & CLI_TWIN) || !of_cmd(&opts[k], cmd) ||
+			       strcmp(opts[k].long_name, opts[i].long_name)))
+			continue;
+		rc = set_value(cmd, &opts[k], base, arg);
+		if (rc)
+			return rc;
+		if (opts[k].given_off)
+			*(bool *)((char *)base + opts[k].given_off) = true;
+		p->given[k] = true;
+	}
+	return 0;
+}
+
 static int parse(const char *cmd, const char *synopsis, const char *intro,
 		 const struct cli_opt *opts, void *base, int argc, char **argv,
 		 struct cli_parsed *p, bool in_order)
@@ -262,7 +288,8 @@ static int parse(const char *cmd, const char *synopsis, const char *intro,
 		return cli_usage_error(cmd, "too many options in the table");
 	off = (size_t)snprintf(shorts, sizeof(shorts), "%s:h", in_order ? "+" : "");
 	for (size_t i = 0; i < n; i++) {
-		if (opts[i].type == CLI_OPT_GROUP || !of_cmd(&opts[i], cmd))
+		if (opts[i].type == CLI_OPT_GROUP || (opts[i].flags & CLI_TWIN) ||
+		    !of_cmd(&opts[i], cmd))
 			continue;
 		lo[nl++] = (struct option){ opts[i].long_name,
 					    has_value(&opts[i]) ? required_argument : no_argument,
@@ -299,10 +326,9 @@ static int parse(const char *cmd, const char *synopsis, const char *intro,
 			i = (size_t)(c - 1000);
 		else if (!by_short(opts, cmd, c, &i))
 			return getopt_error(cmd, opts, '?', argv);
-		rc = set_value(cmd, &opts[i], base, optarg);
+		rc = given(cmd, opts, i, base, optarg, p);
 		if (rc)
 			return rc;
-		p->given[i] = true;
 	}
 	p->rest = optind;
 	p->dashdash = optind > 1 && optind <= argc && !strcmp(argv[optind - 1], "--");
@@ -346,9 +372,9 @@ int cli_quick_defaults(const char *cmd, const struct cli_opt *opts, void *base,
 	return 0;
 }
 
-const char *cli_choice_name(const struct cli_choice *choices, int val)
+const char *cli_choice_name(const struct ct_option_choice *choices, int val)
 {
-	for (const struct cli_choice *c = choices; c->name; c++)
+	for (const struct ct_option_choice *c = choices; c->name; c++)
 		if (c->val == val)
 			return c->name;
 	return NULL;
@@ -377,8 +403,8 @@ static const char *def_of(const struct cli_opt *opts, const char *cmd, const cha
 /* Writes text (o's help, or the intro when o is NULL), '\n' starting a
  * line indented by indent, %R the option's range, %D its default and
  * %{NAME} the default of the option NAME. */
-static void expand(FILE *f, const char *text, const struct cli_opt *o, const struct cli_opt *opts,
-		   const char *cmd, int indent)
+void cli_expand(FILE *f, const char *text, const struct cli_opt *o, const struct cli_opt *opts,
+		const char *cmd, int indent)
 {
 	char range[96] = "";
 
@@ -412,7 +438,7 @@ static void help_text(FILE *f, const struct cli_opt *o, const struct cli_opt *op
 {
 	for (; col < HELP_COL; col++)
 		fputc(' ', f);
-	expand(f, o->help, o, opts, cmd, HELP_COL);
+	cli_expand(f, o->help, o, opts, cmd, HELP_COL);
 	fputc('\n', f);
 }
 
@@ -423,7 +449,7 @@ void cli_help(FILE *f, const char *cmd, const char *synopsis, const char *intro,
 
 	fprintf(f, "usage: %s\n\n", synopsis);
 	if (intro) {
-		expand(f, intro, NULL, opts, cmd, 0);
+		cli_expand(f, intro, NULL, opts, cmd, 0);
 		fputs("\n\n", f);
 	}
 	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++) {

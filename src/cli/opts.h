@@ -8,6 +8,7 @@
 #define CONTEND_CLI_OPTS_H
 
 #include "contend/common.h"
+#include "contend/option.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -24,20 +25,16 @@ enum cli_opt_type {
 	CLI_OPT_DURATION, /* int64_t ns: "30s", "500ms", in [min, max] */
 	CLI_OPT_CHOICE,	  /* int (or an enum): the value of one of choices */
 	CLI_OPT_CALLBACK, /* cb(arg) checks and stores it */
+	CLI_OPT_WORD,	  /* const char *: one of choices' words, the word kept */
 };
 
 enum {
 	CLI_MIN_OPEN = 1 << 0, /* min itself is refused */
 	CLI_MAX_OPEN = 1 << 1, /* max itself is refused */
 	CLI_HIDDEN = 1 << 2,   /* not in --help (tests of the harness) */
-};
-
-/* One word a choice option takes and the value it stores (fio's
- * posval[].oval, git's OPT_SET_INT): the command reads an enum, never the
- * word. A table of them ends with { NULL }. */
-struct cli_choice {
-	const char *name;
-	int val;
+	/* another plug-in's declaration of an option listed before it: in
+	 * --help under this plug-in, given and set with the first */
+	CLI_TWIN = 1 << 3,
 };
 
 struct cli_opt;
@@ -58,7 +55,9 @@ struct cli_opt {
 	const char *help;
 	double min, max;
 	unsigned flags;
-	const struct cli_choice *choices;
+	/* a choice's words and the values they store (fio's posval[].oval,
+	 * git's OPT_SET_INT): the command reads an enum, never the word */
+	const struct ct_option_choice *choices;
 	/* the value when the option is not given, written as a user would
 	 * type it (fio's .def): the parser sets it before reading argv, and
 	 * --help prints it from here; NULL: none (the field keeps what the
@@ -67,14 +66,18 @@ struct cli_opt {
 	/* the default in the quick profile when it is another; set by
 	 * cli_quick_defaults() */
 	const char *quick;
-	unsigned scope; /* ct_opt_scope bits it applies to; 0: always */
+	/* a workload's or load's option (contend/option.h): it applies only
+	 * when the workload or a chosen load declares one of its name */
+	const struct ct_option *plugin;
+	/* a bool at this offset of base set true when given; 0: none */
+	size_t given_off;
 	cli_opt_cb cb;
 	/* the commands of a shared table it belongs to ("run,calibrate");
 	 * NULL: all */
 	const char *only;
 };
 
-#define CLI_MAX_OPTS 96
+#define CLI_MAX_OPTS 160
 
 struct cli_parsed {
 	bool given[CLI_MAX_OPTS]; /* per table entry */
@@ -102,39 +105,39 @@ int cli_quick_defaults(const char *cmd, const struct cli_opt *opts, void *base,
 /* cmd's entry of the option named long_name; NULL when it has none. */
 const struct cli_opt *cli_find(const struct cli_opt *opts, const char *cmd, const char *long_name);
 /* The word of a choice option's value; NULL when none has it. */
-const char *cli_choice_name(const struct cli_choice *choices, int val);
+const char *cli_choice_name(const struct ct_option_choice *choices, int val);
 
 /* Table entries: the value at offsetof(T, m) of the arguments struct T. */
 #define CLI_GROUP(text)                             \
 	{                                           \
 		.type = CLI_OPT_GROUP, .help = text \
 	}
-#define CLI_FLAG(s, l, T, m, h, sc)                                                           \
+#define CLI_FLAG(s, l, T, m, h)                                                               \
 	{                                                                                     \
 		.type = CLI_OPT_FLAG, .short_name = s, .long_name = l, .off = offsetof(T, m), \
-		.help = h, .scope = sc                                                        \
+		.help = h                                                                     \
 	}
-#define CLI_STRING(s, l, T, m, a, h, sc)                                                        \
+#define CLI_STRING(s, l, T, m, a, h)                                                            \
 	{                                                                                       \
 		.type = CLI_OPT_STRING, .short_name = s, .long_name = l, .off = offsetof(T, m), \
-		.argh = a, .help = h, .scope = sc                                               \
+		.argh = a, .help = h                                                            \
 	}
-#define CLI_NUM(t, s, l, T, m, a, h, lo, hi, fl, sc)                                          \
+#define CLI_NUM(t, s, l, T, m, a, h, lo, hi, fl)                                              \
 	{                                                                                     \
 		.type = t, .short_name = s, .long_name = l, .off = offsetof(T, m), .argh = a, \
-		.help = h, .min = lo, .max = hi, .flags = fl, .scope = sc                     \
+		.help = h, .min = lo, .max = hi, .flags = fl                                  \
 	}
 /* The same with a default (d) and a quick profile's (q, or NULL). */
-#define CLI_NUM_DEF(t, s, l, T, m, a, h, lo, hi, fl, sc, d, q)                                  \
-	{                                                                                       \
-		.type = t, .short_name = s, .long_name = l, .off = offsetof(T, m), .argh = a,   \
-		.help = h, .min = lo, .max = hi, .flags = fl, .scope = sc, .def = d, .quick = q \
+#define CLI_NUM_DEF(t, s, l, T, m, a, h, lo, hi, fl, d, q)                                    \
+	{                                                                                     \
+		.type = t, .short_name = s, .long_name = l, .off = offsetof(T, m), .argh = a, \
+		.help = h, .min = lo, .max = hi, .flags = fl, .def = d, .quick = q            \
 	}
 /* d: the default's word, or NULL */
-#define CLI_CHOICE(l, T, m, a, h, c, d, sc)                                               \
+#define CLI_CHOICE(l, T, m, a, h, c, d)                                                   \
 	{                                                                                 \
 		.type = CLI_OPT_CHOICE, .long_name = l, .off = offsetof(T, m), .argh = a, \
-		.help = h, .choices = c, .def = d, .scope = sc                            \
+		.help = h, .choices = c, .def = d                                         \
 	}
 #define CLI_CALLBACK(l, a, h, fn)                                                        \
 	{                                                                                \
@@ -152,6 +155,12 @@ const char *cli_choice_name(const struct cli_choice *choices, int val);
 const char *const *cli_examples(const char *cmd);
 void cli_help(FILE *f, const char *cmd, const char *synopsis, const char *intro,
 	      const struct cli_opt *opts);
+
+/* Writes text (o's help, or an intro when o is NULL) as --help does: '\n'
+ * starts a line indented by indent, %R is o's range, %D its default and
+ * %{NAME} the default of cmd's option NAME in opts. */
+void cli_expand(FILE *f, const char *text, const struct cli_opt *o, const struct cli_opt *opts,
+		const char *cmd, int indent);
 
 /* Prints "contend: CMD: <msg> (see: contend CMD --help)" and returns
  * CT_EXIT_USAGE. */

@@ -20,14 +20,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const struct cli_choice cli_formats[] = {
+const struct ct_option_choice cli_formats[] = {
 	{ "text", CT_FORMAT_TEXT },
 	{ "json", CT_FORMAT_JSON },
 	{ "csv", CT_FORMAT_CSV },
 	{ "md", CT_FORMAT_MD },
 	{ NULL, 0 },
 };
-const struct cli_choice cli_formats_html[] = {
+const struct ct_option_choice cli_formats_html[] = {
 	{ "text", CT_FORMAT_TEXT }, { "json", CT_FORMAT_JSON }, { "csv", CT_FORMAT_CSV },
 	{ "md", CT_FORMAT_MD },	    { "html", CT_FORMAT_HTML }, { NULL, 0 },
 };

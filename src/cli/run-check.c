@@ -69,41 +69,6 @@ static int choose_loads(struct run_args *a, const struct ct_workload_ops *w)
 	return 0;
 }
 
-/* Names what takes scope: "workload kbuild", "loads io, read". */
-static void scope_owners(unsigned scope, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < ct_workload_count() && off < len; i++)
-		if (ct_workload_at(i)->opt_scope & scope)
-			off += (size_t)snprintf(buf + off, len - off, "%s-w %s", off ? ", " : "",
-						ct_workload_at(i)->name);
-	for (size_t i = 0; i < ct_load_count() && off < len; i++)
-		if (ct_load_at(i)->opt_scope & scope)
-			off += (size_t)snprintf(buf + off, len - off, "%sload %s", off ? ", " : "",
-						ct_load_at(i)->name);
-}
-
-/* Every option given applies to the workload or a chosen load. */
-static int check_scopes(const struct run_args *a, const struct cli_parsed *p,
-			const struct ct_workload_ops *w)
-{
-	unsigned taken = w->opt_scope;
-	char who[256];
-
-	for (size_t i = 0; i < a->s.opts.nloads; i++)
-		taken |= ct_load_find(a->s.opts.loads[i])->opt_scope;
-	for (size_t i = 0; run_opts[i].type != CLI_OPT_END; i++) {
-		if (!p->given[i] || !run_opts[i].scope || (run_opts[i].scope & taken))
-			continue;
-		scope_owners(run_opts[i].scope, who, sizeof(who));
-		return cli_usage_error(a->cmd, "--%s applies to %s only", run_opts[i].long_name,
-				       who);
-	}
-	return 0;
-}
-
 /* True when execvp() would find prog: checked before anything is stored,
  * so a typo is a usage error rather than a session of failed runs. */
 bool run_runnable(const char *prog)
@@ -319,8 +284,6 @@ static int check_workload(struct run_args *a, const struct cli_parsed *p, int ar
 			return cli_usage_error(a->cmd, "--%s: cannot run %s: command not found",
 					       i ? "cleanup" : "prepare", q);
 	}
-	if (o->wopts.make_args && !o->wopts.tree)
-		return cli_usage_error(a->cmd, "--make-args needs --tree");
 	if (o->probe_rt && !o->probe_ns)
 		return cli_usage_error(a->cmd, "--probe-rt needs --probe wakeup");
 	*out = w;
@@ -358,9 +321,9 @@ static int prepare_knobs(struct run_args *a, const struct ct_workload_ops *w,
 	o->kconfigs = a->kconfigs;
 	o->nkconfigs = n;
 	/* a workload that warms itself up needs no warm-up after a change */
-	if (!cli_given(run_opts, p, "knob-warmup") && (w->flags & CT_WL_OWN_WARMUP))
+	if (!cli_given(run_opts_table(), p, "knob-warmup") && (w->flags & CT_WL_OWN_WARMUP))
 		o->knob_warmup = 0;
-	if (!cli_given(run_opts, p, "order-seed"))
+	if (!cli_given(run_opts_table(), p, "order-seed"))
 		o->order_seed = (uint64_t)ct_wall_ns() ^ ((uint64_t)getpid() << 32);
 	return 0;
 }
@@ -381,17 +344,19 @@ static int check_from(const struct run_args *a, const struct cli_parsed *p)
 		"workload", "loads", "db", "effect", "quiet", "from"
 	};
 
-	for (size_t i = 0; run_opts[i].type != CLI_OPT_END; i++) {
+	const struct cli_opt *opts = run_opts_table();
+
+	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++) {
 		bool ok = false;
 
 		if (!p->given[i])
 			continue;
 		for (size_t k = 0; k < CT_ARRAY_SIZE(applies); k++)
-			ok |= !strcmp(run_opts[i].long_name, applies[k]);
+			ok |= !strcmp(opts[i].long_name, applies[k]);
 		if (!ok)
 			return cli_usage_error(
 				a->cmd, "--from reads stored runs; --%s does not apply to them",
-				run_opts[i].long_name);
+				opts[i].long_name);
 	}
 	if (a->nknobs)
 		return cli_usage_error(a->cmd, "--from reads stored runs; knobs do not apply");
@@ -403,7 +368,7 @@ static int check_from(const struct run_args *a, const struct cli_parsed *p)
 static int check_modes(struct run_args *a, const struct cli_parsed *p)
 {
 	struct ct_session_opts *o = &a->s.opts;
-	bool runs_given = cli_given(run_opts, p, "runs");
+	bool runs_given = cli_given(run_opts_table(), p, "runs");
 
 	if (a->aa_pairs)
 		a->aa = true;
@@ -430,7 +395,7 @@ static int check_modes(struct run_args *a, const struct cli_parsed *p)
 				       "--aa needs %zu runs a side for a verdict (-n; the quick "
 				       "profile runs %s)",
 				       ct_stats_runs_needed(95),
-				       cli_find(run_opts, "run", "runs")->quick);
+				       cli_find(run_opts_table(), "run", "runs")->quick);
 	if (a->aa) {
 		if (a->nknobs == CT_KNOB_MAX)
 			return cli_usage_error(a->cmd, "--aa needs a knob slot: at most %d --set",
@@ -467,10 +432,10 @@ int run_check(struct run_args *a, const struct cli_parsed *p, int argc, char **a
 	int ex;
 
 	a->s.env.quick = a->quick || a->profile == RUN_PROFILE_QUICK;
-	ex = a->s.env.quick ? cli_quick_defaults(a->cmd, run_opts, a, p) : 0;
+	ex = a->s.env.quick ? cli_quick_defaults(a->cmd, run_opts_table(), a, p) : 0;
 	if (!ex)
 		ex = a->from ? check_from(a, p) : check_modes(a, p);
-	if (!ex && a->quiet && cli_given(run_opts, p, "progress") &&
+	if (!ex && a->quiet && cli_given(run_opts_table(), p, "progress") &&
 	    a->progress != CLI_PROGRESS_NONE)
 		ex = cli_usage_error(a->cmd, "-q (--quiet) and --progress %s contradict; give one",
 				     cli_choice_name(run_progress_modes, a->progress));
@@ -488,7 +453,9 @@ int run_check(struct run_args *a, const struct cli_parsed *p, int argc, char **a
 	if (!ex)
 		ex = choose_loads(a, w);
 	if (!ex)
-		ex = check_scopes(a, p, w);
+		ex = run_check_plugins(a, p, w);
+	if (!ex && o->wopts.make_args && !o->wopts.tree)
+		ex = cli_usage_error(a->cmd, "--make-args needs --tree");
 	/* a load --load-cmd defined (its ops carry the definition) is run */
 	for (size_t i = 0; !ex && i < ct_load_count(); i++) {
 		const struct ct_load_ops *ops = ct_load_at(i);
@@ -510,17 +477,7 @@ int run_check(struct run_args *a, const struct cli_parsed *p, int argc, char **a
 	o->warmup = !a->no_warmup;
 	o->use_cgroups = !a->no_cgroup;
 	o->sequential = a->order == RUN_ORDER_SEQUENTIAL;
-	if (cli_given(run_opts, p, "selftest-mode"))
-		o->wopts.mode = cli_choice_name(run_selftest_modes, a->selftest_mode);
 	a->s.env.keep_files = a->keep;
-	a->oltp.pool_set = cli_given(run_opts, p, "pool-size");
-	a->oltp.reads_set = cli_given(run_opts, p, "reads");
-	a->oltp.writes_set = cli_given(run_opts, p, "writes");
-	a->oltp.db_writers_set = cli_given(run_opts, p, "db-writers");
-	a->oltp.ramp_set = cli_given(run_opts, p, "ramp-max");
-	a->oltp.seed_set = cli_given(run_opts, p, "seed");
-	if (w->opt_scope & CT_SCOPE_LATENCY)
-		o->wopts.duration_ns = a->oltp.duration_ns;
 	join_argv(o->argv, sizeof(o->argv), argc, argv);
 	return 0;
 }

@@ -1,8 +1,10 @@
 /*
- * The options of `contend run` and `contend calibrate` as one table: each
- * line gives the parser its name, type, range, default and scope, and
- * --help its text, so a default or a range is written once, here, and the
- * run, the checks and the help all read it from this line.
+ * The options of `contend run`, `contend calibrate` and `contend bisect`
+ * as one table: each line gives the parser its name, type, range and
+ * default, and --help its text, so a default or a range is written once,
+ * here, and the run, the checks and the help all read it from this line.
+ * The options of one workload or load are declared in its own file
+ * (contend/option.h) and joined to these by run-plugins.c.
  */
 #include "run.h"
 #include "opts.h"
@@ -70,49 +72,30 @@ static int load_cmd_opt(const struct cli_opt *o, void *base, const char *arg, ch
 	return 0;
 }
 
-static const struct cli_choice profiles[] = {
+static const struct ct_option_choice profiles[] = {
 	{ "quick", RUN_PROFILE_QUICK },
 	{ "full", RUN_PROFILE_FULL },
 	{ NULL, 0 },
 };
-const struct cli_choice run_progress_modes[] = {
+const struct ct_option_choice run_progress_modes[] = {
 	{ "auto", CLI_PROGRESS_AUTO },
 	{ "plain", CLI_PROGRESS_PLAIN },
 	{ "none", CLI_PROGRESS_NONE },
 	{ NULL, 0 },
 };
-static const struct cli_choice orders[] = {
+static const struct ct_option_choice orders[] = {
 	{ "interleaved", RUN_ORDER_INTERLEAVED },
 	{ "sequential", RUN_ORDER_SEQUENTIAL },
 	{ NULL, 0 },
 };
 /* not given, the order is the session's choice (CT_LOAD_ORDER_AUTO) */
-static const struct cli_choice load_orders[] = {
+static const struct ct_option_choice load_orders[] = {
 	{ "rounds", CT_LOAD_ORDER_ROUNDS },
 	{ "grouped", CT_LOAD_ORDER_GROUPED },
 	{ NULL, 0 },
 };
-/* the selftest workload takes the word (run-check.c passes it on) */
-const struct cli_choice run_selftest_modes[] = {
-	{ "spin", 0 },
-	{ "sleep", 1 },
-	{ "fail", 2 },
-	{ NULL, 0 },
-};
 /* a choice stores an int: the enums it writes to are ints */
-_Static_assert(sizeof(enum ct_oltp_engine) == sizeof(int), "--engine stores an int");
 _Static_assert(sizeof(enum ct_load_order) == sizeof(int), "--load-order stores an int");
-
-static const struct cli_choice engines[] = {
-	{ "psync", CT_OLTP_PSYNC },
-#ifdef CT_HAVE_URING
-	{ "io_uring", CT_OLTP_IO_URING },
-#define ENGINE_HELP "psync (default) or io_uring"
-#else
-#define ENGINE_HELP "psync (io_uring was not built in)"
-#endif
-	{ NULL, 0 },
-};
 
 #define A      struct run_args
 #define O(m)   s.opts.m
@@ -123,12 +106,12 @@ static const struct cli_choice engines[] = {
 #define SIZE   CLI_OPT_SIZE
 #define DUR    CLI_OPT_DURATION
 #define DBL    CLI_OPT_DOUBLE
-#define OLTP   CT_SCOPE_OLTP
 #define OPEN   CLI_MIN_OPEN
 #define NO_MAX INFINITY
 
-/* The options of `contend run`: parser, checks and --help in one table. */
-const struct cli_opt run_opts[] = {
+/* The options of `contend run`: parser, checks and --help in one table;
+ * the workloads' and loads' own follow it (run-plugins.c). */
+const struct cli_opt run_base_opts[] = {
 	{ .type = CLI_OPT_STRING,
 	  .short_name = 'w',
 	  .long_name = "workload",
@@ -138,13 +121,12 @@ const struct cli_opt run_opts[] = {
 	  .def = "kbuild" },
 	STR('l', "loads", A, loads, "LIST",
 	    "comma-separated loads (default: none,process,io,read,\nlist,mem,dbench; oltp: none; "
-	    "see: contend loads)",
-	    0),
+	    "see: contend loads)"),
 	CLI_CHOICE("load-order", A, O(load_order), "O",
 		   "rounds (run i of every load, then run i+1, so the loads\nshare the session's "
 		   "minutes; the default with one config)\nor grouped (every run of one load, then "
 		   "the next; one\nload's files at a time; the default with --vary)",
-		   load_orders, NULL, 0),
+		   load_orders, NULL),
 	CLI_CALLBACK("load-cmd", "NAME=COMMAND",
 		     "any command as the load NAME (repeatable; name it in -l):\nits words, no "
 		     "shell; NAME=@FILE: an argument per line.\nRuns in its own directory under "
@@ -200,70 +182,30 @@ const struct cli_opt run_opts[] = {
 	  .argh = "LABEL",
 	  .help = "stored config whose no-load mean is Ratio's reference",
 	  .only = "run,calibrate" },
-	CLI_FLAG(0, "quick", A, quick, "quick profile: scaled-down tree and load sizes", 0),
-	CLI_CHOICE("profile", A, profile, "P", "quick or full (%D)", profiles, "full", 0),
-	STR(0, "dir", A, O(dir), "DIR", "where the work directory is made (default /var/tmp)", 0),
-	STR(0, "other-dir", A, E(other_dir), "DIR", "target of the io_other load (another disk)",
-	    CT_SCOPE_OTHER_DIR),
-	{ .type = CLI_OPT_STRING,
-	  .long_name = "list-dir",
-	  .off = offsetof(A, E(list_dir)),
-	  .argh = "DIR",
-	  .help = "tree the list load walks (%D)",
-	  .scope = CT_SCOPE_LIST_DIR,
-	  .def = "/usr" },
-	STR(0, "tar-tree", A, E(tree_dir), "DIR",
-	    "tree ctar and xtar archive (default: generate one the\nsize of a kernel tree)",
-	    CT_SCOPE_TAR_TREE),
-	CLI_FLAG(0, "keep-files", A, keep, "leave the work directory behind", 0),
+	CLI_FLAG(0, "quick", A, quick, "quick profile: scaled-down tree and load sizes"),
+	CLI_CHOICE("profile", A, profile, "P", "quick or full (%D)", profiles, "full"),
+	STR(0, "dir", A, O(dir), "DIR", "where the work directory is made (default /var/tmp)"),
+	CLI_FLAG(0, "keep-files", A, keep, "leave the work directory behind"),
 	STR(0, "db", A, db, "PATH",
-	    "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)", 0),
+	    "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
 	/* quick: the quick profile's loads are small; io's start-up work (an
 	 * eighth of its file written) still comes before the go, whatever
 	 * the delay */
 	CLI_NUM_DEF(DUR, 0, "delay", A, O(delay_ns), "DURATION",
-		    "how long the load works before the foreground\nstarts (%D)", 0, NO_MAX, 0, 0,
+		    "how long the load works before the foreground\nstarts (%D)", 0, NO_MAX, 0,
 		    "3s", "1s"),
 	CLI_NUM_DEF(DUR, 0, "stall-timeout", A, O(stall_ns), "D",
-		    "a load without progress this long fails the run\n(%D; %R)", 0, NO_MAX, OPEN, 0,
+		    "a load without progress this long fails the run\n(%D; %R)", 0, NO_MAX, OPEN,
 		    "10s", NULL),
-	CLI_FLAG(0, "drop-caches", A, O(drop_caches), "drop the page cache before each run (root)",
-		 0),
-	CLI_FLAG(0, "no-warmup", A, no_warmup, "skip the unrecorded warm-up run", 0),
+	CLI_FLAG(0, "drop-caches", A, O(drop_caches), "drop the page cache before each run (root)"),
+	CLI_FLAG(0, "no-warmup", A, no_warmup, "skip the unrecorded warm-up run"),
 	CLI_CALLBACK("probe", "wakeup[=D]",
 		     "beside the foreground, a sleeper that records how late\nit wakes every D "
 		     "(default 5ms; 20us..1s), kept with\neach run",
 		     probe_opt),
-	CLI_FLAG(0, "probe-rt", A, O(probe_rt), "the probe runs SCHED_FIFO (root; cyclictest's -p)",
-		 0),
-	NUM(DBL, 0, "scale", A, O(wopts.scale), "X",
-	    "kbuild tree scale (1.0 = about 10-20 s on 2 CPUs),\nselftest seconds; %R", 0, 1000,
-	    OPEN, CT_SCOPE_SCALE),
-	STR(0, "tree", A, O(wopts.tree), "DIR",
-	    "build this tree (e.g. a kernel) instead of generating", CT_SCOPE_TREE),
-	STR(0, "make-args", A, O(wopts.make_args), "ARGS", "extra make arguments for --tree",
-	    CT_SCOPE_TREE),
-	STR(0, "prepare", A, O(wopts.prepare), "CMD",
-	    "-w cmd: run CMD before each run, untimed (its words,\nno shell unless --shell)",
-	    CT_SCOPE_CMD),
-	STR(0, "cleanup", A, O(wopts.cleanup), "CMD", "-w cmd: run CMD after each run, untimed",
-	    CT_SCOPE_CMD),
-	CLI_FLAG(0, "shell", A, O(wopts.shell),
-		 "-w cmd: the command, --prepare and --cleanup go\nthrough /bin/sh -c",
-		 CT_SCOPE_CMD),
-	NUM(SIZE, 0, "file-size", A, E(file_size), "SIZE",
-	    "io/read file size (default: RAM, capped by free space;\n%R)", 0, NO_MAX, OPEN,
-	    CT_SCOPE_FILE),
-	NUM(SIZE, 0, "mem-size", A, E(mem_size), "SIZE",
-	    "mem load size (default: from RAM and swap; %R)", 0, NO_MAX, OPEN, CT_SCOPE_MEM),
-	NUM(UINT, 0, "procs", A, E(procs), "N", "process load ring size (default 4 x CPUs; %R)", 1,
-	    4096, 0, CT_SCOPE_PROCS),
-	NUM(UINT, 0, "dbench-procs", A, E(dbench_procs), "N",
-	    "dbench load clients (default 2 x CPUs; %R)", 1, 1024, 0, CT_SCOPE_DBENCH),
-	CLI_FLAG(0, "no-cgroup", A, no_cgroup, "do not put loads and the foreground in cgroups", 0),
-	CLI_CHOICE("selftest-mode", A, selftest_mode, "M",
-		   "selftest: spin (default), sleep or fail", run_selftest_modes, NULL,
-		   CT_SCOPE_SELFTEST),
+	CLI_FLAG(0, "probe-rt", A, O(probe_rt),
+		 "the probe runs SCHED_FIFO (root; cyclictest's -p)"),
+	CLI_FLAG(0, "no-cgroup", A, no_cgroup, "do not put loads and the foreground in cgroups"),
 	{ .type = CLI_OPT_FLAG,
 	  .long_name = "adaptive",
 	  .off = offsetof(A, O(adaptive)),
@@ -311,13 +253,12 @@ const struct cli_opt run_opts[] = {
 	  .only = "run,calibrate" },
 	CLI_FLAG('i', "ignore-failures", A, ignore_failures,
 		 "exit 0 although some runs failed (they are still shown\nand stored; a session "
-		 "in which every run failed exits 3)",
-		 0),
-	CLI_FLAG('q', "quiet", A, quiet, "no progress on stderr (--progress none)", 0),
+		 "in which every run failed exits 3)"),
+	CLI_FLAG('q', "quiet", A, quiet, "no progress on stderr (--progress none)"),
 	CLI_CHOICE("progress", A, progress, "MODE",
 		   "auto (default: a line rewritten in place on a terminal),\nplain (a line per "
 		   "run, for CI logs) or none",
-		   run_progress_modes, "auto", 0),
+		   run_progress_modes, "auto"),
 	{ .type = CLI_OPT_CHOICE,
 	  .long_name = "format",
 	  .off = offsetof(A, format),
@@ -358,11 +299,17 @@ const struct cli_opt run_opts[] = {
 	  .def = "interleaved",
 	  .only = "run,calibrate" },
 	NUM(CLI_OPT_U64, 0, "order-seed", A, O(order_seed), "N",
-	    "seed of the interleaved order (default: from the clock)", 0, NO_MAX, 0, 0),
+	    "seed of the interleaved order (default: from the clock)", 0, NO_MAX, 0),
 	CLI_NUM_DEF(UINT, 0, "knob-warmup", A, O(knob_warmup), "N",
 		    "unrecorded runs after each knob change (%D;\noltp: 0, its ramp-up warms it; "
 		    "%R)",
-		    0, 100, 0, 0, "1", NULL),
+		    0, 100, 0, "1", NULL),
+	{ .type = CLI_OPT_FLAG,
+	  .long_name = "man-options",
+	  .off = offsetof(A, man_options),
+	  .help = "print the man page's list of the workloads' and loads'\noptions (make man)",
+	  .flags = CLI_HIDDEN,
+	  .only = "run" },
 	{ .type = CLI_OPT_GROUP, .help = "noise checks and planning:", .only = "run" },
 	{ .type = CLI_OPT_FLAG,
 	  .long_name = "aa",
@@ -475,52 +422,6 @@ const struct cli_opt run_opts[] = {
 	  .argh = "L",
 	  .help = "judge: the stored config of the bad end",
 	  .only = "bisect" },
-	CLI_GROUP("oltp (workload and load):"),
-	NUM(SIZE, 0, "data-size", A, oltp.data_size, "SIZE",
-	    "data file (default 4GiB, quick 512MiB, load 1/4; at\nmost a quarter of the free "
-	    "space; %R)",
-	    1048576, NO_MAX, 0, OLTP),
-	NUM(SIZE, 0, "pool-size", A, oltp.pool_size, "SIZE",
-	    "engine buffer pool (default data/32; 0 = none)", 0, NO_MAX, 0, OLTP),
-	NUM(SIZE, 0, "log-size", A, oltp.log_size, "SIZE",
-	    "circular log file (default 64MiB, quick 16MiB; %R)", 262144, NO_MAX, 0, OLTP),
-	NUM(UINT, 0, "clients", A, oltp.clients, "N",
-	    "client threads (default 4 x CPUs; load: CPUs; %R)", 1, 4096, 0, OLTP),
-	NUM(UINT, 0, "reads", A, oltp.reads, "N", "pages read per transaction (default 10; %R)", 1,
-	    CT_OLTP_MAX_READS, 0, OLTP),
-	NUM(UINT, 0, "writes", A, oltp.writes, "N", "of those, pages dirtied (default 2; %R)", 0,
-	    CT_OLTP_MAX_READS, 0, OLTP),
-	NUM(DBL, 0, "zipf", A, oltp.zipf, "THETA", "skewed page choice, %R (default 0: uniform)", 0,
-	    1, CLI_MAX_OPEN, OLTP),
-	NUM(UINT, 0, "db-writers", A, oltp.db_writers, "N",
-	    "threads writing dirty pages back (default 2; %R)", 0, 256, 0, OLTP),
-	NUM(DUR, 0, "duration", A, oltp.duration_ns, "D",
-	    "measured time per run (default 60s, quick 30s; %R);\nlatency: each task's time "
-	    "(default 10s, quick 3s)",
-	    0, NO_MAX, OPEN, OLTP | CT_SCOPE_LATENCY),
-	NUM(DUR, 0, "ramp-max", A, oltp.ramp_max_ns, "D",
-	    "ramp-up limit (default 60s, quick 20s; 0 = none)", 0, NO_MAX, 0, OLTP),
-	NUM(DBL, 0, "rate", A, oltp.rate, "TPS",
-	    "open loop with Poisson arrivals (default closed loop;\n%R)", 0, NO_MAX, OPEN, OLTP),
-	NUM(CLI_OPT_U64, 0, "seed", A, oltp.seed, "N", "page sequence seed (default 42)", 0, NO_MAX,
-	    0, OLTP),
-	CLI_FLAG(0, "buffered", A, oltp.buffered,
-		 "page cache instead of O_DIRECT and an own pool, in a\nmemory-limited cgroup "
-		 "(root)",
-		 OLTP),
-	NUM(SIZE, 0, "mem-limit", A, oltp.mem_limit, "SIZE",
-	    "--buffered: the cgroup's limit (default data/32 + 16MiB;\n%R)", 1048576, NO_MAX, 0,
-	    OLTP),
-	CLI_CHOICE("engine", A, oltp.engine, "E", ENGINE_HELP, engines, "psync", OLTP),
-	CLI_GROUP("latency (workload; --duration too):"),
-	STR(0, "task", A, O(wopts.tasks), "LIST",
-	    "tasks run in turn: audio (50 ms, 5%), video (60 Hz, 40%),\nx (100 ms, 0-100%), "
-	    "gaming (100 ms frames, no deadline),\ncustom (--cpu, --period); default audio",
-	    CT_SCOPE_LATENCY),
-	NUM(DBL, 0, "cpu", A, O(wopts.task_cpu), "PCT", "custom task: its share of a CPU, %R", 0,
-	    100, CLI_MIN_OPEN, CT_SCOPE_LATENCY),
-	NUM(DUR, 0, "period", A, O(wopts.task_period_ns), "D", "custom task: its period, %R",
-	    100000, 10000000000.0, 0, CT_SCOPE_LATENCY),
 	CLI_END,
 };
 

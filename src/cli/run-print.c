@@ -138,8 +138,7 @@ int run_print(struct run_args *a, struct ct_store *st)
 			fprintf(f,
 				"profile: quick - scaled-down %s sizes, for a first look; use the "
 				"full profile for comparisons%s\n",
-				w->opt_scope & CT_SCOPE_TREE ? "kbuild tree and load" : "load",
-				too_few(o));
+				run_takes(w, "tree") ? "kbuild tree and load" : "load", too_few(o));
 	}
 	if (text)
 		fprintf(f, "\n");

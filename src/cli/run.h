@@ -33,15 +33,14 @@ struct run_args {
 	struct ct_session s;
 	struct ct_oltp_opts oltp;
 	const char *workload, *loads, *db, *baseline;
-	int profile;	   /* enum run_profile */
-	int order;	   /* enum run_order */
-	int progress;	   /* enum cli_progress_mode */
-	int format;	   /* enum ct_report_format; CLI_FORMAT_AUTO: not given */
-	int selftest_mode; /* an index of run-opts.c's modes, when given */
+	int profile;  /* enum run_profile */
+	int order;    /* enum run_order */
+	int progress; /* enum cli_progress_mode */
+	int format;   /* enum ct_report_format; CLI_FORMAT_AUTO: not given */
 	const char *output;
 	const char *commit; /* run --commit REV, as given */
 	struct cli_out out; /* run: where the session's report goes */
-	bool quick, quiet, keep, no_warmup, no_cgroup, ignore_failures, dry_run;
+	bool quick, quiet, keep, no_warmup, no_cgroup, ignore_failures, dry_run, man_options;
 	struct ct_knob knobs[CT_KNOB_MAX];
 	size_t nknobs;
 	struct ct_knob_config *kconfigs;
@@ -70,12 +69,22 @@ struct run_args {
 	bool cmd_in_tree;
 };
 
-/* The options of run and calibrate: parser, checks and --help in one
- * table (run-opts.c). */
-extern const struct cli_opt run_opts[];
-/* The words of --selftest-mode (the workload takes the word) and of
- * --progress (for messages). */
-extern const struct cli_choice run_selftest_modes[], run_progress_modes[];
+/* The options of run, calibrate and bisect: parser, checks and --help in
+ * one table (run-opts.c), without the workloads' and loads' own. */
+extern const struct cli_opt run_base_opts[];
+/* That table and the options the workloads and loads declare, under
+ * headings naming who takes them (run-plugins.c); built once. */
+const struct cli_opt *run_opts_table(void);
+/* A given workload's or load's option that neither the workload nor a
+ * chosen load takes: one line, CT_EXIT_USAGE; else 0. */
+int run_check_plugins(const struct run_args *a, const struct cli_parsed *p,
+		      const struct ct_workload_ops *w);
+/* Whether w declares the option name. */
+bool run_takes(const struct ct_workload_ops *w, const char *name);
+/* The man page's list of the workloads' and loads' options, in roff. */
+void run_man_options(FILE *f);
+/* The words of --progress (for messages). */
+extern const struct ct_option_choice run_progress_modes[];
 
 /* Everything the table cannot say alone, checked before anything runs: the
  * workload and its command, the loads, the options' scopes, the knobs; the

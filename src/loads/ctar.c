@@ -317,11 +317,16 @@ static void ctar_cleanup(struct ct_load *l)
 	l->priv = NULL;
 }
 
+static const struct ct_option ctar_options[] = {
+	CT_LOAD_TAR_TREE_OPTION,
+	CT_OPTION_DONE,
+};
+
 const struct ct_load_ops ct_load_ctar = {
 	.name = "ctar",
 	.summary = "creates a tar archive of a source tree, over and over",
 	.flags = CT_LOAD_PROFILED,
-	.opt_scope = CT_SCOPE_TAR_TREE,
+	.options = ctar_options,
 	.work_unit = "MB archived",
 	.unit_scale = 1e6,
 	.supported = ctar_supported,

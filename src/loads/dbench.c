@@ -125,11 +125,17 @@ fail:
 	return ct_load_fail(l, "dbench: cannot %s '%s': %s", what, path, strerror(rc));
 }
 
+static const struct ct_option dbench_options[] = {
+	CT_ENV_OPTION(CT_OPTION_UINT, "dbench-procs", dbench_procs, "N",
+		      "dbench load clients (default 2 x CPUs; %R)", 1, 1024, 0),
+	CT_OPTION_DONE,
+};
+
 const struct ct_load_ops ct_load_dbench = {
 	.name = "dbench",
 	.summary = "2 x ncpus clients creating, writing, reading, syncing and deleting small files",
 	.flags = CT_LOAD_DEFAULT,
-	.opt_scope = CT_SCOPE_DBENCH,
+	.options = dbench_options,
 	.work_unit = "operations",
 	.unit_scale = 1,
 	.prepare = dbench_prepare,

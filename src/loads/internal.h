@@ -10,6 +10,7 @@
 #include "contend/load.h"
 
 #include <limits.h>
+#include <math.h>
 #include <sys/types.h>
 
 /* load.c */
@@ -27,6 +28,18 @@ size_t ct_load_cmd_count(void);
 const struct ct_load_ops *ct_load_cmd_at(size_t i);
 
 /* io.c: the load file of io, io_other and read */
+
+/* Options more than one load declares: one option on the command line,
+ * listed under every load that takes it. */
+#define CT_LOAD_FILE_SIZE_OPTION                                                                  \
+	CT_ENV_OPTION(CT_OPTION_SIZE, "file-size", file_size, "SIZE",                             \
+		      "io/read file size (default: RAM, capped by free space;\n%R)", 0, INFINITY, \
+		      CT_OPTION_MIN_OPEN)
+#define CT_LOAD_TAR_TREE_OPTION                                                           \
+	CT_ENV_OPTION(CT_OPTION_STRING, "tar-tree", tree_dir, "DIR",                      \
+		      "tree ctar and xtar archive (default: generate one the\nsize of a " \
+		      "kernel tree)",                                                     \
+		      0, 0, 0)
 
 #define CT_IO_BLOCK	(1u << 20)
 #define CT_IO_MIN_SIZE	(64ull << 20)

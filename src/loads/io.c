@@ -269,11 +269,16 @@ static int io_prepare(struct ct_load *l, char *err, size_t len)
 	return rc;
 }
 
+static const struct ct_option io_options[] = {
+	CT_LOAD_FILE_SIZE_OPTION,
+	CT_OPTION_DONE,
+};
+
 const struct ct_load_ops ct_load_io = {
 	.name = "io",
 	.summary = "rewrites a file the size of RAM with 1 MiB buffered writes (contest's dd)",
 	.flags = CT_LOAD_DEFAULT | CT_LOAD_PROFILED,
-	.opt_scope = CT_SCOPE_FILE,
+	.options = io_options,
 	.work_unit = "MB written",
 	.unit_scale = 1e6,
 	.check = io_check,

@@ -58,11 +58,18 @@ static int io_other_prepare(struct ct_load *l, char *err, size_t len)
 	return 0;
 }
 
+static const struct ct_option io_other_options[] = {
+	CT_ENV_OPTION(CT_OPTION_STRING, "other-dir", other_dir, "DIR",
+		      "the directory io_other writes in (another disk)", 0, 0, 0),
+	CT_LOAD_FILE_SIZE_OPTION,
+	CT_OPTION_DONE,
+};
+
 const struct ct_load_ops ct_load_io_other = {
 	.name = "io_other",
 	.summary = "io's writer on another filesystem (--other-dir)",
 	.flags = CT_LOAD_PROFILED,
-	.opt_scope = CT_SCOPE_FILE | CT_SCOPE_OTHER_DIR,
+	.options = io_other_options,
 	.work_unit = "MB written",
 	.unit_scale = 1e6,
 	.supported = io_other_supported,

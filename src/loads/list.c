@@ -75,11 +75,22 @@ static int list_work(struct ct_load *l, unsigned i)
 	}
 }
 
+static const struct ct_option list_options[] = {
+	{ .type = CT_OPTION_STRING,
+	  .name = "list-dir",
+	  .in = CT_OPTION_IN_ENV,
+	  .off = offsetof(struct ct_env, list_dir),
+	  .argh = "DIR",
+	  .help = "the tree list walks (%D)",
+	  .def = "/usr" },
+	CT_OPTION_DONE,
+};
+
 const struct ct_load_ops ct_load_list = {
 	.name = "list",
 	.summary = "lists a directory tree (default /usr) with lstat, over and over",
 	.flags = CT_LOAD_DEFAULT,
-	.opt_scope = CT_SCOPE_LIST_DIR,
+	.options = list_options,
 	.work_unit = "entries listed",
 	.unit_scale = 1,
 	.supported = list_supported,

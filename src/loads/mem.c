@@ -197,13 +197,29 @@ static void mem_cleanup(struct ct_load *l)
 	l->priv = NULL;
 }
 
+static const struct ct_option mem_options[] = {
+	{ .type = CT_OPTION_SIZE,
+	  .name = "mem-size",
+	  .in = CT_OPTION_IN_ENV,
+	  .off = offsetof(struct ct_env, mem_size),
+	  .argh = "SIZE",
+	  .help = "mem load size (default: from RAM and swap; %R)",
+	  .doc = "Under a memory cgroup's limit (a container, a CI runner, a systemd unit's "
+		 "MemoryMax) the limit takes the place of RAM and the least room left under any "
+		 "limit above contend that of the available memory, the load never pushes into "
+		 "swap, and a larger SIZE is capped, so the cgroup's OOM killer is never needed.",
+	  .max = INFINITY,
+	  .flags = CT_OPTION_MIN_OPEN },
+	CT_OPTION_DONE,
+};
+
 const struct ct_load_ops ct_load_mem = {
 	.name = "mem",
 	.summary = "touches memory over and over: 110% of RAM with swap, else up to a reserve",
 	.work_unit = "MB touched",
 	.unit_scale = 1e6,
 	.flags = CT_LOAD_OOM_FIRST | CT_LOAD_DEFAULT | CT_LOAD_PROFILED,
-	.opt_scope = CT_SCOPE_MEM,
+	.options = mem_options,
 	.prepare = mem_prepare,
 	.work = mem_work,
 	.cleanup = mem_cleanup,

@@ -137,11 +137,17 @@ static void process_cleanup(struct ct_load *l)
 	l->priv = NULL;
 }
 
+static const struct ct_option process_options[] = {
+	CT_ENV_OPTION(CT_OPTION_UINT, "procs", procs, "N",
+		      "process load ring size (default 4 x CPUs; %R)", 1, 4096, 0),
+	CT_OPTION_DONE,
+};
+
 const struct ct_load_ops ct_load_process = {
 	.name = "process",
 	.summary = "a ring of 4 x ncpus processes working on 8 KiB records passed through pipes",
 	.flags = CT_LOAD_DEFAULT,
-	.opt_scope = CT_SCOPE_PROCS,
+	.options = process_options,
 	.work_unit = "records passed",
 	.unit_scale = 1,
 	.prepare = process_prepare,

@@ -76,12 +76,17 @@ static int read_work(struct ct_load *l, unsigned i)
 	}
 }
 
+static const struct ct_option read_options[] = {
+	CT_LOAD_FILE_SIZE_OPTION,
+	CT_OPTION_DONE,
+};
+
 const struct ct_load_ops ct_load_read = {
 	.name = "read",
 	.summary =
 		"reads a file the size of RAM over and over, dropping it from the cache behind it",
 	.flags = CT_LOAD_DEFAULT | CT_LOAD_PROFILED,
-	.opt_scope = CT_SCOPE_FILE,
+	.options = read_options,
 	.work_unit = "MB read",
 	.unit_scale = 1e6,
 	.check = read_check,

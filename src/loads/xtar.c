@@ -111,11 +111,16 @@ static void xtar_cleanup(struct ct_load *l)
 	l->priv = NULL;
 }
 
+static const struct ct_option xtar_options[] = {
+	CT_LOAD_TAR_TREE_OPTION,
+	CT_OPTION_DONE,
+};
+
 const struct ct_load_ops ct_load_xtar = {
 	.name = "xtar",
 	.summary = "extracts a tar archive of a source tree, over and over",
 	.flags = CT_LOAD_PROFILED,
-	.opt_scope = CT_SCOPE_TAR_TREE,
+	.options = xtar_options,
 	.work_unit = "MB extracted",
 	.unit_scale = 1e6,
 	.supported = xtar_supported,

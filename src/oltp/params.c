@@ -9,6 +9,7 @@
 #include "contend/util.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -191,3 +192,107 @@ double ct_oltp_score(double tps, double ref_tps)
 		return NAN;
 	return 1000.0 * tps / ref_tps;
 }
+
+static const struct ct_option_choice engines[] = {
+	{ "psync", CT_OLTP_PSYNC },
+#ifdef CT_HAVE_URING
+	{ "io_uring", CT_OLTP_IO_URING },
+#define ENGINE_HELP "psync (default) or io_uring"
+#else
+#define ENGINE_HELP "psync (io_uring was not built in)"
+#endif
+	{ NULL, 0 },
+};
+/* a choice stores an int: the enum it writes to is one */
+_Static_assert(sizeof(enum ct_oltp_engine) == sizeof(int), "--engine stores an int");
+
+#define OPT	 CT_OLTP_OPTION
+#define GIVEN(m) .given_off = offsetof(struct ct_oltp_opts, m)
+
+const struct ct_option ct_oltp_options[] = {
+	OPT(CT_OPTION_SIZE, "data-size", data_size, "SIZE",
+	    "data file (default 4GiB, quick 512MiB, load 1/4; at\nmost a quarter of the free "
+	    "space; %R)",
+	    1048576, INFINITY, 0),
+	{ .type = CT_OPTION_SIZE,
+	  .name = "pool-size",
+	  .in = CT_OPTION_IN_OLTP,
+	  .off = offsetof(struct ct_oltp_opts, pool_size),
+	  .argh = "SIZE",
+	  .help = "engine buffer pool (default data/32; 0 = none)",
+	  .max = INFINITY,
+	  GIVEN(pool_set) },
+	OPT(CT_OPTION_SIZE, "log-size", log_size, "SIZE",
+	    "circular log file (default 64MiB, quick 16MiB; %R)", 262144, INFINITY, 0),
+	OPT(CT_OPTION_UINT, "clients", clients, "N",
+	    "client threads (default 4 x CPUs; load: CPUs; %R)", 1, 4096, 0),
+	{ .type = CT_OPTION_UINT,
+	  .name = "reads",
+	  .in = CT_OPTION_IN_OLTP,
+	  .off = offsetof(struct ct_oltp_opts, reads),
+	  .argh = "N",
+	  .help = "pages read per transaction (default 10; %R)",
+	  .min = 1,
+	  .max = CT_OLTP_MAX_READS,
+	  GIVEN(reads_set) },
+	{ .type = CT_OPTION_UINT,
+	  .name = "writes",
+	  .in = CT_OPTION_IN_OLTP,
+	  .off = offsetof(struct ct_oltp_opts, writes),
+	  .argh = "N",
+	  .help = "of those, pages dirtied (default 2; %R)",
+	  .max = CT_OLTP_MAX_READS,
+	  GIVEN(writes_set) },
+	OPT(CT_OPTION_DOUBLE, "zipf", zipf, "THETA", "skewed page choice, %R (default 0: uniform)",
+	    0, 1, CT_OPTION_MAX_OPEN),
+	{ .type = CT_OPTION_UINT,
+	  .name = "db-writers",
+	  .in = CT_OPTION_IN_OLTP,
+	  .off = offsetof(struct ct_oltp_opts, db_writers),
+	  .argh = "N",
+	  .help = "threads writing dirty pages back (default 2; %R)",
+	  .max = 256,
+	  GIVEN(db_writers_set) },
+	OPT(CT_OPTION_DURATION, "duration", duration_ns, "D",
+	    "measured time per run (default 60s, quick 30s; %R)", 0, INFINITY, CT_OPTION_MIN_OPEN),
+	{ .type = CT_OPTION_DURATION,
+	  .name = "ramp-max",
+	  .in = CT_OPTION_IN_OLTP,
+	  .off = offsetof(struct ct_oltp_opts, ramp_max_ns),
+	  .argh = "D",
+	  .help = "ramp-up limit (default 60s, quick 20s; 0 = none)",
+	  .max = INFINITY,
+	  GIVEN(ramp_set) },
+	{ .type = CT_OPTION_DOUBLE,
+	  .name = "rate",
+	  .in = CT_OPTION_IN_OLTP,
+	  .off = offsetof(struct ct_oltp_opts, rate),
+	  .argh = "TPS",
+	  .help = "open loop with Poisson arrivals (default closed loop;\n%R)",
+	  .doc = "Latency is then counted from each transaction's scheduled start.",
+	  .max = INFINITY,
+	  .flags = CT_OPTION_MIN_OPEN },
+	{ .type = CT_OPTION_U64,
+	  .name = "seed",
+	  .in = CT_OPTION_IN_OLTP,
+	  .off = offsetof(struct ct_oltp_opts, seed),
+	  .argh = "N",
+	  .help = "page sequence seed (default 42)",
+	  .max = INFINITY,
+	  GIVEN(seed_set) },
+	OPT(CT_OPTION_FLAG, "buffered", buffered, NULL,
+	    "page cache instead of O_DIRECT and an own pool, in a\nmemory-limited cgroup (root)", 0,
+	    0, 0),
+	OPT(CT_OPTION_SIZE, "mem-limit", mem_limit, "SIZE",
+	    "--buffered: the cgroup's limit (default data/32 + 16MiB;\n%R)", 1048576, INFINITY, 0),
+	{ .type = CT_OPTION_CHOICE,
+	  .name = "engine",
+	  .in = CT_OPTION_IN_OLTP,
+	  .off = offsetof(struct ct_oltp_opts, engine),
+	  .argh = "E",
+	  .help = ENGINE_HELP,
+	  .doc = "With io_uring a transaction's reads are submitted together.",
+	  .choices = engines,
+	  .def = "psync" },
+	CT_OPTION_DONE,
+};

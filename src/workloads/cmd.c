@@ -10,6 +10,7 @@
 #include "contend/run.h"
 #include "contend/util.h"
 #include "contend/workload.h"
+#include "contend/option.h"
 #include "workloads.h"
 
 #include <errno.h>
@@ -232,11 +233,34 @@ __attribute__((noreturn)) static void cmd_exec(struct ct_workload *w)
 	_exit(127);
 }
 
+static const struct ct_option cmd_options[] = {
+	{ .type = CT_OPTION_STRING,
+	  .name = "prepare",
+	  .in = CT_OPTION_IN_WORKLOAD,
+	  .off = offsetof(struct ct_workload_opts, prepare),
+	  .argh = "CMD",
+	  .help = "run CMD before each run, untimed (its words, no shell\nunless --shell)",
+	  .doc = "Also before the warm-up; a run whose CMD fails is a failed run. CMD is split "
+		 "into words as a shell would, but nothing is expanded. It is part of the stored "
+		 "parameters: runs with other hooks are not compared as the same workload." },
+	CT_WORKLOAD_OPTION(CT_OPTION_STRING, "cleanup", cleanup, "CMD",
+			   "run CMD after each run, untimed, as --prepare", 0, 0, 0),
+	{ .type = CT_OPTION_FLAG,
+	  .name = "shell",
+	  .in = CT_OPTION_IN_WORKLOAD,
+	  .off = offsetof(struct ct_workload_opts, shell),
+	  .help = "the command, --prepare and --cleanup go through\n/bin/sh -c",
+	  .doc = "The command after -- is its words joined by spaces; without --shell no shell "
+		 "sees any of them. A foreground that runs in under 5 ms is warned about, once a "
+		 "session: fork, exec and the timer are then much of what is measured." },
+	CT_OPTION_DONE,
+};
+
 const struct ct_workload_ops ct_workload_cmd = {
 	.name = "cmd",
 	.summary = "any command given after --, run without a shell (--shell: sh -c)",
 	.flags = CT_WL_ARGV,
-	.opt_scope = CT_SCOPE_CMD,
+	.options = cmd_options,
 	.check = cmd_check,
 	.prepare = cmd_prepare,
 	.reset = cmd_reset,

@@ -4,6 +4,7 @@
  * are comparable across machines that build the byte-identical tree.
  */
 #include "contend/workload.h"
+#include "contend/option.h"
 #include "contend/proc.h"
 #include "contend/srctree.h"
 #include "contend/util.h"
@@ -354,11 +355,28 @@ static void kbuild_cleanup(struct ct_workload *w)
 	kbuild_free(w);
 }
 
+static const struct ct_option kbuild_options[] = {
+	{ .type = CT_OPTION_DOUBLE,
+	  .name = "scale",
+	  .in = CT_OPTION_IN_WORKLOAD,
+	  .off = offsetof(struct ct_workload_opts, scale),
+	  .argh = "X",
+	  .help = "the generated tree's scale (1.0: about 10-20 s on\n2 CPUs; %R)",
+	  .min = 0,
+	  .max = 1000,
+	  .flags = CT_OPTION_MIN_OPEN },
+	CT_WORKLOAD_OPTION(CT_OPTION_STRING, "tree", tree, "DIR",
+			   "build this tree (e.g. a kernel) instead of generating", 0, 0, 0),
+	CT_WORKLOAD_OPTION(CT_OPTION_STRING, "make-args", make_args, "ARGS",
+			   "extra make arguments for --tree, split at spaces", 0, 0, 0),
+	CT_OPTION_DONE,
+};
+
 const struct ct_workload_ops ct_workload_kbuild = {
 	.name = "kbuild",
 	.summary = "parallel C build (make -j 4 x CPUs) of a generated or given tree",
 	.flags = CT_WL_PROFILED,
-	.opt_scope = CT_SCOPE_TREE | CT_SCOPE_SCALE,
+	.options = kbuild_options,
 	.check = kbuild_check,
 	.prepare = kbuild_prepare,
 	.reset = kbuild_reset,

@@ -12,6 +12,7 @@
 #include "contend/run.h"
 #include "contend/util.h"
 #include "contend/workload.h"
+#include "contend/option.h"
 #include "workloads.h"
 
 #include <errno.h>
@@ -183,12 +184,39 @@ static void lat_cleanup(struct ct_workload *w)
 	w->priv = NULL;
 }
 
+static const struct ct_option latency_options[] = {
+	{ .type = CT_OPTION_STRING,
+	  .name = "task",
+	  .in = CT_OPTION_IN_WORKLOAD,
+	  .off = offsetof(struct ct_workload_opts, tasks),
+	  .argh = "LIST",
+	  .help = "tasks run in turn: audio (50 ms, 5%), video (60 Hz, 40%),\nx (100 ms, "
+		  "0-100%), gaming (100 ms frames, no deadline),\ncustom (--cpu, --period); "
+		  "default audio",
+	  .doc = "interbench's tasks: audio wakes every 50 ms and needs 5% of a CPU; x has a "
+		 "100 ms period and needs from 0 to 100% in steps of 10%; gaming's latency is a "
+		 "frame's overrun. Each run calibrates its CPU burn first, to within 2%, before "
+		 "its load starts. Each task's wakeup latency (mean, p50, p90, p99, p99.9, max), "
+		 "the share of the desired CPU it got and of its deadlines it met are kept with "
+		 "the run, with its histogram; a run is judged by the first task's p99, and "
+		 "compare judges each task's deadlines met (and the other tasks' p99) beside it, "
+		 "in the same Holm family." },
+	CT_WORKLOAD_OPTION(CT_OPTION_DOUBLE, "cpu", task_cpu, "PCT",
+			   "the custom task's share of a CPU, %R", 0, 100, CT_OPTION_MIN_OPEN),
+	CT_WORKLOAD_OPTION(CT_OPTION_DURATION, "period", task_period_ns, "D",
+			   "the custom task's period, %R", 100000, 10000000000.0, 0),
+	CT_WORKLOAD_OPTION(CT_OPTION_DURATION, "duration", duration_ns, "D",
+			   "each task's time in a run (default 10s, quick 3s; %R)", 0, INFINITY,
+			   CT_OPTION_MIN_OPEN),
+	CT_OPTION_DONE,
+};
+
 const struct ct_workload_ops ct_workload_latency = {
 	.name = "latency",
 	.summary = "interactive tasks (audio, video, x, gaming, custom): wakeup latency, "
 		   "deadlines met",
 	.flags = CT_WL_PROFILED,
-	.opt_scope = CT_SCOPE_LATENCY,
+	.options = latency_options,
 	.default_loads = NULL,
 	.check = lat_check,
 	.prepare = lat_prepare,

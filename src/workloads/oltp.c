@@ -223,7 +223,7 @@ const struct ct_workload_ops ct_workload_oltp = {
 	.name = "oltp",
 	.summary = "WimMark-style OLTP engine: O_DIRECT pages, buffer pool, group commit (tps)",
 	.flags = CT_WL_OWN_WARMUP | CT_WL_SCORED | CT_WL_PROFILED,
-	.opt_scope = CT_SCOPE_OLTP,
+	.options = ct_oltp_options,
 	/* WimMark measured the database alone; loads on request */
 	.default_loads = "none",
 	.check = oltp_check,

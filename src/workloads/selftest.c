@@ -4,6 +4,7 @@
  * harness's own tests are quick and their outcome is known in advance.
  */
 #include "contend/workload.h"
+#include "contend/option.h"
 #include "workloads.h"
 
 #include <errno.h>
@@ -20,6 +21,33 @@ enum { MODE_SPIN, MODE_SLEEP, MODE_FAIL };
 
 static const char *const modes[] = {
 	[MODE_SPIN] = "spin", [MODE_SLEEP] = "sleep", [MODE_FAIL] = "fail"
+};
+
+static const struct ct_option_choice mode_words[] = {
+	{ "spin", MODE_SPIN },
+	{ "sleep", MODE_SLEEP },
+	{ "fail", MODE_FAIL },
+	{ NULL, 0 },
+};
+
+static const struct ct_option selftest_options[] = {
+	{ .type = CT_OPTION_DOUBLE,
+	  .name = "scale",
+	  .in = CT_OPTION_IN_WORKLOAD,
+	  .off = offsetof(struct ct_workload_opts, scale),
+	  .argh = "X",
+	  .help = "seconds a run takes (default 0.2; %R)",
+	  .min = 0,
+	  .max = 1000,
+	  .flags = CT_OPTION_MIN_OPEN },
+	{ .type = CT_OPTION_WORD,
+	  .name = "selftest-mode",
+	  .in = CT_OPTION_IN_WORKLOAD,
+	  .off = offsetof(struct ct_workload_opts, mode),
+	  .argh = "M",
+	  .help = "spin (default), sleep or fail",
+	  .choices = mode_words },
+	CT_OPTION_DONE,
 };
 
 static int selftest_prepare(struct ct_workload *w, char *err, size_t len)
@@ -95,7 +123,7 @@ __attribute__((noreturn)) static void selftest_exec(struct ct_workload *w)
 const struct ct_workload_ops ct_workload_selftest = {
 	.name = "selftest",
 	.summary = "harness self-test: spin, sleep or fail (opts.scale seconds)",
-	.opt_scope = CT_SCOPE_SCALE | CT_SCOPE_SELFTEST,
+	.options = selftest_options,
 	.prepare = selftest_prepare,
 	.exec = selftest_exec,
 };

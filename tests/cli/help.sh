@@ -106,7 +106,7 @@ for c in run calibrate compare stats; do
 		esac
 	done
 done
-plan 18
+plan 20
 [ "$n" -ge 15 ] && ok "the help states ranges for $n options" || not_ok "the help states ranges for $n options"
 [ "$bad" = 0 ] && ok "every stated bound is the parser's ($n options)" || not_ok "every stated bound is the parser's" "$bad probes disagree"
 
@@ -145,3 +145,39 @@ rc=0
 "$CONTEND" calibrate --help >"$T/h" 2>&1 || rc=$?
 h=$(help_n calibrate 1)
 [ $rc = 0 ] && [ -n "$h" ] && grep -q "^Runs the workload -n times (default $h) under each load" "$T/h" && ok "calibrate's intro states its -n default ($h)" || not_ok "calibrate's intro states its -n default" "$(head -c 300 "$T/h")"
+
+# the workloads' and loads' own options (declared in their ops): each
+# heading of run's --help names who takes the options under it, and each
+# of those options given to a workload and loads that take none of them is
+# refused with one line naming every workload and load the heading names
+"$CONTEND" run --help | awk '
+	/^  (workloads?|loads?) .*:$/ { head = $0; sub(/^  /, "", head); next }
+	/^  [^ ]/ { head = "" }
+	head != "" && /^      --[a-z]/ { match($0, /--[a-z-]+( [A-Z]+)?/); print substr($0, RSTART, RLENGTH) "|" head }' >"$T/plug"
+np=$(grep -c . "$T/plug")
+[ "$np" -ge 25 ] && ok "run --help lists $np options of workloads and loads under headings" ||
+	not_ok "run --help lists the options of workloads and loads under headings" "$np found" "$(head -c 300 "$T/plug")"
+bad=""
+while IFS='|' read -r opt head; do
+	o=${opt%% *}
+	case $opt in
+	*" SIZE") v=1M ;; *" N") v=1 ;; *" D") v=1s ;; *" DIR") v=/tmp ;; *" X" | *" TPS") v=1 ;;
+	*" PCT") v=10 ;; *" THETA") v=0.5 ;; *" LIST") v=audio ;; *" CMD" | *" ARGS") v=true ;;
+	*" M") v=spin ;; *" E") v=psync ;; *" "*) v=x ;; *) v="" ;;
+	esac
+	case $head in *"workload cmd"* | *"workloads cmd"* | *" cmd,"* | *" cmd;"*) continue ;; esac
+	rc=0
+	if [ -n "$v" ]; then
+		"$CONTEND" run --dry-run -w cmd -l none "$o" "$v" -- true >"$T/out" 2>"$T/err" || rc=$?
+	else
+		"$CONTEND" run --dry-run -w cmd -l none "$o" -- true >"$T/out" 2>"$T/err" || rc=$?
+	fi
+	names=$(echo "$head" | sed 's/:$//; s/workloads\{0,1\} //; s/loads\{0,1\} //g; s/[,;]/ /g')
+	miss=""
+	for w in $names; do grep -Eq "[ ,]$w(,|;| only)" "$T/err" || miss="$miss $w"; done
+	if [ $rc != 2 ] || [ "$(wc -l <"$T/err")" != 1 ] || ! grep -q -- "$o applies to" "$T/err" || [ -n "$miss" ]; then
+		bad="$bad $o (exit $rc, missing:$miss: $(head -c 150 "$T/err"))"
+	fi
+done <"$T/plug"
+[ -z "$bad" ] && ok "each is refused where nobody takes it, naming who does" ||
+	not_ok "each is refused where nobody takes it, naming who does" "$bad"

@@ -33,7 +33,7 @@ rc=0
 "$CONTEND" --help >"$T/help" 2>&1 || rc=$?
 cmds=$(awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }' "$T/help")
 ncmds=$(printf '%s\n' $cmds | grep -c .)
-plan $((8 + 3 * ncmds))
+plan $((10 + 3 * ncmds))
 
 if ! command -v groff >/dev/null 2>&1; then
 	skip "groff -man -ww -z: no warning" "groff is not installed (apt-get install groff)"
@@ -124,6 +124,22 @@ for o in $own --help -h; do
 done
 if [ -z "$missing" ]; then ok "contend's own options under OPTIONS"; else
 	not_ok "contend's own options under OPTIONS" "missing:$missing"
+fi
+
+# the workloads' and loads' options: the page's list is the one contend
+# prints from the tables in their ops (scripts/man-options writes it)
+rc=0
+"$CONTEND" run --man-options >"$T/plugins" 2>&1 || rc=$?
+n=$(grep -c '^\.TP$' "$T/plugins")
+if [ $rc = 0 ] && [ "$n" -ge 20 ]; then ok "contend run --man-options lists $n options"; else
+	not_ok "contend run --man-options lists the plug-ins' options" "exit $rc, $n entries"
+fi
+# the page's own lines between BEGIN and END, not the text with escapes dropped
+awk '$0 == ".\\\" BEGIN contend run --man-options" { on = 1; next }
+	$0 == ".\\\" END contend run --man-options" { on = 0 } on' "$page" >"$T/block"
+if cmp -s "$T/plugins" "$T/block"; then ok "the page's list of them is contend's (make man)"; else
+	not_ok "the page's list of them is contend's (make man)" \
+		"$(diff "$T/block" "$T/plugins" | head -20)"
 fi
 
 section "EXIT STATUS" >"$T/exit"
