@@ -230,10 +230,14 @@ int cmd_loads(int argc, char **argv)
 	for (size_t i = 0; i < ct_load_count(); i++) {
 		const struct ct_load_ops *ops = ct_load_at(i);
 
-		printf("%-9s %-16s %s%s%s\n", ops->name,
+		printf("%-9s %-16s %s%s%s", ops->name,
 		       strcmp(ops->name, "none") ? ops->work_unit : "-", ops->summary,
 		       ops->flags & CT_LOAD_DEFAULT ? " [default]" : "",
 		       ops->flags & CT_LOAD_HIDDEN ? " [harness self-test]" : "");
+		/* the options it declares (see: contend run --help) */
+		for (const struct ct_option *o = ops->options; o && o->type != CT_OPTION_END; o++)
+			printf("%s--%s", o == ops->options ? "; options: " : ", ", o->name);
+		putchar('\n');
 	}
 	printf("\nAny program is a load too: run --load-cmd NAME=COMMAND (see: contend run "
 	       "--help)\n");

@@ -182,6 +182,12 @@ const struct cli_opt *run_opts_table(void)
 		n++;
 	}
 	n = plugin_entries(n);
+	if (n >= CLI_MAX_OPTS) {
+		/* a plug-in's option dropped would be an option that is not there */
+		fprintf(stderr, "contend: internal: over %d options: raise CLI_MAX_OPTS\n",
+			CLI_MAX_OPTS);
+		abort();
+	}
 	table[n] = (struct cli_opt)CLI_END;
 	built = true;
 	return table;

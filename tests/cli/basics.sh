@@ -2,7 +2,7 @@
 # Bad input gets one clear line on stderr and the documented exit code
 # (2 usage/input, 3 environment), and the read-only commands work.
 . "$CT_TESTLIB"
-plan 35
+plan 36
 
 run; expect_rc "no command: exit 2" 2
 run bogus; expect_rc "unknown command: exit 2" 2
@@ -12,6 +12,7 @@ run --help; expect_rc "--help: exit 0" 0
 run loads; expect_rc "loads: exit 0" 0
 expect_out "loads lists io with its unit" "^io +MB written"
 expect_out "loads lists dbench" "^dbench +operations"
+expect_out "and the options a load declares" "^io_other +MB written .*; options: --other-dir, --file-size\$"
 expect_out "the null load is listed as the harness's self-test" "^null +ticks .*\\[harness self-test\\]\$"
 
 run sysinfo; expect_rc "sysinfo: exit 0" 0
