@@ -81,11 +81,18 @@ git -C "$R" checkout -q notes.txt
 check "nothing of the repository changed by the mistakes" test "$(git -C "$R" status --porcelain)" = "$state" -a "$(wt)" = "$trees"
 check "and nothing stored" test "$(sql "select count(*) from bisections" 2>/dev/null || echo 0)" = 0
 
-# a range whose ends do not differ: said, and exit 5
-run bisect start --repo "$R" --good HEAD~15 --bad HEAD~6 --build "$build" --max-runs 10 $B -- ./bench
+# a range whose ends do not differ: said, and exit 5. The first step asks
+# whether bad differs from good at all, at 95%, so it calls two equal ends
+# different one time in twenty (1 of 12 tries, 5 December; a fresh-clone
+# make check of 29b5349 met one): the range is tried again when it did,
+# and the test fails by chance one time in 400
+for try in 1 2; do
+	run bisect start --repo "$R" --good HEAD~15 --bad HEAD~6 --build "$build" --max-runs 10 $B -- ./bench
+	"$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
+	grep -q "regression .*: same" "$T/err" && break
+done
 expect_rc "good and bad that do not differ: exit 5" 5
 expect_err "it says so" "no first bad commit: good and bad do not differ after 10 runs a side"
-"$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
 
 # a whole bisection (the SIGKILLed one below is the second)
 run bisect start --repo "$R" --good HEAD~15 --bad HEAD --build "$build" $B -- ./bench
