@@ -17,7 +17,7 @@ RUN_ARGS ?=
 BOOTSTRAP_PROFILE ?= run
 test test-san test-fuzz check bench: BOOTSTRAP_PROFILE = check
 
-.PHONY: all bootstrap build run check test test-san test-fuzz format format-check bench clean man
+.PHONY: all bootstrap build run check test test-san test-fuzz format format-check bench clean man deb
 
 all: build
 
@@ -53,6 +53,10 @@ $(FUZZ_BUILD)/build.ninja:
 test-fuzz: bootstrap $(FUZZ_BUILD)/build.ninja
 	ninja -C $(FUZZ_BUILD)
 	tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TIME)
+
+# the Debian package of the tree, in build-deb/ (needs debhelper)
+deb:
+	scripts/deb
 
 # the man page's list of the workloads' and loads' options, from their tables
 man: build

@@ -1,0 +1,65 @@
+#!/bin/sh
+# The Debian package (make deb): it builds from the tree with debhelper,
+# depends on the libraries' runtime packages and on no -dev package, holds
+# the binary, the man page and bash completion, and its binary runs
+# (--version, the man page names every command --help lists) from the
+# package's files alone, unpacked under a temporary root.
+# TAP; a skip with its reason where dpkg-buildpackage is not installed.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "${T:?}"' EXIT
+echo "1..6"
+if ! command -v dpkg-buildpackage >/dev/null 2>&1; then
+	for i in 1 2 3 4 5 6; do echo "ok $i # SKIP dpkg-buildpackage is not installed (apt-get install debhelper)"; done
+	exit 0
+fi
+# the tree's tracked files, as make deb takes them, built in a copy
+mkdir "$T/tree"
+if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+	(cd "$top" && git ls-files -z | xargs -0 tar -cf -) | tar -xf - -C "$T/tree"
+else
+	(cd "$top" && tar --exclude=./build* -cf - .) | tar -xf - -C "$T/tree"
+fi
+rc=0
+"$T/tree/scripts/deb" >"$T/out" 2>"$T/err" || rc=$?
+deb=$(grep '/contend_[^/]*\.deb$' "$T/out" | grep -v dbgsym | head -n 1)
+if [ $rc = 0 ] && [ -f "$deb" ]; then echo "ok 1 - make deb builds $(basename "$deb")"; else
+	echo "not ok 1 - make deb builds the package"
+	sed 's/^/# /' "$T/err" | head -n 20
+	exit 0
+fi
+deps=$(dpkg-deb -f "$deb" Depends)
+if [ -n "$deps" ] && echo "$deps" | grep -q libsqlite3 && ! echo "$deps" | grep -q -- '-dev'; then
+	echo "ok 2 - it depends on runtime libraries only: $deps"
+else
+	echo "not ok 2 - it depends on runtime libraries only"
+	echo "# Depends: $deps"
+fi
+dpkg-deb -c "$deb" | awk '{ print $6 }' >"$T/files"
+miss=""
+for f in ./usr/bin/contend ./usr/share/man/man1/contend.1.gz ./usr/share/bash-completion/completions/contend; do
+	grep -qx "$f" "$T/files" || miss="$miss $f"
+done
+[ -z "$miss" ] && echo "ok 3 - it holds the binary, the man page and bash completion" ||
+	echo "not ok 3 - it holds the binary, the man page and bash completion # missing:$miss"
+dpkg-deb -x "$deb" "$T/root"
+v=$("$T/root/usr/bin/contend" --version 2>&1)
+want=$(dpkg-deb -f "$deb" Version)
+case $v in *"$want"*) echo "ok 4 - the packaged binary runs: $v" ;; *) echo "not ok 4 - the packaged binary runs # got '$v', want version $want" ;; esac
+# every library it links to is found, and no RPATH points into a build tree
+if ldd "$T/root/usr/bin/contend" >"$T/ldd" 2>&1 && ! grep -q "not found" "$T/ldd" &&
+	! readelf -d "$T/root/usr/bin/contend" | grep -Eq 'RPATH|RUNPATH'; then
+	echo "ok 5 - it links only installed system libraries, with no RPATH"
+else
+	echo "not ok 5 - it links only installed system libraries, with no RPATH"
+	sed 's/^/# /' "$T/ldd"
+	readelf -d "$T/root/usr/bin/contend" | grep -E 'RPATH|RUNPATH' | sed 's/^/# /'
+fi
+cmds=$("$T/root/usr/bin/contend" --help 2>&1 | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }')
+zcat "$T/root/usr/share/man/man1/contend.1.gz" >"$T/page"
+miss=""
+for c in $cmds; do grep -q "^\.SS \"contend $c\"\|^\.B $c\$" "$T/page" || miss="$miss $c"; done
+if [ -n "$cmds" ] && [ -z "$miss" ]; then echo "ok 6 - its man page has every command its --help lists ($(echo $cmds | wc -w))"; else
+	echo "not ok 6 - its man page has every command its --help lists # missing:$miss"
+fi

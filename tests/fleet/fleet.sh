@@ -1,0 +1,167 @@
+#!/bin/sh
+# The Ansible role (contrib/ansible) run for real against two hosts: two
+# network namespaces on this machine, each with its own sshd on a private
+# address of its veth pair, its own hostname and /etc/machine-id (a UTS and
+# a mount namespace), and a throwaway PostgreSQL cluster as the fleet's
+# store. ansible-playbook runs site.yml over ssh; fleet1's suite succeeds,
+# fleet2's foreground fails. Checked: both hosts' sessions arrived in the
+# store under their own hostnames and machine ids, the play reports fleet2
+# failed and fleet1 complete with its session UUIDs, the store's password
+# was on no command line, and nothing is left running on either host.
+#
+# usage: tests/pg/with-cluster.sh --tap sh tests/fleet/fleet.sh   (root;
+# CONTEND the binary; TAP, skips with their reason without root, sshd or
+# ansible-playbook)
+set -u
+: "${CONTEND:?CONTEND must point to the contend binary}"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+echo "1..7"
+skip_all() {
+	for i in 1 2 3 4 5 6 7; do echo "ok $i # SKIP $1"; done
+	exit 0
+}
+[ "$(id -u)" = 0 ] || skip_all "not root: namespaces and sshd need it"
+command -v ansible-playbook >/dev/null 2>&1 || skip_all "ansible-playbook is not installed (apt-get install ansible)"
+[ -x /usr/sbin/sshd ] || skip_all "sshd is not installed (apt-get install openssh-server)"
+ip netns list >/dev/null 2>&1 || skip_all "ip netns does not work here"
+[ -n "${CT_PG_SOCKET:-}" ] || skip_all "no PostgreSQL cluster (run under tests/pg/with-cluster.sh)"
+
+T=$(mktemp -d /var/tmp/contend-fleet.XXXXXX)
+chmod 755 "$T"
+ns="ctfleet$$"
+cleanup() {
+	for i in 1 2; do
+		[ -f "$T/sshd$i.pid" ] && kill "$(cat "$T/sshd$i.pid")" 2>/dev/null
+		# and the sessions ansible's ssh keeps open (ControlPersist)
+		ip netns pids "$ns$i" 2>/dev/null | xargs -r kill 2>/dev/null
+		ip netns del "$ns$i" 2>/dev/null
+		ip link del "ctf$$h$i" 2>/dev/null
+	done
+	rm -rf "${T:?}"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# the fleet's store: a database and a role with a password in the cluster
+db="fleet$$"
+psql -X -q -h "$CT_PG_SOCKET" -p "$CT_PG_PORT" -U postgres -d postgres \
+	-c "create role fleet login password 'pw-$$-secret'" -c "create database $db owner fleet" >/dev/null
+url="postgresql://fleet@/$db?host=$CT_PG_SOCKET&port=$CT_PG_PORT"
+
+# sshd's privilege separation directory (its service makes it at boot)
+[ -d /run/sshd ] || mkdir -m 755 /run/sshd
+ssh-keygen -q -t ed25519 -N '' -f "$T/id"
+ssh-keygen -q -t ed25519 -N '' -f "$T/hostkey"
+cp "$T/id.pub" "$T/authorized_keys"
+for i in 1 2; do
+	ip netns add "$ns$i"
+	ip link add "ctf$$h$i" type veth peer name eth0 netns "$ns$i"
+	ip addr add "10.231.$i.1/30" dev "ctf$$h$i"
+	ip link set "ctf$$h$i" up
+	ip netns exec "$ns$i" ip addr add "10.231.$i.2/30" dev eth0
+	ip netns exec "$ns$i" ip link set eth0 up
+	ip netns exec "$ns$i" ip link set lo up
+	printf '%032x\n' "$i$$" >"$T/machine-id$i"
+	cat >"$T/sshd$i.conf" <<-CONF
+		ListenAddress 10.231.$i.2
+		HostKey $T/hostkey
+		PidFile $T/sshd$i.pid
+		AuthorizedKeysFile $T/authorized_keys
+		PermitRootLogin prohibit-password
+		PasswordAuthentication no
+		UsePAM no
+		StrictModes no
+		Subsystem sftp /usr/lib/openssh/sftp-server
+	CONF
+	ip netns exec "$ns$i" unshare --uts --mount --propagation private sh -c \
+		"hostname fleet$i && mount --bind $T/machine-id$i /etc/machine-id && exec /usr/sbin/sshd -f $T/sshd$i.conf -E $T/sshd$i.log"
+done
+n=0
+while [ $n -lt 50 ] && ! { [ -s "$T/sshd1.pid" ] && [ -s "$T/sshd2.pid" ]; }; do
+	sleep 0.1
+	n=$((n + 1))
+done
+
+cat >"$T/inventory.ini" <<INV
+[contend_fleet]
+fleet1 ansible_host=10.231.1.2
+fleet2 ansible_host=10.231.2.2 contend_workload=cmd contend_args='["--no-warmup", "--delay", "0", "--", "false"]'
+
+[contend_fleet:vars]
+ansible_user=root
+contend_become=false
+ansible_ssh_private_key_file=$T/id
+ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null'
+ansible_python_interpreter=/usr/bin/python3
+contend_install=none
+contend_bin=$CONTEND
+contend_db=$url
+contend_label=fleet-test
+contend_workload=selftest
+contend_loads=none
+contend_runs=3
+contend_args='["--scale", "0.05", "--no-warmup", "--delay", "0"]'
+contend_results=$T/results
+INV
+printf 'contend_db_password: pw-%s-secret\n' $$ >"$T/vault.yml"
+
+# ps every 0.2 s while the play runs: the password must be on no command line
+(while :; do ps -eo args >>"$T/ps" 2>/dev/null; sleep 0.2; done) &
+watch=$!
+rc=0
+t0=$(date +%s%N)
+ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_NOCOLOR=1 ANSIBLE_STDOUT_CALLBACK=default \
+	ansible-playbook -i "$T/inventory.ini" -e "@$T/vault.yml" "$top/contrib/ansible/site.yml" \
+	>"$T/play" 2>&1 || rc=$?
+t1=$(date +%s%N)
+kill $watch 2>/dev/null
+wait $watch 2>/dev/null
+echo "# the play took $(((t1 - t0) / 1000000)) ms"
+
+recap() { sed -n "s/^$1 *: \(.*\)/\1/p" "$T/play" | tr -s ' '; }
+r1=$(recap fleet1)
+r2=$(recap fleet2)
+if [ $rc != 0 ] && echo "$r1" | grep -q 'failed=0' && echo "$r2" | grep -q 'failed=1'; then
+	echo "ok 1 - the play fails fleet2 alone (exit $rc; fleet1: $r1; fleet2: $r2)"
+else
+	echo "not ok 1 - the play fails fleet2 alone (exit $rc; fleet1: $r1; fleet2: $r2)"
+	tail -n 30 "$T/play" | sed 's/^/# /'
+	cat "$T/sshd1.log" "$T/sshd2.log" 2>/dev/null | tail -n 10 | sed 's/^/# sshd: /'
+fi
+q() { psql -X -q -At -h "$CT_PG_SOCKET" -p "$CT_PG_PORT" -U postgres -d "$db" -c "$1"; }
+h1=$(q "select count(*) || ' ' || min(status) from sessions where hostname = 'fleet1'")
+h2=$(q "select count(*) from sessions where hostname = 'fleet2'")
+[ "$h1" = "1 complete" ] && echo "ok 2 - fleet1's session arrived, complete" ||
+	echo "not ok 2 - fleet1's session arrived, complete # got '$h1'"
+f2=$(q "select count(*) from runs r join sessions s on s.id = r.session_id where s.hostname = 'fleet2' and r.status <> 'ok'")
+[ "$h2" = 1 ] && [ "${f2:-0}" -ge 1 ] && echo "ok 3 - fleet2's session arrived with its failed runs ($f2)" ||
+	echo "not ok 3 - fleet2's session arrived with its failed runs # sessions $h2, failed runs $f2"
+m=$(q "select count(distinct machine_id) from sessions")
+[ "$m" = 2 ] && echo "ok 4 - under two machine ids" || echo "not ok 4 - under two machine ids # got $m"
+u=$(q "select uuid from sessions where hostname = 'fleet1'")
+if [ -n "$u" ] && grep -q "fleet1: exit 0, sessions $u" "$T/play"; then
+	echo "ok 5 - the play names fleet1's session $u"
+else
+	echo "not ok 5 - the play names fleet1's session"
+	grep 'fleet1: exit' "$T/play" | sed 's/^/# /'
+fi
+if [ -s "$T/ps" ] && ! grep -q "pw-$$-secret" "$T/ps"; then
+	echo "ok 6 - the password was on no command line ($(wc -l <"$T/ps") ps lines)"
+else
+	echo "not ok 6 - the password was on no command line"
+fi
+sleep 0.5
+# each host's processes are its namespace's: sshd and the sessions
+# ansible keeps open, nothing of contend
+left=""
+for i in 1 2; do
+	for p in $(ip netns pids "$ns$i"); do
+		case $(cat "/proc/$p/cmdline" 2>/dev/null | tr '\0' ' ') in
+		*sshd*) ;;
+		*) left="$left fleet$i:$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" ;;
+		esac
+	done
+done
+left="$left$(pgrep -af "$CONTEND" | grep -v "^$$ " || true)"
+[ -z "$left" ] && echo "ok 7 - nothing but sshd left running on either host" ||
+	echo "not ok 7 - nothing but sshd left running on either host # $left"
