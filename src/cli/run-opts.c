@@ -99,11 +99,9 @@ _Static_assert(sizeof(enum ct_load_order) == sizeof(int), "--load-order stores a
 
 #define A      struct run_args
 #define O(m)   s.opts.m
-#define E(m)   s.env.m
 #define STR    CLI_STRING
 #define NUM    CLI_NUM
 #define UINT   CLI_OPT_UINT
-#define SIZE   CLI_OPT_SIZE
 #define DUR    CLI_OPT_DURATION
 #define DBL    CLI_OPT_DOUBLE
 #define OPEN   CLI_MIN_OPEN
@@ -427,6 +425,5 @@ const struct cli_opt run_base_opts[] = {
 
 #undef A
 #undef O
-#undef E
 #undef STR
 #undef NUM

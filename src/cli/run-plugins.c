@@ -112,7 +112,7 @@ static struct cli_opt entry(const struct ct_option *o)
 		.argh = o->argh,
 		.help = o->help,
 		.min = o->min,
-		.max = o->type == CT_OPTION_STRING || o->type == CT_OPTION_FLAG ? 0 : o->max,
+		.max = o->max,
 		.flags = o->flags,
 		.choices = o->choices,
 		.def = o->def,
@@ -123,16 +123,17 @@ static struct cli_opt entry(const struct ct_option *o)
 }
 
 static struct cli_opt table[CLI_MAX_OPTS + 1];
-static char headings[32][192];
+/* per option, who takes it: the heading its group is listed under */
+static char takers_of[CLI_MAX_OPTS][192];
 
 /* The options the plug-ins declare, each once, in the order of the first
  * plug-in that declares it, grouped by who takes them. */
 static size_t plugin_entries(size_t n)
 {
 	struct plugin pl[64];
-	size_t npl = plugins(pl, sizeof(pl) / sizeof(pl[0])), nu = 0, nh = 0;
+	size_t npl = plugins(pl, sizeof(pl) / sizeof(pl[0])), nu = 0;
 	const struct ct_option *uniq[CLI_MAX_OPTS];
-	char key[CLI_MAX_OPTS][192];
+	char(*key)[192] = takers_of;
 	bool done[CLI_MAX_OPTS] = { false };
 
 	for (size_t i = 0; i < npl; i++)
@@ -143,18 +144,16 @@ static size_t plugin_entries(size_t n)
 			while (k < nu && !same(uniq[k], o))
 				k++;
 			if (k == nu && nu < CLI_MAX_OPTS) {
-				takers(o, false, pl, npl, key[nu], sizeof(key[nu]));
+				takers(o, false, pl, npl, key[nu], sizeof(key[nu]) - 1);
+				strcat(key[nu], ":");
 				uniq[nu++] = o;
 			}
 		}
 	for (size_t i = 0; i < nu; i++) {
-		if (done[i] || nh == sizeof(headings) / sizeof(headings[0]))
+		if (done[i])
 			continue;
-		snprintf(headings[nh], sizeof(headings[nh]), "%.190s:", key[i]);
 		if (n < CLI_MAX_OPTS)
-			table[n++] =
-				(struct cli_opt){ .type = CLI_OPT_GROUP, .help = headings[nh] };
-		nh++;
+			table[n++] = (struct cli_opt){ .type = CLI_OPT_GROUP, .help = key[i] };
 		for (size_t k = i; k < nu && n < CLI_MAX_OPTS; k++) {
 			if (done[k] || strcmp(key[k], key[i]))
 				continue;
