@@ -5,7 +5,7 @@
 # of no tools, so every package is missing and no apt-get is found), the run
 # profile names no test-only package.
 . "$CT_TESTLIB"
-plan 11
+plan 12
 
 src=$(cd "$(dirname "$CT_TESTLIB")/../.." && pwd)
 mkdir -p "$T/bin"
@@ -15,7 +15,7 @@ fresh() { # fresh PROFILE: bootstrap's missing packages on an empty machine
 	PATH="$T/bin" /bin/sh "$src/scripts/bootstrap" "$@" >"$T/out" 2>"$T/err" || rc=$?
 	sed -n 's/^bootstrap: missing packages://p' "$T/err" | tr ' ' '\n' | sed '/^$/d' >"$T/missing"
 }
-testonly="chromium postgresql python3-jsonschema fio hyperfine stress-ng ministat groff-base r-base clang clang-format libclang-rt-dev sqlite3 procps time"
+testonly="chromium postgresql python3-jsonschema fio hyperfine stress-ng ministat groff-base r-base-core clang clang-format libclang-rt-dev sqlite3 procps time"
 
 fresh run
 expect_rc "bootstrap run on a fresh machine without apt-get: exit 1" 1
@@ -29,7 +29,7 @@ need=$(for p in gcc make tar meson libsqlite3-dev libpq-dev; do grep -qx "$p" "$
 
 fresh check
 expect_rc "bootstrap check on a fresh machine: exit 1" 1
-for p in chromium postgresql python3-jsonschema; do
+for p in chromium postgresql python3-jsonschema r-base-core; do
 	check "the check profile installs $p" grep -qx "$p" "$T/missing"
 done
 

@@ -11,12 +11,7 @@
 . "$CT_TESTLIB"
 plan 46
 
-for p in python3 Rscript; do
-	command -v $p >/dev/null 2>&1 || {
-		for i in $(seq 46); do skip "history" "$p is not installed"; done
-		exit 0
-	}
-done
+need python3 Rscript
 
 # the nights: aNN.json a hyperfine export of 5 runs around 0.1 s (2%
 # within a session, 0.5% between sessions), +10% from a21 on; bNN.json the

@@ -37,6 +37,17 @@ wait_until() {
 		sleep 0.1
 	done
 }
+# need TOOL...: what make check installs (scripts/bootstrap check) - R
+# for the figures checked against it, python3 - so a missing one is a
+# failure, not a skip
+need() {
+	for _t in "$@"; do
+		command -v "$_t" >/dev/null 2>&1 || {
+			echo "Bail out! $_t is not installed (scripts/bootstrap check installs it)"
+			exit 1
+		}
+	done
+}
 # runs contend, keeping stdout in $T/out, stderr in $T/err, exit code in $rc
 run() { rc=0; "$CONTEND" "$@" >"$T/out" 2>"$T/err" || rc=$?; }
 expect_rc() { # expect_rc DESC CODE
