@@ -285,7 +285,8 @@ _contend()
 	-w | --workload) cands=$(_contend_workloads) ;;
 	--format)
 		cands=$(printf '%s\n' text json csv md)
-		[[ $cmd == run || $cmd == compare || $cmd == report ]] && cands+=$'\nhtml'
+		[[ $cmd == run || $cmd == compare || $cmd == report || $cmd == history || $cmd == fleet ]] &&
+			cands+=$'\nhtml'
 		;;
 	--progress) cands=$(printf '%s\n' auto plain none) ;;
 	--profile) cands=$(printf '%s\n' quick full) ;;
@@ -332,6 +333,14 @@ _contend()
 			cands=$(compgen -f -- "$cur")
 			;;
 		help) cands=$(_contend_commands) ;;
+		fleet)
+			# its subcommand first, then summary's options
+			if [[ " ${_contend_words[*]} " == *" summary "* ]]; then
+				cands=$(awk '$1 ~ /^--/ { print $1 }' <<<"$spec")
+			else
+				cands=summary
+			fi
+			;;
 		*) cands=$(awk '$1 ~ /^--/ { print $1 }' <<<"$spec") ;;
 		esac
 	fi

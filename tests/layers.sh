@@ -36,7 +36,7 @@ header_layer() {
 	workload.h) echo workloads ;;
 	store.h) echo store ;;
 	stats.h) echo stats ;;
-	report.h | history.h) echo report ;;
+	report.h | history.h | fleet.h) echo report ;;
 	session.h | journal.h | import.h) echo session ;;
 	*) echo "?" ;;
 	esac

@@ -40,6 +40,8 @@ static const struct ct_cmd commands[] = {
 	  WRITES },
 	{ "push", cmd_push, "copy stored sessions into another store (a fleet's PostgreSQL)",
 	  WRITES },
+	{ "fleet", cmd_fleet,
+	  "sum up a fleet's store: each machine's newest sessions with verdicts", 0 },
 	{ "restore", cmd_restore, "put back knobs a crashed contend left changed", 0 },
 	{ "help", cmd_help, "show this help", 0 },
 };

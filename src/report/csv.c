@@ -9,6 +9,7 @@
  * `stats`. An unknown figure is an empty field.
  */
 #include "internal.h"
+#include "contend/fleet.h"
 #include "contend/history.h"
 
 #include <errno.h>
@@ -329,6 +330,56 @@ int ct_history_print_csv(FILE *f, const struct ct_history *h)
 				fputs(",,,,,", f);
 			}
 			fputc('\n', f);
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+int ct_fleet_print_csv(FILE *f, const struct ct_fleet *fl)
+{
+	static const char *const scopes[] = { [CT_SCOPE_NONE] = "",
+					      [CT_SCOPE_SESSION] = "session",
+					      [CT_SCOPE_SESSIONS] = "sessions",
+					      [CT_SCOPE_ACROSS] = "across-sessions",
+					      [CT_SCOPE_MACHINE] = "machine" };
+
+	fputs("machine,hostname,machine_id,label,session,uuid,started_at_ns,sessions,load,runs,"
+	      "mean,baseline_session,effect,effect_low,effect_high,holm_p,decided_by,outcome,"
+	      "scope\n",
+	      f);
+	for (size_t k = 0; k < fl->nrows; k++) {
+		const struct ct_fleet_row *w = &fl->rows[k];
+
+		for (size_t l = 0; l < fl->nloads; l++) {
+			const struct ct_fleet_cell *c = &w->cells[l];
+			bool by = c->compared && c->cmp.decided_by != CT_TEST_NONE;
+
+			if (!c->n)
+				continue;
+			field(f, w->machine);
+			fputc(',', f);
+			field(f, w->host);
+			fprintf(f, ",%s,", w->machine_id);
+			field(f, w->label);
+			fprintf(f, ",%lld,%s,%lld,%zu,", (long long)w->session_id, w->uuid,
+				(long long)w->started_at, w->nsessions);
+			field(f, fl->loads[l]);
+			fprintf(f, ",%zu,", c->n);
+			num(f, c->mean);
+			fputc(',', f);
+			if (w->base >= 0)
+				fprintf(f, "%lld", (long long)fl->rows[w->base].session_id);
+			fputc(',', f);
+			num(f, by ? c->cmp.effect : NAN);
+			fputc(',', f);
+			num(f, by ? c->cmp.effect_low : NAN);
+			fputc(',', f);
+			num(f, by ? c->cmp.effect_high : NAN);
+			fputc(',', f);
+			num(f, by ? c->cmp.p_adj : NAN);
+			fprintf(f, ",%s,", by ? ct_report_test_name(&c->cmp) : "");
+			field(f, w->base < 0 ? "baseline" : c->compared ? c->verdict : "");
+			fprintf(f, ",%s\n", c->compared ? scopes[c->scope] : "");
 		}
 	}
 	return ferror(f) ? -EIO : 0;

@@ -8,6 +8,7 @@
  * figure that does not exist (no ratio, no interval) is null, never 0.
  */
 #include "internal.h"
+#include "contend/fleet.h"
 #include "contend/history.h"
 
 #include <errno.h>
@@ -608,4 +609,64 @@ int ct_history_print_json(FILE *f, const struct ct_history *h)
 	}
 	json_object_set_new(body, "series", series);
 	return dump(f, document("history"), body);
+}
+
+static json_t *fleet_row_json(const struct ct_fleet *fl, const struct ct_fleet_row *w)
+{
+	const struct ct_fleet_row *b = w->base >= 0 ? &fl->rows[w->base] : NULL;
+	json_t *loads = json_array();
+
+	for (size_t l = 0; l < fl->nloads; l++) {
+		const struct ct_fleet_cell *c = &w->cells[l];
+		struct ct_report_cell d = { .paired = c->paired, .scope = c->scope };
+		json_t *cmp = json_null();
+
+		if (!c->n)
+			continue;
+		if (c->compared) {
+			snprintf(d.label, sizeof(d.label), "%s", w->label);
+			cmp = comparison_json(b->label, &d, &c->cmp, c->verdict);
+		}
+		json_array_append_new(loads, json_pack("{s:o, s:I, s:o, s:o}", "load",
+						       jstr(fl->loads[l]), "runs", (json_int_t)c->n,
+						       "mean", jnum(c->mean), "comparison", cmp));
+	}
+	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:o, s:I, s:I, s:I, s:o, s:b, s:o}", "machine",
+			 jstr(w->machine), "hostname", jstr(w->host), "machine_id",
+			 jstr(w->machine_id), "label", jstr(w->label), "session",
+			 (json_int_t)w->session_id, "uuid", jstr(w->uuid), "started_at_ns",
+			 (json_int_t)w->started_at, "sessions", (json_int_t)w->nsessions, "runs",
+			 (json_int_t)w->nruns, "baseline_session",
+			 b ? json_integer((json_int_t)b->session_id) : json_null(), "other_machine",
+			 (int)w->other_machine, "loads", loads);
+}
+
+int ct_fleet_print_json(FILE *f, const struct ct_fleet *fl)
+{
+	static const char *const modes[] = { [CT_FLEET_BASE_FIRST] = "first",
+					     [CT_FLEET_BASE_MACHINE] = "machine",
+					     [CT_FLEET_BASE_LABEL] = "label" };
+	json_t *body = json_object(), *rows = json_array(), *loads = json_array();
+
+	for (size_t l = 0; l < fl->nloads; l++)
+		json_array_append_new(loads, jstr(fl->loads[l]));
+	for (size_t k = 0; k < fl->nrows; k++)
+		json_array_append_new(rows, fleet_row_json(fl, &fl->rows[k]));
+	json_object_set_new(body, "workload", jstr(fl->workload));
+	json_object_set_new(body, "params", jstr(fl->params));
+	json_object_set_new(body, "figure", jstr(fl->figure));
+	json_object_set_new(body, "unit", jstr(fl->unit));
+	json_object_set_new(body, "higher_better", json_boolean(fl->higher_better));
+	json_object_set_new(body, "confidence", json_real(fl->confidence));
+	json_object_set_new(body, "within_session", json_boolean(fl->within_session));
+	json_object_set_new(body, "baseline",
+			    json_pack("{s:s, s:o, s:o}", "mode", modes[fl->mode], "machine",
+				      fl->base_machine[0] ? jstr(fl->base_machine) : json_null(),
+				      "label",
+				      fl->base_label[0] ? jstr(fl->base_label) : json_null()));
+	json_object_set_new(body, "machines", jint((int64_t)fl->nmachines));
+	json_object_set_new(body, "other_params_sessions", jint((int64_t)fl->nother_params));
+	json_object_set_new(body, "loads", loads);
+	json_object_set_new(body, "rows", rows);
+	return dump(f, document("fleet summary"), body);
 }

@@ -7,12 +7,14 @@
  * cannot open a link, an emphasis or an HTML tag, nor split a cell.
  */
 #include "internal.h"
+#include "contend/fleet.h"
 #include "contend/history.h"
 
 #include <errno.h>
 #include "contend/util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -566,6 +568,68 @@ int ct_history_print_md(FILE *f, const struct ct_history *h)
 				rp_fmt_time(pt->low, lo, sizeof(lo)),
 				rp_fmt_time(pt->high, hi, sizeof(hi)));
 		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+int ct_fleet_print_md(FILE *f, const struct ct_fleet *fl)
+{
+	char line[512], *notes;
+
+	fprintf(f, "# Fleet summary of ");
+	text(f, fl->workload);
+	fprintf(f, "\n\n");
+	fprintf(f,
+		"%zu machine%s, %zu row%s: the newest complete session of each machine and label "
+		"(",
+		fl->nmachines, fl->nmachines == 1 ? "" : "s", fl->nrows, fl->nrows == 1 ? "" : "s");
+	text(f, fl->params);
+	fprintf(f, "); %s in %s, %s is better.\n\nBaseline: ", fl->figure, fl->unit,
+		fl->higher_better ? "higher" : "lower");
+	text(f, rp_fleet_baseline_str(fl, line, sizeof(line)));
+	fprintf(f, "; verdicts at %g%% confidence, Holm-adjusted across each row's loads%s.\n",
+		fl->confidence, fl->within_session ? ", within sessions" : "");
+	fprintf(f,
+		"\n| machine | label | session | started | load | runs | %s (%s) | against | "
+		"verdict |\n|---|---|---:|---|---|---:|---:|---:|---|\n",
+		fl->figure, fl->unit);
+	for (size_t k = 0; k < fl->nrows; k++) {
+		const struct ct_fleet_row *w = &fl->rows[k];
+
+		for (size_t l = 0; l < fl->nloads; l++) {
+			const struct ct_fleet_cell *c = &w->cells[l];
+			char d[32], v[32];
+
+			if (!c->n)
+				continue;
+			fprintf(f, "| ");
+			text(f, w->machine);
+			fprintf(f, " | ");
+			text(f, w->label);
+			fprintf(f, " | %lld | %s | ", (long long)w->session_id,
+				ct_history_date(w->started_at, d, sizeof(d)));
+			text(f, fl->loads[l]);
+			fprintf(f, " | %zu | %s | ", c->n,
+				rp_fleet_value(fl, c->mean, v, sizeof(v)));
+			if (w->base >= 0)
+				fprintf(f, "%lld", (long long)fl->rows[w->base].session_id);
+			else
+				fprintf(f, "-");
+			fprintf(f, " | ");
+			text(f, rp_fleet_verdict_str(fl, w, c, line, sizeof(line)));
+			fprintf(f, " |\n");
+		}
+	}
+	notes = rp_fleet_notes_str(fl);
+	if (notes) {
+		fputc('\n', f);
+		for (char *s = notes, *e; (e = strchr(s, '\n')); s = e + 1) {
+			*e = '\0';
+			fputs("- ", f);
+			text(f, s);
+			fputc('\n', f);
+		}
+		free(notes);
 	}
 	return ferror(f) ? -EIO : 0;
 }

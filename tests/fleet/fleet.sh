@@ -7,17 +7,24 @@
 # fleet2's foreground fails. Checked: both hosts' sessions arrived in the
 # store under their own hostnames and machine ids, the play reports fleet2
 # failed and fleet1 complete with its session UUIDs, the store's password
-# was on no command line, and nothing is left running on either host.
+# was on no command line, contend fleet summary shows fleet1's session
+# under its machine, and nothing is left running on either host.
 #
 # usage: tests/pg/with-cluster.sh --tap sh tests/fleet/fleet.sh   (root;
 # CONTEND the binary; TAP, skips with their reason without root, sshd or
 # ansible-playbook)
+#
+# CT_FLEET_DEMO=1: no checks; both hosts run the same suite, one after the
+# other (serial: 1), and the play's time, the sessions stored and the
+# fleet's summary are printed (docs/fleet.md's run); CT_FLEET_INSTALL=source
+# besides: the role builds contend from this checkout on the hosts.
 set -u
 : "${CONTEND:?CONTEND must point to the contend binary}"
 top=$(cd "$(dirname "$0")/../.." && pwd)
-echo "1..7"
+demo=${CT_FLEET_DEMO:-}
+echo "1..8"
 skip_all() {
-	for i in 1 2 3 4 5 6 7; do echo "ok $i # SKIP $1"; done
+	for i in 1 2 3 4 5 6 7 8; do echo "ok $i # SKIP $1"; done
 	exit 0
 }
 [ "$(id -u)" = 0 ] || skip_all "not root: namespaces and sshd need it"
@@ -61,7 +68,8 @@ for i in 1 2; do
 	ip netns exec "$ns$i" ip addr add "10.231.$i.2/30" dev eth0
 	ip netns exec "$ns$i" ip link set eth0 up
 	ip netns exec "$ns$i" ip link set lo up
-	printf '%032x\n' "$i$$" >"$T/machine-id$i"
+	od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$T/machine-id$i"
+	echo >>"$T/machine-id$i"
 	cat >"$T/sshd$i.conf" <<-CONF
 		ListenAddress 10.231.$i.2
 		HostKey $T/hostkey
@@ -82,10 +90,23 @@ while [ $n -lt 50 ] && ! { [ -s "$T/sshd1.pid" ] && [ -s "$T/sshd2.pid" ]; }; do
 	n=$((n + 1))
 done
 
+fail2="contend_workload=cmd contend_args='[\"--no-warmup\", \"--delay\", \"0\", \"--\", \"false\"]'"
+suite='["--scale", "0.05", "--no-warmup", "--delay", "0"]'
+loads=none runs=3 serial=""
+if [ -n "$demo" ]; then
+	fail2="" loads=none,process runs=5 serial="-e contend_serial=1"
+	suite='["--scale", "0.2", "--delay", "0.2s"]'
+fi
+# CT_FLEET_INSTALL=source (with CT_FLEET_DEMO): the role builds and
+# installs the checkout's HEAD on the hosts, under /usr/local
+install="contend_install=none
+contend_bin=$CONTEND"
+[ "${CT_FLEET_INSTALL:-}" = source ] && install="contend_install=source
+contend_src=$top"
 cat >"$T/inventory.ini" <<INV
 [contend_fleet]
 fleet1 ansible_host=10.231.1.2
-fleet2 ansible_host=10.231.2.2 contend_workload=cmd contend_args='["--no-warmup", "--delay", "0", "--", "false"]'
+fleet2 ansible_host=10.231.2.2 $fail2
 
 [contend_fleet:vars]
 ansible_user=root
@@ -93,14 +114,13 @@ contend_become=false
 ansible_ssh_private_key_file=$T/id
 ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null'
 ansible_python_interpreter=/usr/bin/python3
-contend_install=none
-contend_bin=$CONTEND
+$install
 contend_db=$url
 contend_label=fleet-test
 contend_workload=selftest
-contend_loads=none
-contend_runs=3
-contend_args='["--scale", "0.05", "--no-warmup", "--delay", "0"]'
+contend_loads=$loads
+contend_runs=$runs
+contend_args='$suite'
 contend_results=$T/results
 INV
 printf 'contend_db_password: pw-%s-secret\n' $$ >"$T/vault.yml"
@@ -111,12 +131,22 @@ watch=$!
 rc=0
 t0=$(date +%s%N)
 ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_NOCOLOR=1 ANSIBLE_STDOUT_CALLBACK=default \
-	ansible-playbook -i "$T/inventory.ini" -e "@$T/vault.yml" "$top/contrib/ansible/site.yml" \
+	ansible-playbook -i "$T/inventory.ini" -e "@$T/vault.yml" $serial "$top/contrib/ansible/site.yml" \
 	>"$T/play" 2>&1 || rc=$?
 t1=$(date +%s%N)
 kill $watch 2>/dev/null
 wait $watch 2>/dev/null
 echo "# the play took $(((t1 - t0) / 1000000)) ms"
+# the store as its owner reads it, through the cluster's socket
+admin="postgresql://postgres@/$db?host=$CT_PG_SOCKET&port=$CT_PG_PORT"
+if [ -n "$demo" ]; then
+	echo "# play: exit $rc"
+	[ $rc = 0 ] || grep -E '^fatal|"msg"|stderr' "$T/play" | head -n 20 | sed 's/^/# /'
+	grep -E '^fleet[12] +:' "$T/play" | sed 's/^/# /'
+	"$CONTEND" list --db "$admin" | sed 's/^/# /'
+	"$CONTEND" fleet summary --db "$admin" --baseline-machine fleet1 | sed 's/^/# /'
+	exit 0
+fi
 
 recap() { sed -n "s/^$1 *: \(.*\)/\1/p" "$T/play" | tr -s ' '; }
 r1=$(recap fleet1)
@@ -165,3 +195,14 @@ done
 left="$left$(pgrep -af "$CONTEND" | grep -v "^$$ " || true)"
 [ -z "$left" ] && echo "ok 7 - nothing but sshd left running on either host" ||
 	echo "not ok 7 - nothing but sshd left running on either host # $left"
+
+# the fleet's summary: fleet1's session, under fleet1's machine id (fleet2
+# ran no ok run, so it has no row)
+"$CONTEND" fleet summary --db "$admin" --format json >"$T/summary" 2>"$T/summary.err"
+got=$(python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(' '.join('%s/%s/%s/%s' % (r['hostname'], r['machine_id'], r['label'], r['uuid']) for r in d['rows']))" "$T/summary" 2>&1)
+want="fleet1/$(cat "$T/machine-id1")/fleet-test/$u"
+[ "$got" = "$want" ] && echo "ok 8 - contend fleet summary: fleet1's session under its machine" ||
+	echo "not ok 8 - contend fleet summary: fleet1's session under its machine # got '$got' want '$want' $(head -c 300 "$T/summary.err")"
