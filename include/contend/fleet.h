@@ -60,6 +60,7 @@ struct ct_fleet_row {
 	int64_t started_at;
 	size_t nruns;	    /* ok runs of the workload */
 	size_t nsessions;   /* complete sessions of this machine and label */
+	unsigned ran;	    /* bit l: it ran the fleet's load l */
 	long base;	    /* the row it is judged against; -1: it is a baseline */
 	bool other_machine; /* its baseline ran on another machine */
 	struct ct_fleet_cell cells[CT_FLEET_MAX_LOADS]; /* per load */

@@ -27,7 +27,7 @@ const char *rp_fleet_value(const struct ct_fleet *fl, double v, char *buf, size_
 
 /* A verdict that holds for its two sessions alone: one session a side and
  * no estimate of how far this machine's sessions move. */
-bool rp_fleet_unknown_spread(const struct ct_fleet *fl, const struct ct_fleet_cell *c)
+static bool rp_fleet_unknown_spread(const struct ct_fleet *fl, const struct ct_fleet_cell *c)
 {
 	return c->compared && c->scope == CT_SCOPE_ACROSS && !fl->within_session &&
 	       c->cmp.decided_by != CT_TEST_NONE;
@@ -35,7 +35,7 @@ bool rp_fleet_unknown_spread(const struct ct_fleet *fl, const struct ct_fleet_ce
 
 /* The baseline in words: "bench01 (1a2b3c4d), label '6.1', session 12",
  * or each machine's own session of a label. */
-void rp_fleet_baseline(FILE *f, const struct ct_fleet *fl)
+static void rp_fleet_baseline(FILE *f, const struct ct_fleet *fl)
 {
 	const struct ct_fleet_row *b = NULL;
 
@@ -65,7 +65,7 @@ void rp_fleet_baseline(FILE *f, const struct ct_fleet *fl)
 /* What each note under the table says; which apply (bits). */
 enum { NOTE_SPREAD = 1, NOTE_OTHER = 2 };
 
-unsigned rp_fleet_notes(const struct ct_fleet *fl)
+static unsigned rp_fleet_notes(const struct ct_fleet *fl)
 {
 	unsigned notes = 0;
 
@@ -81,7 +81,7 @@ unsigned rp_fleet_notes(const struct ct_fleet *fl)
 	return notes;
 }
 
-void rp_fleet_note_lines(FILE *f, const struct ct_fleet *fl, const char *bullet)
+static void rp_fleet_note_lines(FILE *f, const struct ct_fleet *fl, const char *bullet)
 {
 	unsigned notes = rp_fleet_notes(fl);
 
@@ -105,8 +105,8 @@ void rp_fleet_note_lines(FILE *f, const struct ct_fleet *fl, const char *bullet)
 }
 
 /* "+6.4% [+2.0%, +10.9%] worse (U)*", "baseline", or why there is none */
-void rp_fleet_verdict(FILE *f, const struct ct_fleet *fl, const struct ct_fleet_row *w,
-		      const struct ct_fleet_cell *c)
+static void rp_fleet_verdict(FILE *f, const struct ct_fleet *fl, const struct ct_fleet_row *w,
+			     const struct ct_fleet_cell *c)
 {
 	if (w->base < 0) {
 		fputs("baseline", f);
@@ -129,7 +129,7 @@ void rp_fleet_verdict(FILE *f, const struct ct_fleet *fl, const struct ct_fleet_
 		fputc('^', f);
 }
 
-void rp_fleet_heading(FILE *f, const struct ct_fleet *fl)
+static void rp_fleet_heading(FILE *f, const struct ct_fleet *fl)
 {
 	fprintf(f,
 		"fleet summary of %s (%s): %zu machine%s, %zu row%s (the newest complete "

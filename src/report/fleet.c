@@ -9,6 +9,7 @@
 #include "contend/fleet.h"
 #include "contend/report.h"
 #include "contend/util.h"
+#include "model.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -24,18 +25,10 @@ struct fsess {
 	unsigned loads;	    /* bit i: it ran fleet load i */
 };
 
-static bool machine_matches(const struct ct_session_rec *r, const char *m)
+/* Machines compare by their machine id, by host name when neither has one. */
+static bool same_machine(const char *ida, const char *hosta, const char *idb, const char *hostb)
 {
-	size_t n = strlen(m);
-
-	return !strcmp(r->owner.host, m) || (n >= 4 && !strncmp(r->owner.machine, m, n));
-}
-
-static bool same_machine(const struct ct_session_rec *a, const struct ct_session_rec *b)
-{
-	if (a->owner.machine[0] || b->owner.machine[0])
-		return !strcmp(a->owner.machine, b->owner.machine);
-	return !strcmp(a->owner.host, b->owner.host);
+	return ida[0] || idb[0] ? !strcmp(ida, idb) : !strcmp(hosta, hostb);
 }
 
 static bool newer(const struct ct_session_rec *a, const struct ct_session_rec *b)
@@ -54,7 +47,7 @@ static int base_session(const struct ct_fleet_query *q, const struct ct_session_
 	for (size_t i = 0; i < n; i++) {
 		const struct ct_session_rec *r = &recs[i];
 
-		if (q->base_machine && !machine_matches(r, q->base_machine))
+		if (q->base_machine && !rp_machine_named(&r->owner, q->base_machine))
 			continue;
 		any_machine = true;
 		if (q->base_label && strcmp(r->label, q->base_label))
@@ -143,9 +136,7 @@ static int index_runs(struct ct_fleet *fl, const struct ct_fleet_query *q, struc
 
 static bool row_same_machine(const struct ct_fleet_row *a, const struct ct_fleet_row *b)
 {
-	if (a->machine_id[0] || b->machine_id[0])
-		return !strcmp(a->machine_id, b->machine_id);
-	return !strcmp(a->host, b->host);
+	return same_machine(a->machine_id, a->host, b->machine_id, b->host);
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -180,7 +171,9 @@ static int make_rows(struct ct_fleet *fl, const struct ct_fleet_query *q, struct
 		     !(fl->mode == CT_FLEET_BASE_LABEL && !strcmp(r->label, q->base_label))))
 			continue;
 		for (k = 0; k < n; k++)
-			if (same_machine(pick[k]->rec, r) && !strcmp(pick[k]->rec->label, r->label))
+			if (same_machine(pick[k]->rec->owner.machine, pick[k]->rec->owner.host,
+					 r->owner.machine, r->owner.host) &&
+			    !strcmp(pick[k]->rec->label, r->label))
 				break;
 		if (k == n)
 			pick[n++] = &ss[i];
@@ -212,9 +205,7 @@ static int make_rows(struct ct_fleet *fl, const struct ct_fleet_query *q, struct
 		w->base = -1;
 		for (size_t l = 0; l < CT_FLEET_MAX_LOADS; l++)
 			w->cells[l].mean = NAN;
-		/* the loads it ran, kept in the cells until the reports fill them */
-		for (size_t l = 0; l < fl->nloads; l++)
-			w->cells[l].n = (pick[k]->loads >> l) & 1;
+		w->ran = pick[k]->loads;
 	}
 	fl->nrows = n;
 	free(pick);
@@ -253,21 +244,12 @@ static void assign_bases(struct ct_fleet *fl, long base)
 				!row_same_machine(&fl->rows[k], &fl->rows[fl->rows[k].base]);
 }
 
-static double mean_of(const double *v, size_t n)
-{
-	double s = 0;
-
-	for (size_t i = 0; i < n; i++)
-		s += v[i];
-	return n ? s / (double)n : NAN;
-}
-
-/* The report of row w (and its baseline) over the loads both ran; its
- * cells fill w's. */
+/* The report of row w - with b, its baseline, or alone (NULL) - over the
+ * fleet's loads in mask; its cells fill w's. */
 static int judge_row(struct ct_fleet *fl, struct ct_store *st, const struct ct_fleet_query *q,
-		     struct ct_fleet_row *w, bool *figure_set, char *err, size_t len)
+		     struct ct_fleet_row *w, const struct ct_fleet_row *b, unsigned mask, char *err,
+		     size_t len)
 {
-	const struct ct_fleet_row *b = w->base >= 0 ? &fl->rows[w->base] : NULL;
 	struct ct_report_source src[2];
 	const char *loads[CT_FLEET_MAX_LOADS];
 	size_t idx[CT_FLEET_MAX_LOADS], nl = 0, me = b ? 1 : 0;
@@ -287,10 +269,8 @@ static int judge_row(struct ct_fleet *fl, struct ct_store *st, const struct ct_f
 	if (b)
 		src[0] = (struct ct_report_source){ b->label, b->session_id };
 	src[me] = (struct ct_report_source){ w->label, w->session_id };
-	/* a baseline's cells hold 1 for a load it ran until its own report
-	 * fills them; a compared row's baseline is filled first */
 	for (size_t l = 0; l < fl->nloads; l++)
-		if (w->cells[l].n && (!b || b->cells[l].n)) {
+		if ((mask >> l) & 1) {
 			idx[nl] = l;
 			loads[nl++] = fl->loads[l];
 		}
@@ -300,19 +280,18 @@ static int judge_row(struct ct_fleet *fl, struct ct_store *st, const struct ct_f
 	rc = ct_report_build(&rep, st, &rq, err, len);
 	if (rc)
 		return rc;
-	if (!*figure_set) {
+	if (!fl->figure) {
 		fl->figure = rep.figure;
 		fl->unit = rep.unit;
 		fl->figure_kind = rep.figure_kind;
 		fl->higher_better = rep.higher_better;
-		*figure_set = true;
 	}
 	for (size_t i = 0; i < rep.nblocks && i < nl; i++) {
 		const struct ct_report_cell *c = &rep.blocks[i].cells[me];
 		struct ct_fleet_cell *o = &w->cells[idx[i]];
 
 		o->n = c->n;
-		o->mean = mean_of(c->values, c->n);
+		o->mean = c->have_summary ? c->sum.mean : c->n ? c->values[0] : NAN;
 		o->compared = c->compared;
 		o->paired = c->paired;
 		o->scope = c->scope;
@@ -324,52 +303,23 @@ static int judge_row(struct ct_fleet *fl, struct ct_store *st, const struct ct_f
 	return 0;
 }
 
-/* A compared row's loads its baseline did not run still show its own
- * figures: they come from its own report. */
-static int own_figures(struct ct_fleet *fl, struct ct_store *st, const struct ct_fleet_query *q,
-		       struct ct_fleet_row *w, const unsigned ran, bool *figure_set, char *err,
-		       size_t len)
-{
-	struct ct_fleet_row solo = *w;
-	int rc;
-
-	solo.base = -1;
-	for (size_t l = 0; l < fl->nloads; l++)
-		solo.cells[l].n = (ran >> l) & 1 && !w->cells[l].compared;
-	rc = judge_row(fl, st, q, &solo, figure_set, err, len);
-	for (size_t l = 0; !rc && l < fl->nloads; l++)
-		if ((ran >> l) & 1 && !w->cells[l].compared)
-			w->cells[l] = solo.cells[l];
-	return rc;
-}
-
+/* Each row against its baseline over the loads both ran, and alone over
+ * the loads only it ran (a baseline: every load it ran). */
 static int judge_all(struct ct_fleet *fl, struct ct_store *st, const struct ct_fleet_query *q,
 		     char *err, size_t len)
 {
-	bool figure_set = false;
-	unsigned *ran = calloc(fl->nrows ? fl->nrows : 1, sizeof(*ran));
 	int rc = 0;
 
-	if (!ran)
-		return ct_err(err, len, -ENOMEM, "out of memory");
-	for (size_t k = 0; k < fl->nrows; k++)
-		for (size_t l = 0; l < fl->nloads; l++)
-			ran[k] |= (unsigned)(fl->rows[k].cells[l].n != 0) << l;
-	/* baselines first: their cells say which loads a compared row shares */
-	for (size_t k = 0; !rc && k < fl->nrows; k++)
-		if (fl->rows[k].base < 0)
-			rc = judge_row(fl, st, q, &fl->rows[k], &figure_set, err, len);
 	for (size_t k = 0; !rc && k < fl->nrows; k++) {
 		struct ct_fleet_row *w = &fl->rows[k];
+		const struct ct_fleet_row *b = w->base >= 0 ? &fl->rows[w->base] : NULL;
+		unsigned both = b ? w->ran & b->ran : 0;
 
-		if (w->base < 0)
-			continue;
-		rc = judge_row(fl, st, q, w, &figure_set, err, len);
+		rc = judge_row(fl, st, q, w, b, both, err, len);
 		if (!rc)
-			rc = own_figures(fl, st, q, w, ran[k], &figure_set, err, len);
+			rc = judge_row(fl, st, q, w, NULL, w->ran & ~both, err, len);
 	}
-	free(ran);
-	if (!rc && !figure_set)
+	if (!rc && !fl->figure)
 		fl->figure = "Time", fl->unit = "s", fl->figure_kind = CT_FIGURE_TIME;
 	return rc;
 }

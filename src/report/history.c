@@ -35,11 +35,7 @@ struct hctx {
 
 static bool machine_matches(const struct ct_session_rec *r, const char *m)
 {
-	size_t n = strlen(m);
-
-	if (!strcmp(m, "all"))
-		return true;
-	return !strcmp(r->owner.host, m) || (n >= 4 && !strncmp(r->owner.machine, m, n));
+	return !strcmp(m, "all") || rp_machine_named(&r->owner, m);
 }
 
 static bool matches(const struct ct_session_rec *r, const struct ct_history_query *q)

@@ -83,24 +83,14 @@ bool rp_html_timeline(FILE *f, const struct ct_report *rep);
 int rp_drift_build(struct ct_report *rep, struct ct_store *st, char *err, size_t len) CT_WUR;
 void rp_drift_release(struct ct_report *rep);
 
-/* fleet-print.c: what every fleet printer shares (contend/fleet.h). A
- * row's figure ("-" when NaN); whether a cell's verdict holds for its two
- * sessions alone; the baseline in words; the notes under the table (bits)
- * and their lines, each opened by bullet; a cell's verdict ("+6.4%
- * [+2.0%, +10.9%] worse (U)*", "baseline"); the heading's two lines. */
+/* fleet-print.c: the fleet printers' shared words (contend/fleet.h): a
+ * row's figure ("-" when NaN); a cell's verdict ("+6.4% [+2.0%, +10.9%]
+ * worse (U)*", "baseline") and the baseline in words, in buf (cut to len);
+ * the notes under the table, a line each, malloc'd (NULL when none). */
 struct ct_fleet;
 struct ct_fleet_row;
 struct ct_fleet_cell;
 const char *rp_fleet_value(const struct ct_fleet *fl, double v, char *buf, size_t len);
-bool rp_fleet_unknown_spread(const struct ct_fleet *fl, const struct ct_fleet_cell *c);
-void rp_fleet_baseline(FILE *f, const struct ct_fleet *fl);
-unsigned rp_fleet_notes(const struct ct_fleet *fl);
-void rp_fleet_note_lines(FILE *f, const struct ct_fleet *fl, const char *bullet);
-void rp_fleet_verdict(FILE *f, const struct ct_fleet *fl, const struct ct_fleet_row *w,
-		      const struct ct_fleet_cell *c);
-void rp_fleet_heading(FILE *f, const struct ct_fleet *fl);
-/* The same words as strings: the verdict and the baseline in buf (cut to
- * len), the notes' lines malloc'd (NULL when there are none). */
 const char *rp_fleet_verdict_str(const struct ct_fleet *fl, const struct ct_fleet_row *w,
 				 const struct ct_fleet_cell *c, char *buf, size_t len);
 const char *rp_fleet_baseline_str(const struct ct_fleet *fl, char *buf, size_t len);

@@ -226,6 +226,13 @@ const char *ct_report_verdict(const struct ct_report *rep, const struct ct_repor
 	return ct_report_outcome(rep, &c->cmp, rep->higher_better);
 }
 
+bool rp_machine_named(const struct ct_owner *o, const char *m)
+{
+	size_t n = strlen(m);
+
+	return !strcmp(o->host, m) || (n >= 4 && !strncmp(o->machine, m, n));
+}
+
 void ct_report_machine(const struct ct_owner *o, char *buf, size_t len)
 {
 	if (o->host[0] && o->machine[0])

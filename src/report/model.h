@@ -18,6 +18,11 @@ struct rp_ctx {
 	size_t nrecs;
 };
 
+/* model.c: whether m names the machine of o - its host name, or 4 or more
+ * leading digits of its machine id (history --machine, fleet summary
+ * --baseline-machine) */
+bool rp_machine_named(const struct ct_owner *o, const char *m);
+
 /* fetch.c: the store's runs, in the model's cells */
 
 /* A session that was interrupted: pooled only when asked. */
