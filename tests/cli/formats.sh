@@ -54,14 +54,14 @@ expect_eq() { # expect_eq DESC GOT WANT
 
 # two configs of the harness's own workload, under two loads; the first
 # report goes to a file as JSON, the second session says each run
-run run -w selftest -l none,null -n 3 -L a --format json -o "$T/run.json"
+run run -w selftest -l none,null -n 3 --delay 0 -L a --format json -o "$T/run.json"
 expect_rc "run --format json -o FILE: exit 0" 0
 expect_eq "run -o: nothing on stdout" "$(wc -c <"$T/out")" 0
 check_valid "run's JSON validates" "$T/run.json"
 expect_eq "run's JSON holds its 6 runs" \
 	"$(py 'sum(len(c["runs"]) for l in d["loads"] for c in l["configs"])' "$T/run.json")" 6
 rc=0
-"$CONTEND" run -w selftest -l none,null -n 3 -L b --progress plain >"$T/out" 2>"$T/err" || rc=$?
+"$CONTEND" run -w selftest -l none,null -n 3 --delay 0 -L b --progress plain >"$T/out" 2>"$T/err" || rc=$?
 expect_rc "run --progress plain: exit 0" 0
 expect_eq "--progress plain: a line per run" \
 	"$(grep -cE '^\[(none|null)\] run [1-3]/3 \([1-6]/6\) [0-9.]+ s ok(  mean [0-9.]+ s ± [0-9.]+)?  elapsed' "$T/err")" 6

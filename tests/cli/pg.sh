@@ -25,7 +25,7 @@ q() { psql "$(uri "$1")" -c "$2"; }
 mkdb ct_cli
 export CONTEND_DB="$(uri ct_cli)"
 for l in a b; do
-	run run -w selftest --scale 0.05 -l none,null -n 4 --no-warmup -L $l
+	run run -w selftest --scale 0.05 -l none,null -n 4 --no-warmup --delay 0 -L $l
 	expect_rc "run into PostgreSQL ($l): exit 0" 0
 done
 [ "$(q ct_cli "select count(*) from runs where status = 'ok'")" = 16 ] &&
@@ -181,7 +181,7 @@ done
 # push a SQLite store (a second machine's: its sessions carry another
 # machine id) into the database, twice
 local_db="$T/local.db"
-run run -w selftest --scale 0.05 -l none,null -n 4 --no-warmup -L c --db "$local_db"
+run run -w selftest --scale 0.05 -l none,null -n 4 --no-warmup --delay 0 -L c --db "$local_db"
 # a --vary group of two sessions (a harmless sysctl), so push maps its group
 run run -w selftest --scale 0.02 -l none -n 2 --no-warmup -L d --vary sysctl.vm.stat_interval=1,2 --db "$local_db"
 sqlite3 "$local_db" "update sessions set machine_id = 'ffffffffffffffffffffffffffffffff', hostname = 'lab-2' where id = 1"

@@ -7,7 +7,7 @@
 . "$CT_TESTLIB"
 plan 6
 
-run run -w selftest --scale 0.05 -l none,null -n 4 --no-warmup --progress plain -L p
+run run -w selftest --scale 0.05 -l none,null -n 4 --no-warmup --delay 0 --progress plain -L p
 expect_rc "a session with --progress plain: exit 0" 0
 grep '^\[none\] run ' "$T/err" >"$T/none"
 nonempty "a line per run of none" "$(cat "$T/none")"

@@ -8,7 +8,7 @@ plan 16
 
 A="$T/a.db" B="$T/b.db"
 for l in x y; do
-	run run -w selftest --scale 0.02 -l none,null -n 4 --no-warmup -L $l --db "$A"
+	run run -w selftest --scale 0.02 -l none,null -n 4 --no-warmup --delay 0 -L $l --db "$A"
 done
 # a session whose contend still runs: this shell, by its pid and start time
 start=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)

@@ -18,7 +18,7 @@ one_line() { # one_line DESC: stderr is one line
 }
 
 for l in a b; do
-	run run -w selftest -l none,null -n 5 -L $l
+	run run -w selftest -l none,null -n 5 --delay 0 -L $l
 	expect_rc "a store with $l: exit 0" 0
 done
 mkdir "$RO"

@@ -62,11 +62,11 @@ expect_rc "adaptive: a cap under 5 runs is refused" 2
 # every run of one load, then the next; adaptively, each load stops on its
 # own runs
 order_of() { sql "select r.load from runs r join configs c on c.id = r.config_id where c.label = '$1' order by r.id" | paste -sd, -; }
-run run -w selftest --scale 0.02 -l none,null -n 3 --no-warmup --dir "$T" -L rounds
+run run -w selftest --scale 0.02 -l none,null -n 3 --no-warmup --delay 0 --dir "$T" -L rounds
 [ "$(order_of rounds)" = none,null,none,null,none,null ] && ok "the loads run in rounds by default" || not_ok "the loads run in rounds by default" "$(order_of rounds)"
-run run -w selftest --scale 0.02 -l none,null -n 3 --no-warmup --load-order grouped --dir "$T" -L grouped
+run run -w selftest --scale 0.02 -l none,null -n 3 --no-warmup --delay 0 --load-order grouped --dir "$T" -L grouped
 [ "$(order_of grouped)" = none,none,none,null,null,null ] && ok "--load-order grouped runs load by load" || not_ok "--load-order grouped runs load by load" "$(order_of grouped)"
-run run -w selftest --scale 0.02 -l none,null --adaptive --precision 0.0001 --max-runs 5 --no-warmup --dir "$T" -L around
+run run -w selftest --scale 0.02 -l none,null --adaptive --precision 0.0001 --max-runs 5 --no-warmup --delay 0 --dir "$T" -L around
 [ "$(order_of around)" = none,null,none,null,none,null,none,null,none,null ] && ok "adaptive loads take turns, 5 runs each" || not_ok "adaptive loads take turns, 5 runs each" "$(order_of around)"
 expect_out "adaptive in rounds: each load judged on its own runs" "^adaptive: null IMPRECISE after 5 runs"
 run run --dry-run -w selftest -l none,null --load-order grouped
