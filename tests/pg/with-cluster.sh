@@ -40,7 +40,8 @@ trap stop EXIT
 trap 'exit 130' INT TERM HUP
 
 # a port no one listens on (it only names the socket file)
-port=$(awk 'BEGIN { srand(); print 20000 + int(rand() * 20000) }')
+# (the pid in it: clusters of suites run in pairs start in the same second)
+port=$(awk -v p=$$ 'BEGIN { srand(); print 20000 + (int(rand() * 20000) + p) % 20000 }')
 while [ -e "$D/.s.PGSQL.$port" ] || ss -Hln 2>/dev/null | grep -q ":$port "; do
 	port=$((port + 1))
 done
