@@ -78,7 +78,7 @@ static int writer(const char *target, int w, long runs)
 		if (ct_store_run_put(st, &r, err, sizeof(err)))
 			goto fail;
 	}
-	if (ct_store_session_end(st, rec.id, "complete", err, sizeof(err)))
+	if (ct_store_session_end(st, rec.id, CT_SESSION_COMPLETE, err, sizeof(err)))
 		goto fail;
 	ct_store_close(st);
 	return 0;

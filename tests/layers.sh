@@ -16,7 +16,8 @@ MAX_LINES=150
 # each layer and the layers under it that it may include
 allowed() {
 	case $1 in
-	cli) echo "report session workloads loads oltp latency store stats core" ;;
+	cli) echo "bisect report session workloads loads oltp latency store stats core" ;;
+	bisect) echo "report session workloads loads oltp latency store stats core" ;;
 	session) echo "workloads loads oltp latency store stats core" ;;
 	report) echo "store stats core" ;;
 	workloads | loads) echo "oltp latency core" ;;
@@ -38,6 +39,7 @@ header_layer() {
 	stats.h) echo stats ;;
 	report.h | history.h | fleet.h) echo report ;;
 	session.h | journal.h | import.h) echo session ;;
+	bisection.h) echo bisect ;;
 	*) echo "?" ;;
 	esac
 }

@@ -29,6 +29,13 @@ enum ct_exit {
  * "return ct_err(err, len, -EINVAL, "bad size '%s'", s);". */
 int ct_err(char *err, size_t len, int rc, const char *fmt, ...) CT_PRINTF(4, 5);
 
+/* A closed set's words (statuses, roles, answers), indexed by value: the
+ * table is the only place they are written. ct_enum_name(): the word of v,
+ * "unknown" past the table's n; ct_enum_parse(): the value of word s,
+ * -EINVAL for a word that is none of them. */
+const char *ct_enum_name(const char *const *names, size_t n, unsigned v);
+int ct_enum_parse(const char *const *names, size_t n, const char *s, unsigned *out) CT_WUR;
+
 /* Maps a library return code to an exit code: input errors (-EINVAL,
  * -ENOENT, -ENOTDIR, -ERANGE) are 2, -EINTR is 4, everything else 3. */
 int ct_exit_code(int rc);

@@ -45,7 +45,7 @@ struct ct_fleet_cell {
 	size_t n;    /* ok runs */
 	double mean; /* NaN when n is 0 */
 	bool compared, paired;
-	enum ct_report_scope scope;
+	enum ct_stats_scope scope;
 	struct ct_stats_comparison cmp;
 	char verdict[64]; /* ct_report_verdict()'s word */
 };

@@ -20,6 +20,13 @@
 int ct_cmd_capture(char *const argv[], const char *dir, char **out, char *errline,
 		   size_t errlen) CT_WUR;
 
+/* Runs /bin/sh -c cmd in dir (NULL: here) with stdin from /dev/null, its
+ * output appended to log (NULL: ours), name=value in its environment when
+ * name is given: its exit code (128 + a signal), or -errno. A user's
+ * command (bisect's --build, --next-cmd), never text of contend's own. */
+int ct_sh_run(const char *cmd, const char *dir, const char *log, const char *name,
+	      const char *value) CT_WUR;
+
 /* The top directory of the work tree that holds dir; -ENOENT when dir is
  * in no git repository. */
 int ct_git_toplevel(const char *dir, char *top, size_t len, char *err, size_t errlen) CT_WUR;

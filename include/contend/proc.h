@@ -43,6 +43,13 @@ struct ct_owner {
 	char host[65];	  /* the host name (uname), "" unknown */
 };
 
+/* The one rule of "the same machine": the machine ids, when either is
+ * known; else the host names. */
+bool ct_owner_same_machine(const struct ct_owner *a, const struct ct_owner *b);
+/* Whether m names o's machine: its host name, or 4 or more leading digits
+ * of its machine id (history --machine, fleet --baseline-machine). */
+bool ct_owner_named(const struct ct_owner *o, const char *m);
+
 enum ct_owner_state {
 	CT_OWNER_ALIVE,	  /* that very process runs now */
 	CT_OWNER_GONE,	  /* it ended, or the machine rebooted since */

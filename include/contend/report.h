@@ -48,17 +48,6 @@ struct ct_report_flag {
 	bool unmonitored;
 };
 
-/* How a config's runs relate to the baseline's (docs/statistics.md). */
-enum ct_report_scope {
-	CT_SCOPE_NONE,	   /* not compared */
-	CT_SCOPE_SESSION,  /* one session, or the sessions of one --vary run */
-	CT_SCOPE_SESSIONS, /* two sessions or more a side: the sessions decide */
-	CT_SCOPE_ACROSS,   /* other sessions, too few to know how sessions vary */
-	/* other sessions, too few a side: the machine's spread of sessions
-	 * (the block's between) decided */
-	CT_SCOPE_MACHINE,
-};
-
 /* One config under one load (or one dataset of plain numbers). */
 struct ct_report_cell {
 	char label[128];
@@ -91,7 +80,7 @@ struct ct_report_cell {
 	 * itself and for a config of the baseline's label */
 	bool compared;
 	bool paired; /* its runs pair with the baseline's by block */
-	enum ct_report_scope scope;
+	enum ct_stats_scope scope;
 	struct ct_stats_comparison cmp;
 	/* the report's extra figures (latency: each task's deadlines met,
 	 * the p99 of its other tasks) against the baseline, in
@@ -312,6 +301,27 @@ int ct_report_between(struct ct_store *st, const struct ct_session_rec *recs, si
 		      const char *machine, struct ct_stats_between *out, char *err,
 		      size_t len) CT_WUR;
 
+/*
+ * Runs as one side of a verdict (ct_stats_verdict()), for whoever holds
+ * runs and wants one verdict without a report: s is the side, its arrays
+ * owned here. Zero-initialise, add runs, release.
+ */
+struct ct_report_side {
+	struct ct_stats_side s;
+	double *v;
+	int64_t *session, *pair;
+	size_t cap;
+	bool paired;
+};
+/* Appends the ok runs among runs[0..n) whose judged figure
+ * (ct_run_value()) is positive, with their sessions; their pair key is
+ * key_base + their block (0 for a run of no block), or with key_base < 0
+ * none. A caller pairing the runs of several sittings gives each its own
+ * key_base (sitting << 32). -ENOMEM. */
+int ct_report_side_add(struct ct_report_side *sd, const struct ct_run *runs, size_t n,
+		       int64_t key_base) CT_WUR;
+void ct_report_side_release(struct ct_report_side *sd);
+
 /* The machine a session ran on, as reports show it: "host (8 digits of
  * its machine id)", either alone when the other is unknown, or "". */
 void ct_report_machine(const struct ct_owner *o, char *buf, size_t len);
@@ -394,14 +404,17 @@ struct ct_report_bisect_commit {
 struct ct_report_bisect_step {
 	long commit; /* index into commits; -1: outside the range (good) */
 	unsigned seq;
-	char role[12], answer[8], label[16], base[16];
+	enum ct_bisect_role role;
+	enum ct_bisect_answer answer;
+	char label[16], base[16];
 	unsigned runs; /* a side */
 	bool have_effect;
 	double effect, low, high; /* ratio - 1 against its base, and its interval */
 	char why[256];
 };
 struct ct_report_bisect {
-	const char *repo, *status, *note;
+	const char *repo, *note;
+	enum ct_bisection_status status;
 	char good[16], bad[16];
 	const struct ct_report_bisect_commit *commits;
 	size_t ncommits;

@@ -15,7 +15,10 @@ enum ct_run_status {
 	CT_RUN_OK = 0,
 	CT_RUN_FAILED = 1, /* foreground exited non-zero, load died, ... */
 	CT_RUN_INTERRUPTED = 2,
+	CT_RUN_NSTATUS
 };
+/* their words, as stored ("ok", "failed", "interrupted") */
+extern const char *const ct_run_status_names[CT_RUN_NSTATUS];
 
 #define CT_RUN_MAX_METRICS 64
 #define CT_METRIC_NAME	   24

@@ -158,6 +158,11 @@ bool ct_session_in_rounds(const struct ct_session_opts *o, size_t nconfigs);
  * one line. ct_session_run() checks the same first; --dry-run only this. */
 int ct_session_check(const struct ct_session *s, char *err, size_t len) CT_WUR;
 
+/* Makes s ready to run again: what one run of it left (its configs, its
+ * records) cleared, its options, environment (but the work directory,
+ * made anew) and event hook kept. */
+void ct_session_reset(struct ct_session *s);
+
 /* Runs the whole session. Returns 0 when every step ran (failed runs are
  * results, not errors), -EINTR when a signal interrupted it (the session is
  * marked interrupted), or another -errno for a session that could not run.

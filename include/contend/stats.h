@@ -240,6 +240,17 @@ struct ct_stats_between {
  * not positive, NaN without an estimate. */
 double ct_stats_between_cov(const struct ct_stats_between *b);
 
+/* How the other side's runs relate to the baseline's (docs/statistics.md). */
+enum ct_stats_scope {
+	CT_SCOPE_NONE,	   /* not compared */
+	CT_SCOPE_SESSION,  /* one session, or the sessions of one --vary run */
+	CT_SCOPE_SESSIONS, /* two sessions or more a side: the sessions decide */
+	CT_SCOPE_ACROSS,   /* other sessions, too few to know how sessions vary */
+	/* other sessions, too few a side: the machine's spread of sessions
+	 * decided */
+	CT_SCOPE_MACHINE,
+};
+
 struct ct_stats_comparison {
 	struct ct_stats_ttest t; /* Welch, baseline - other */
 	struct ct_stats_rank u;
@@ -267,6 +278,7 @@ struct ct_stats_comparison {
 	size_t nsessions_base, nsessions_other;
 	/* CT_TEST_ACROSS: the machine's between-session variance it added */
 	struct ct_stats_between between;
+	enum ct_stats_scope scope; /* set by ct_stats_verdict() */
 };
 
 /* Runs every test the values allow. base/other: the values of each side;
@@ -349,6 +361,59 @@ size_t ct_stats_sessions_needed(double session_var, double effect, double confid
 /* The runs a side the rank test needs to be able to decide at confidence
  * (4 at 95%: the least p of 3 against 3 is 0.1). */
 size_t ct_stats_runs_needed(double confidence);
+
+/*
+ * One side of a verdict: the values of a config's runs (the judged
+ * figure), the session each came from (NULL: all of one) and the key each
+ * pairs by (NULL: none): a value pairs with the other side's value of the
+ * same key, 0 pairing with nothing - a block of an interleaved sitting,
+ * told from the blocks of other sittings by the caller.
+ */
+struct ct_stats_side {
+	const double *v;
+	const int64_t *session;
+	const int64_t *pair;
+	size_t n;
+};
+
+/* What the rule is told beside the values. */
+struct ct_stats_rule {
+	double confidence; /* percent; 0 is 95 */
+	/* the sides ran in one sitting (one session, or the sessions of one
+	 * --vary run): their runs decide, however many sessions */
+	bool one_sitting;
+	/* judge sides of other sessions by their runs alone, as if sessions
+	 * did not move (--within-session) */
+	bool within_session;
+	/* the machine's spread of sessions, for one session a side (NULL, or
+	 * df 0: unknown) */
+	const struct ct_stats_between *between;
+};
+
+/* The scope the rule judges base and other in: sessions deciding with two
+ * or more a side, one sitting's runs, the machine's spread standing in for
+ * one session a side when known, else the runs across sessions. */
+enum ct_stats_scope ct_stats_scope_of(const struct ct_stats_side *base,
+				      const struct ct_stats_side *other,
+				      const struct ct_stats_rule *rule);
+
+/*
+ * contend's verdict between two sides: ct_stats_compare() on the values
+ * (the pairs of equal keys deciding when there are enough of them), then
+ * by the scope ct_stats_scope_of() gives, ct_stats_compare_sessions() or
+ * ct_stats_compare_across() - a rule that cannot run (a value not
+ * positive, sessions of one run) leaving the runs to decide, and the scope
+ * ACROSS when the machine's spread could not stand in. c->scope says which;
+ * c->outcome is decided as a family of one (ct_stats_decide() over several
+ * verdicts adjusts them again). -ENOMEM.
+ */
+int ct_stats_verdict(const struct ct_stats_side *base, const struct ct_stats_side *other,
+		     const struct ct_stats_rule *rule, struct ct_stats_comparison *c) CT_WUR;
+
+/* Whether the verdict c tells the sides apart at confidence: a test
+ * decided and its p (unadjusted) is below 1 - confidence / 100 - the
+ * rule of a bisection's regression (good and bad differ). */
+bool ct_stats_differs(const struct ct_stats_comparison *c, double confidence);
 
 /* Holm-adjusts the p of every comparison of c[0..n-1] that ran a test -
  * one family: the loads of one config against the baseline - and sets each

@@ -21,14 +21,26 @@
 
 struct ct_store;
 
+/* A session's status, stored as its word (ct_session_status_names). */
+enum ct_session_status {
+	CT_SESSION_RUNNING,	/* "running" */
+	CT_SESSION_COMPLETE,	/* "complete" */
+	CT_SESSION_INTERRUPTED, /* "interrupted" */
+	CT_SESSION_FAILED,	/* "failed" */
+	CT_SESSION_NSTATUS
+};
+extern const char *const ct_session_status_names[CT_SESSION_NSTATUS];
+const char *ct_session_status_name(enum ct_session_status s);
+#define CT_SESSION_ONLY(st) (1u << (st)) /* a ct_session_filter's status mask */
+
 struct ct_session_rec {
 	int64_t id;
 	int64_t config_id;
 	char label[128];
 	char argv[1024]; /* space-joined */
 	char workload[32];
-	char profile[16];	      /* "quick" or "full" */
-	char status[16];	      /* "running", "complete", "interrupted", "failed" */
+	char profile[16]; /* "quick" or "full" */
+	enum ct_session_status status;
 	int64_t started_at, ended_at; /* unix ns, ended_at 0 while running */
 	unsigned nruns, nfailed;      /* nfailed: runs not "ok" (failed or interrupted) */
 	/* who ran it, to tell a live session from one whose contend is gone */
@@ -48,6 +60,22 @@ struct ct_session_rec {
 	 * orders sessions by it with --by commit */
 	char commit[41];
 	int64_t commit_time;
+};
+
+/* Which sessions ct_store_sessions() gives. */
+struct ct_session_filter {
+	const char *label;	/* this label; NULL any */
+	const char *label_glob; /* labels this fnmatch(3) pattern takes; NULL any */
+	/* a host name, or 4 or more leading digits of a machine id
+	 * (ct_owner_named()); NULL any */
+	const char *machine;
+	const char *workload; /* NULL any */
+	const char *params;   /* that ran a run of these workload parameters; NULL any */
+	int64_t since;	      /* started at or after, unix ns; 0 any */
+	int64_t group_id;     /* the sessions of one --vary run (its first's id); 0 any */
+	bool with_commit;     /* only sessions that name their commit (run --commit) */
+	unsigned status;      /* a mask of CT_SESSION_ONLY(status); 0 any */
+	size_t limit;	      /* the first limit of them (in id order, newest id first); 0 all */
 };
 
 struct ct_run_filter {
@@ -143,8 +171,8 @@ int ct_store_config_get(struct ct_store *s, int64_t id, char *label, size_t labe
 /* Sets rec->id (and a first config's group_id to it), status "running". */
 int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char *err,
 			   size_t len) CT_WUR;
-/* status: "complete", "interrupted" or "failed". -ENOENT: no such session. */
-int ct_store_session_end(struct ct_store *s, int64_t id, const char *status, char *err,
+/* status: complete, interrupted or failed. -ENOENT: no such session. */
+int ct_store_session_end(struct ct_store *s, int64_t id, enum ct_session_status status, char *err,
 			 size_t len) CT_WUR;
 /* Stores rec as it is - status, times, owner, UUID, group (0 for the first
  * of a group: its own id) - a session copied from another store; sets
@@ -154,11 +182,16 @@ int ct_store_session_copy(struct ct_store *s, struct ct_session_rec *rec, char *
 /* The id of the session with this UUID, 0 when there is none. */
 int ct_store_session_find(struct ct_store *s, const char *uuid, int64_t *id, char *err,
 			  size_t len) CT_WUR;
-/* Sessions, newest first; limit 0 = all. */
-int ct_store_sessions(struct ct_store *s, size_t limit, struct ct_session_rec **out, size_t *n,
-		      char *err, size_t len) CT_WUR;
-/* The session of id among the n of recs (as ct_store_sessions() gave them),
- * NULL when none is; the pointer is into recs. */
+/* The sessions f takes (NULL: all), by id descending - the order
+ * ct_store_session_of() searches. */
+int ct_store_sessions(struct ct_store *s, const struct ct_session_filter *f,
+		      struct ct_session_rec **out, size_t *n, char *err, size_t len) CT_WUR;
+/* The one rule of "newer" between two sessions: the later start, then the
+ * higher id (a session copied from another store keeps its start). */
+bool ct_store_session_newer(const struct ct_session_rec *a, const struct ct_session_rec *b);
+/* The session of id among the n of recs, in the order ct_store_sessions()
+ * gives them (id descending; a subset in that order too), NULL when none
+ * is; the pointer is into recs. */
 const struct ct_session_rec *ct_store_session_of(const struct ct_session_rec *recs, size_t n,
 						 int64_t id);
 
@@ -210,28 +243,60 @@ int ct_store_knob_rows_clear(struct ct_store *s, char *err, size_t len) CT_WUR;
  * from the answers.
  */
 #define CT_BISECT_SHA 41
+/* The closed sets of a bisection, stored as their words (*_names). */
+enum ct_bisection_mode {
+	CT_BISECTION_RUN,  /* "run": contend builds and measures */
+	CT_BISECTION_STEP, /* "step": one step per boot */
+	CT_BISECTION_NMODES
+};
+enum ct_bisection_status {
+	CT_BISECTION_RUNNING, /* "running" */
+	CT_BISECTION_FOUND,   /* "found": the culprit named */
+	CT_BISECTION_NONE,    /* "none": ended without a culprit */
+	CT_BISECTION_RESET,   /* "reset": reset before its end */
+	CT_BISECTION_NSTATUS
+};
+enum ct_bisect_role {
+	CT_ROLE_REGRESSION, /* "regression": bad against good */
+	CT_ROLE_CANDIDATE,  /* "candidate": a commit of the search against good */
+	CT_ROLE_ACROSS,	    /* "across": the culprit against its parent */
+	CT_ROLE_NROLES
+};
+enum ct_bisect_answer {
+	CT_ANSWER_NONE, /* "": being measured */
+	CT_ANSWER_GOOD, /* "good" */
+	CT_ANSWER_BAD,	/* "bad" (the regression: good and bad differ) */
+	CT_ANSWER_SKIP, /* "skip": no answer (a build failed, no verdict) */
+	CT_ANSWER_SAME, /* "same": the regression's ends do not differ */
+	CT_ANSWER_NANSWERS
+};
+extern const char *const ct_bisection_mode_names[CT_BISECTION_NMODES];
+extern const char *const ct_bisection_status_names[CT_BISECTION_NSTATUS];
+extern const char *const ct_bisect_role_names[CT_ROLE_NROLES];
+extern const char *const ct_bisect_answer_names[CT_ANSWER_NANSWERS];
+
 struct ct_bisection {
 	int64_t id;
 	char repo[1024];			      /* the work tree's top directory */
 	char good[CT_BISECT_SHA], bad[CT_BISECT_SHA]; /* full shas */
-	char mode[8];	 /* "run": contend builds and measures; "step": one per boot */
+	enum ct_bisection_mode mode;
 	char argv[4096]; /* how it measures: bisect start's options, as shell words */
-	char status[16]; /* "running", "found", "none" (ended without a culprit), "reset" */
-	char culprit[CT_BISECT_SHA];  /* "found": the first bad commit */
+	enum ct_bisection_status status;
+	char culprit[CT_BISECT_SHA];  /* CT_BISECTION_FOUND: the first bad commit */
 	char note[256];		      /* why it ended as it did */
 	int64_t started_at, ended_at; /* unix ns; ended_at 0 while running */
 };
 
 struct ct_bisect_step {
 	int64_t id, bisection_id;
-	unsigned seq;  /* 0: the regression, then each step of the search in turn */
-	char role[12]; /* "regression", "candidate", "across" (the culprit's) */
+	unsigned seq; /* 0: the regression, then each step of the search in turn */
+	enum ct_bisect_role role;
 	char sha[CT_BISECT_SHA], base[CT_BISECT_SHA];
 	int64_t session_id; /* the sitting's session group; 0: none (a build failed) */
-	char answer[8];	    /* "" while measured, "good", "bad", "skip", "same" */
-	char why[256];	    /* a skip's reason; what a step's answer rests on */
-	unsigned runs;	    /* ok runs a side judged, over its sittings */
-	bool have_effect;   /* the comparison had an interval */
+	enum ct_bisect_answer answer;
+	char why[256];				/* a skip's reason; what a step's answer rests on */
+	unsigned runs;				/* ok runs a side judged, over its sittings */
+	bool have_effect;			/* the comparison had an interval */
 	double effect, effect_low, effect_high; /* ratio sha/base - 1 with its interval */
 	int64_t created_at, ended_at;
 };

@@ -17,7 +17,7 @@
 
 #define SUBJECT_LEN 256
 
-static void subject(const struct bisect *c, const char *sha, char *buf, size_t len)
+static void subject(const struct ct_bisector *c, const char *sha, char *buf, size_t len)
 {
 	char err[CT_ERRLEN];
 
@@ -36,7 +36,7 @@ static void effect_text(const struct ct_bisect_step *p, char *buf, size_t len)
 		 p->effect_high * 100);
 }
 
-void bisect_print_step(struct bisect *c, const struct ct_bisect_step *p, FILE *f)
+void bisect_print_step(const struct ct_bisector *c, const struct ct_bisect_step *p, FILE *f)
 {
 	char e[96], l[16], b[16];
 	double prob = 0;
@@ -46,8 +46,9 @@ void bisect_print_step(struct bisect *c, const struct ct_bisect_step *p, FILE *f
 	bisect_label(p->base, b, sizeof(b));
 	effect_text(p, e, sizeof(e));
 	fprintf(f, "contend: bisect: step %u, %s %s against %s: %s, %s (%u runs a side)%s%s\n",
-		p->seq, p->role, l, b, p->answer, e, p->runs, p->why[0] ? ": " : "", p->why);
-	if (c->search && isfinite(c->delta) && strcmp(p->role, "across")) {
+		p->seq, bisect_role(p->role), l, b, bisect_answer(p->answer), e, p->runs,
+		p->why[0] ? ": " : "", p->why);
+	if (c->search && isfinite(c->delta) && p->role != CT_ROLE_ACROSS) {
 		best = ct_bisect_best(c->search, &prob);
 		bisect_label(c->range.sha[best], l, sizeof(l));
 		fprintf(f, "contend: bisect: the likeliest first bad commit is %s (%.3f)\n", l,
@@ -55,10 +56,10 @@ void bisect_print_step(struct bisect *c, const struct ct_bisect_step *p, FILE *f
 	}
 }
 
-void bisect_print_culprit(struct bisect *c, FILE *f)
+void bisect_print_culprit(const struct ct_bisector *c, FILE *f)
 {
-	const struct ct_bisect_step *across = bisect_last(c, "across", true);
-	const struct ct_bisect_step *reg = bisect_last(c, "regression", true);
+	const struct ct_bisect_step *across = ct_bisector_last(c, CT_ROLE_ACROSS, true);
+	const struct ct_bisect_step *reg = ct_bisector_last(c, CT_ROLE_REGRESSION, true);
 	char subj[SUBJECT_LEN], e[96], pl[16];
 	unsigned runs = 0, steps = 0;
 
@@ -75,7 +76,7 @@ void bisect_print_culprit(struct bisect *c, FILE *f)
 		fprintf(f, "    good..bad: %s (%u runs a side)\n", e, reg->runs);
 	}
 	for (size_t i = 0; i < c->nsteps; i++)
-		if (c->steps[i].answer[0]) {
+		if (c->steps[i].answer) {
 			runs += 2 * c->steps[i].runs;
 			steps++;
 		}
@@ -106,15 +107,17 @@ static int by_prob(const void *a, const void *b, void *ctx)
 	return pa < pb ? 1 : pa > pb ? -1 : 0;
 }
 
-void bisect_print_status(struct bisect *c, FILE *f)
+void bisect_print_status(const struct ct_bisector *c, FILE *f)
 {
 	char subj[SUBJECT_LEN], l[16], e[96], t[32];
 	size_t *order, shown = 0;
 	double rest = 0;
 
 	when(c->b.started_at, t, sizeof(t));
-	fprintf(f, "bisection of %s: %s (started %s, %s)\n", c->b.repo, c->b.status, t,
-		!strcmp(c->b.mode, "step") ? "one step per boot" : "contend builds and measures");
+	fprintf(f, "bisection of %s: %s (started %s, %s)\n", c->b.repo,
+		ct_enum_name(ct_bisection_status_names, CT_BISECTION_NSTATUS, c->b.status), t,
+		c->b.mode == CT_BISECTION_STEP ? "one step per boot"
+					       : "contend builds and measures");
 	subject(c, c->b.good, subj, sizeof(subj));
 	bisect_label(c->b.good, l, sizeof(l));
 	fprintf(f, "good  %s  %s\n", l, subj);
@@ -130,11 +133,11 @@ void bisect_print_status(struct bisect *c, FILE *f)
 
 		bisect_label(p->sha, l, sizeof(l));
 		effect_text(p, e, sizeof(e));
-		fprintf(f, "%-4u  %-10s  %-12s  %-6s  %-30s  %u%s%s\n", p->seq, p->role, l,
-			p->answer[0] ? p->answer : "...", p->answer[0] ? e : "being measured",
-			p->runs, p->why[0] ? "  " : "", p->why);
+		fprintf(f, "%-4u  %-10s  %-12s  %-6s  %-30s  %u%s%s\n", p->seq,
+			bisect_role(p->role), l, p->answer ? bisect_answer(p->answer) : "...",
+			p->answer ? e : "being measured", p->runs, p->why[0] ? "  " : "", p->why);
 	}
-	if (!strcmp(c->b.status, "found")) {
+	if (c->b.status == CT_BISECTION_FOUND) {
 		fputc('\n', f);
 		bisect_print_culprit(c, f);
 		return;
@@ -167,7 +170,7 @@ void bisect_print_status(struct bisect *c, FILE *f)
 	free(order);
 }
 
-void bisect_print_log(struct bisect *c, FILE *f)
+void bisect_print_log(const struct ct_bisector *c, FILE *f)
 {
 	char subj[SUBJECT_LEN], e[96];
 
@@ -179,29 +182,32 @@ void bisect_print_log(struct bisect *c, FILE *f)
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const struct ct_bisect_step *p = &c->steps[i];
 
-		if (!p->answer[0])
+		if (!p->answer)
 			continue;
 		effect_text(p, e, sizeof(e));
 		subject(c, p->sha, subj, sizeof(subj));
-		if (strcmp(p->role, "candidate")) {
+		if (p->role != CT_ROLE_CANDIDATE) {
 			fprintf(f, "# contend: %s %.12s against %.12s: %s, %s (%u runs a side)\n",
-				p->role, p->sha, p->base, p->answer, e, p->runs);
+				bisect_role(p->role), p->sha, p->base, bisect_answer(p->answer), e,
+				p->runs);
 			continue;
 		}
 		fprintf(f, "# %s: [%s] %s\n# contend: %s (%u runs a side)%s%s\ngit bisect %s %s\n",
-			p->answer, p->sha, subj, e, p->runs, p->why[0] ? ": " : "", p->why,
-			p->answer, p->sha);
+			bisect_answer(p->answer), p->sha, subj, e, p->runs, p->why[0] ? ": " : "",
+			p->why, bisect_answer(p->answer), p->sha);
 	}
-	if (!strcmp(c->b.status, "found")) {
+	if (c->b.status == CT_BISECTION_FOUND) {
 		subject(c, c->b.culprit, subj, sizeof(subj));
 		fprintf(f, "# first bad commit: [%s] %s\n", c->b.culprit, subj);
 	} else if (c->b.note[0]) {
-		fprintf(f, "# contend: %s: %s\n", c->b.status, c->b.note);
+		fprintf(f, "# contend: %s: %s\n",
+			ct_enum_name(ct_bisection_status_names, CT_BISECTION_NSTATUS, c->b.status),
+			c->b.note);
 	}
 }
 
 /* The subjects of the range in one git call: commit i's into subjects[i]. */
-static void range_subjects(const struct bisect *c, struct ct_report_bisect_commit *commits)
+static void range_subjects(const struct ct_bisector *c, struct ct_report_bisect_commit *commits)
 {
 	char range[2 * CT_GIT_SHA_LEN + 4], err[CT_ERRLEN], *out = NULL;
 	char *argv[] = { "git", "log", "--format=%H %s", range, NULL };
@@ -225,9 +231,9 @@ static void range_subjects(const struct bisect *c, struct ct_report_bisect_commi
 	free(out);
 }
 
-int bisect_print_html(struct bisect *c, FILE *f)
+int bisect_print_html(const struct ct_bisector *c, FILE *f)
 {
-	const struct ct_bisect_step *reg = bisect_last(c, "regression", true);
+	const struct ct_bisect_step *reg = ct_bisector_last(c, CT_ROLE_REGRESSION, true);
 	struct ct_report_bisect b = { .repo = c->b.repo,
 				      .status = c->b.status,
 				      .note = c->b.note,
@@ -256,8 +262,8 @@ int bisect_print_html(struct bisect *c, FILE *f)
 
 			s->commit = ct_git_range_find(&c->range, p->sha);
 			s->seq = p->seq;
-			snprintf(s->role, sizeof(s->role), "%s", p->role);
-			snprintf(s->answer, sizeof(s->answer), "%s", p->answer);
+			s->role = p->role;
+			s->answer = p->answer;
 			bisect_label(p->sha, s->label, sizeof(s->label));
 			bisect_label(p->base, s->base, sizeof(s->base));
 			s->runs = p->runs;

@@ -390,43 +390,60 @@ int target_plan(void *ctx, struct ct_session *s, char *err, size_t len)
 	return 0;
 }
 
-/* The A/A pair just run as a report: the second config against the
- * first, per load, Holm across the loads. */
+/* The runs of session id under load as a side, paired by block. */
+static int aa_side(struct ct_store *st, int64_t id, const char *load, struct ct_report_side *sd,
+		   char *err, size_t len)
+{
+	struct ct_run_filter f = { .session_id = id, .load = load, .ok_only = true };
+	struct ct_run *runs = NULL;
+	size_t n = 0;
+	int rc = ct_store_runs(st, &f, &runs, &n, err, len);
+
+	if (!rc && ct_report_side_add(sd, runs, n, 0))
+		rc = ct_err(err, len, -ENOMEM, "out of memory");
+	free(runs);
+	return rc;
+}
+
+/* The A/A pair just run: the second config against the first, per load,
+ * Holm across the loads. */
 int aa_pair(struct run_args *a, struct ct_store *st, struct aa_tally *t)
 {
 	const struct ct_session *s = &a->s;
-	struct ct_report_source src[2] = { { s->cfg[0].label, s->cfg[0].rec.id },
-					   { s->cfg[1].label, s->cfg[1].rec.id } };
-	struct ct_report_query q = {
-		.workload = s->opts.workload,
-		.params = s->workload_params,
-		.src = src,
-		.nsrc = 2,
-		.loads = s->opts.loads,
-		.nloads = s->opts.nloads,
-		.confidence = 95,
-		.base_label = s->cfg[0].label,
-		.ref_label = s->cfg[0].label,
-	};
-	struct ct_report rep;
+	const struct ct_stats_rule rule = { .confidence = 95, .one_sitting = true };
+	struct ct_stats_comparison cmp[CT_SESSION_MAX_LOADS], *fam[CT_SESSION_MAX_LOADS];
 	char err[CT_ERRLEN], called[256] = "";
 	size_t off = 0;
 	bool any = false, decided = true;
+	int rc = 0;
 
-	if (ct_report_build(&rep, st, &q, err, sizeof(err)))
-		return cli_fail(-EIO, err);
-	for (size_t i = 0; i < rep.nblocks; i++) {
-		const struct ct_stats_comparison *c = &rep.blocks[i].cells[1].cmp;
+	for (size_t i = 0; !rc && i < s->opts.nloads; i++) {
+		struct ct_report_side b = { 0 }, o = { 0 };
+
+		rc = aa_side(st, s->cfg[0].rec.id, s->opts.loads[i], &b, err, sizeof(err));
+		if (!rc)
+			rc = aa_side(st, s->cfg[1].rec.id, s->opts.loads[i], &o, err, sizeof(err));
+		if (!rc && ct_stats_verdict(&b.s, &o.s, &rule, &cmp[i]))
+			rc = ct_err(err, sizeof(err), -ENOMEM, "out of memory");
+		fam[i] = &cmp[i];
+		ct_report_side_release(&b);
+		ct_report_side_release(&o);
+	}
+	if (!rc && ct_stats_decide(fam, s->opts.nloads, rule.confidence))
+		rc = ct_err(err, sizeof(err), -EINVAL, "cannot adjust the p-values");
+	if (rc)
+		return cli_fail(rc, err);
+	for (size_t i = 0; i < s->opts.nloads; i++) {
+		const struct ct_stats_comparison *c = &cmp[i];
 
 		decided &= c->decided_by != CT_TEST_NONE;
 		if (c->outcome == CT_OUTCOME_HIGHER || c->outcome == CT_OUTCOME_LOWER) {
 			any = true;
 			off += (size_t)snprintf(called + off, sizeof(called) - off,
 						"%s%s (Holm p=%.2g)", off ? ", " : "",
-						rep.blocks[i].load, c->p_adj);
+						s->opts.loads[i], c->p_adj);
 		}
 	}
-	ct_report_release(&rep);
 	t->pairs++;
 	t->called += any;
 	if (!decided)

@@ -107,7 +107,7 @@ static int get_bisection(struct ct_store *st, const char *repo, bool running,
 	char err[CT_ERRLEN];
 	int rc = ct_store_bisection_get(st, repo, b, err, sizeof(err));
 
-	if (rc == -ENOENT || (!rc && running && strcmp(b->status, "running"))) {
+	if (rc == -ENOENT || (!rc && running && b->status != CT_BISECTION_RUNNING)) {
 		cli_error("bisect: no bisection of %s is in progress (contend bisect start)", repo);
 		return CT_EXIT_USAGE;
 	}
@@ -154,6 +154,112 @@ int bisect_open(struct run_args *a, struct ct_store **st, struct ct_journal *j)
 		*st = NULL;
 	}
 	return ex;
+}
+
+void bisect_label(const char *sha, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.12s", sha);
+}
+
+const char *bisect_role(enum ct_bisect_role r)
+{
+	return ct_enum_name(ct_bisect_role_names, CT_ROLE_NROLES, r);
+}
+
+const char *bisect_answer(enum ct_bisect_answer a)
+{
+	return ct_enum_name(ct_bisect_answer_names, CT_ANSWER_NANSWERS, a);
+}
+
+void bisect_setup(struct bisect *x, struct ct_store *st)
+{
+	struct ct_bisector *c = &x->c;
+
+	c->st = st;
+	c->s = &x->a->s;
+	c->build = x->a->build;
+	c->max_runs = x->a->bisect_max;
+	c->confidence = x->a->confidence;
+	c->event = bisect_event;
+	c->ctx = x;
+}
+
+void bisect_event(void *ctx, enum ct_bisect_event ev, const struct ct_bisector *c,
+		  const struct ct_bisect_step *p, const char *text)
+{
+	struct bisect *x = ctx;
+	struct run_args *a = x->a;
+	char lb[16], ls[16];
+
+	switch (ev) {
+	case CT_BISECT_EV_BUILD:
+		fprintf(stderr, "contend: bisect: building %s in %s\n", text, c->dir);
+		break;
+	case CT_BISECT_EV_MEASURE:
+		bisect_label(p->base, lb, sizeof(lb));
+		bisect_label(p->sha, ls, sizeof(ls));
+		fprintf(stderr, "contend: bisect: %s %s against %s%s\n", bisect_role(p->role), ls,
+			lb, text ? " (its runs so far counted in)" : "");
+		break;
+	case CT_BISECT_EV_SESSION:
+		cli_progress_init(&x->prog, a->quiet ? CLI_PROGRESS_NONE
+						     : (enum cli_progress_mode)a->progress);
+		a->s.on_event = cli_progress_event;
+		a->s.ctx = &x->prog;
+		break;
+	case CT_BISECT_EV_SESSION_END:
+		cli_progress_done(&x->prog);
+		break;
+	case CT_BISECT_EV_STEP:
+		bisect_print_step(c, p, stderr);
+		break;
+	}
+}
+
+int bisect_finish(struct bisect *x, const struct ct_bisect_plan *p)
+{
+	char err[CT_ERRLEN];
+	int rc = ct_bisector_end(&x->c, p, err, sizeof(err));
+
+	if (rc)
+		return cli_fail(rc, err);
+	if (p->status == CT_BISECTION_FOUND) {
+		bisect_print_culprit(&x->c, stdout);
+		return 0;
+	}
+	cli_error("bisect: no first bad commit: %s", p->note);
+	return CT_EXIT_NO_ANSWER;
+}
+
+/* The interleaved loop: each step the state machine names, measured, to
+ * the end. */
+static int bisect_drive(struct bisect *x)
+{
+	struct ct_bisect_plan p;
+	char err[CT_ERRLEN] = "";
+	int rc;
+
+	for (;;) {
+		rc = ct_bisector_next(&x->c, &p, err, sizeof(err));
+		if (rc)
+			return cli_fail(rc, err);
+		if (p.end)
+			return bisect_finish(x, &p);
+		rc = ct_bisector_measure(&x->c, &p, err, sizeof(err));
+		if (rc == -EINTR) {
+			cli_error("bisect: %s; the step is kept: 'contend bisect resume' goes on",
+				  err);
+			return CT_EXIT_INTERRUPTED;
+		}
+		if (rc == -ENOEXEC) {
+			cli_error("bisect: %s", err);
+			return CT_EXIT_ENV;
+		}
+		if (rc)
+			return cli_fail(rc, err);
+		if (ct_signals_pending())
+			return CT_EXIT_INTERRUPTED;
+	}
 }
 
 /* The measuring options as shell words: what resume and step parse again. */
@@ -216,22 +322,25 @@ static int check_range(struct run_args *a, char *top, size_t tlen, char *good, c
 	return 0;
 }
 
-static void print_start(const struct bisect *c)
+static void print_start(const struct bisect *x)
 {
+	const struct ct_bisector *c = &x->c;
 	char g[16], b[16];
 
 	bisect_label(c->b.good, g, sizeof(g));
 	bisect_label(c->b.bad, b, sizeof(b));
 	fprintf(stderr, "contend: bisect: %zu commit%s in %s..%s, under load %s\n", c->range.n,
-		c->range.n == 1 ? "" : "s", g, b, c->a->s.opts.loads[0]);
+		c->range.n == 1 ? "" : "s", g, b, x->a->s.opts.loads[0]);
 }
 
 static int cmd_start(int argc, char **argv)
 {
 	static struct run_args a;
-	struct bisect c = { .a = &a, .delta = NAN };
+	struct bisect x = { .a = &a, .c = { .delta = NAN } };
+	struct ct_bisector *c = &x.c;
 	char top[PATH_MAX], good[CT_GIT_SHA_LEN + 1], bad[CT_GIT_SHA_LEN + 1], err[CT_ERRLEN];
 	struct ct_bisection old;
+	struct ct_store *st;
 	struct ct_journal j;
 	int ex, rc;
 
@@ -242,57 +351,58 @@ static int cmd_start(int argc, char **argv)
 		ex = cli_usage_error("bisect", "--id and --next-cmd go with --step");
 	if (ex)
 		return ex == 1 ? 0 : ex;
-	ex = bisect_open(&a, &c.st, &j);
+	ex = bisect_open(&a, &st, &j);
 	if (ex)
 		return ex;
-	rc = ct_store_bisection_get(c.st, top, &old, err, sizeof(err));
-	if (!rc && !strcmp(old.status, "running")) {
-		ct_store_close(c.st);
+	bisect_setup(&x, st);
+	rc = ct_store_bisection_get(st, top, &old, err, sizeof(err));
+	if (!rc && old.status == CT_BISECTION_RUNNING) {
+		ct_store_close(st);
 		return cli_usage_error("bisect",
 				       "a bisection of %s is in progress: contend bisect status, "
 				       "resume or reset",
 				       top);
 	}
 	if (rc && rc != -ENOENT) {
-		ct_store_close(c.st);
+		ct_store_close(st);
 		return cli_fail(rc, err);
 	}
-	ex = state_dir(top, c.dir, sizeof(c.dir));
+	ex = state_dir(top, c->dir, sizeof(c->dir));
 	if (ex) {
-		ct_store_close(c.st);
+		ct_store_close(st);
 		return ex;
 	}
-	if (strlen(top) >= sizeof(c.b.repo)) {
-		ct_store_close(c.st);
+	if (strlen(top) >= sizeof(c->b.repo)) {
+		ct_store_close(st);
 		return cli_usage_error("bisect", "the repository's path is over %zu bytes",
-				       sizeof(c.b.repo) - 1);
+				       sizeof(c->b.repo) - 1);
 	}
-	snprintf(c.b.repo, sizeof(c.b.repo), "%.1023s", top);
-	snprintf(c.b.good, sizeof(c.b.good), "%s", good);
-	snprintf(c.b.bad, sizeof(c.b.bad), "%s", bad);
-	snprintf(c.b.mode, sizeof(c.b.mode), "%s", a.step ? "step" : "run");
-	snprintf(c.b.status, sizeof(c.b.status), "running");
-	join_words(c.b.argv, sizeof(c.b.argv), argc - 1, argv + 1);
-	c.b.started_at = ct_wall_ns();
-	rc = ct_store_bisection_put(c.st, &c.b, err, sizeof(err));
+	snprintf(c->b.repo, sizeof(c->b.repo), "%.1023s", top);
+	snprintf(c->b.good, sizeof(c->b.good), "%s", good);
+	snprintf(c->b.bad, sizeof(c->b.bad), "%s", bad);
+	c->b.mode = a.step ? CT_BISECTION_STEP : CT_BISECTION_RUN;
+	c->b.status = CT_BISECTION_RUNNING;
+	join_words(c->b.argv, sizeof(c->b.argv), argc - 1, argv + 1);
+	c->b.started_at = ct_wall_ns();
+	rc = ct_store_bisection_put(st, &c->b, err, sizeof(err));
 	if (!rc)
-		rc = bisect_load(&c, err, sizeof(err));
+		rc = ct_bisector_load(c, err, sizeof(err));
 	if (rc) {
 		ex = cli_fail(rc, err);
 	} else {
-		print_start(&c);
-		ex = a.step ? bisect_step_cmd(&c, true) : bisect_drive(&c);
+		print_start(&x);
+		ex = a.step ? bisect_step_cmd(&x, true) : bisect_drive(&x);
 	}
-	bisect_release(&c);
-	ct_store_close(c.st);
+	ct_bisector_release(c);
+	ct_store_close(st);
 	free(a.kconfigs);
 	ct_load_forget_cmds();
 	return ex;
 }
 
 /* The options of an info subcommand, the repository and its bisection
- * (running: one in progress). */
-static int open_info(int argc, char **argv, bool running, bool writes, struct bisect *c,
+ * (running: one in progress); the store opened into c->st. */
+static int open_info(int argc, char **argv, bool running, bool writes, struct ct_bisector *c,
 		     struct info_args *ia)
 {
 	struct cli_parsed p;
@@ -322,14 +432,14 @@ static int open_info(int argc, char **argv, bool running, bool writes, struct bi
 }
 
 /* The stored measuring options parsed again into a (resume, step). */
-static int reparse(struct bisect *c, struct run_args *a, const char *sub)
+static int reparse(struct bisect *x, struct run_args *a, const char *sub)
 {
 	char **words = NULL, **argv;
-	int n = ct_split_words(c->b.argv, &words), ex;
+	int n = ct_split_words(x->c.b.argv, &words), ex;
 
 	if (n < 0) {
 		cli_error("bisect: the stored options of bisection %lld cannot be read",
-			  (long long)c->b.id);
+			  (long long)x->c.b.id);
 		return CT_EXIT_ENV;
 	}
 	argv = calloc((size_t)n + 2, sizeof(*argv));
@@ -341,10 +451,11 @@ static int reparse(struct bisect *c, struct run_args *a, const char *sub)
 	for (int i = 0; i < n; i++)
 		argv[i + 1] = words[i];
 	ex = bisect_parse(a, n + 1, argv);
-	/* the words stay until bisect_release(): the session points into them */
-	c->words = words;
-	c->wargv = argv;
-	c->a = a;
+	/* the words stay until the bisection is released: the session
+	 * points into them */
+	x->words = words;
+	x->wargv = argv;
+	x->a = a;
 	return ex;
 }
 
@@ -352,38 +463,41 @@ static int reparse(struct bisect *c, struct run_args *a, const char *sub)
 static int cmd_continue(int argc, char **argv, bool step)
 {
 	static struct run_args a;
-	struct bisect c = { .delta = NAN };
+	struct bisect x = { .a = &a, .c = { .delta = NAN } };
 	struct info_args ia;
 	struct ct_journal j;
 	struct ct_store *st;
 	char err[CT_ERRLEN];
 	int ex, rc;
 
-	ex = open_info(argc, argv, true, true, &c, &ia);
+	ex = open_info(argc, argv, true, true, &x.c, &ia);
 	if (ex)
 		return ex;
-	ct_store_close(c.st);
-	c.st = NULL;
-	if (!strcmp(c.b.mode, "step") != step) {
-		cli_error("bisect: the bisection of %s runs %s: use 'contend bisect %s'", c.b.repo,
-			  step ? "its own steps" : "one step per boot", step ? "resume" : "step");
+	ct_store_close(x.c.st);
+	x.c.st = NULL;
+	if ((x.c.b.mode == CT_BISECTION_STEP) != step) {
+		cli_error("bisect: the bisection of %s runs %s: use 'contend bisect %s'",
+			  x.c.b.repo, step ? "its own steps" : "one step per boot",
+			  step ? "resume" : "step");
 		return CT_EXIT_USAGE;
 	}
-	ex = reparse(&c, &a, argv[0]);
+	ex = reparse(&x, &a, argv[0]);
 	if (!ex) {
 		a.db = ia.db ? ia.db : a.db;
 		ex = bisect_open(&a, &st, &j);
 	}
-	if (ex)
-		return ex;
-	c.st = st;
-	rc = bisect_load(&c, err, sizeof(err));
-	if (rc)
-		ex = cli_fail(rc, err);
-	else
-		ex = step ? bisect_step_cmd(&c, false) : bisect_drive(&c);
-	bisect_release(&c);
-	ct_store_close(c.st);
+	if (!ex) {
+		bisect_setup(&x, st);
+		rc = ct_bisector_load(&x.c, err, sizeof(err));
+		if (rc)
+			ex = cli_fail(rc, err);
+		else
+			ex = step ? bisect_step_cmd(&x, false) : bisect_drive(&x);
+		ct_store_close(st);
+	}
+	ct_bisector_release(&x.c);
+	free(x.words);
+	free(x.wargv);
 	free(a.kconfigs);
 	ct_load_forget_cmds();
 	return ex;
@@ -393,17 +507,15 @@ enum show { SHOW_STATUS, SHOW_LOG, SHOW_REPORT };
 
 static int cmd_show(int argc, char **argv, enum show what)
 {
-	struct bisect c = { .delta = NAN };
+	struct ct_bisector c = { .delta = NAN };
 	struct info_args ia;
 	char err[CT_ERRLEN];
-	struct ct_store *st;
 	int ex, rc;
 
 	ex = open_info(argc, argv, false, false, &c, &ia);
 	if (ex)
 		return ex;
-	st = c.st;
-	rc = bisect_load(&c, err, sizeof(err));
+	rc = ct_bisector_load(&c, err, sizeof(err));
 	if (rc) {
 		ex = cli_fail(rc, err);
 	} else if (what == SHOW_REPORT) {
@@ -423,14 +535,14 @@ static int cmd_show(int argc, char **argv, enum show what)
 	} else {
 		bisect_print_status(&c, stdout);
 	}
-	bisect_release(&c);
-	ct_store_close(st);
+	ct_bisector_release(&c);
+	ct_store_close(c.st);
 	return ex;
 }
 
 static int cmd_reset(int argc, char **argv)
 {
-	struct bisect c = { .delta = NAN };
+	struct ct_bisector c = { .delta = NAN };
 	const char *trees[] = { "base", "candidate" };
 	char err[CT_ERRLEN], path[PATH_MAX + 32];
 	struct info_args ia;
@@ -445,8 +557,8 @@ static int cmd_reset(int argc, char **argv)
 	}
 	if (!rc)
 		rc = ct_rm_rf(c.dir);
-	if (!rc && !strcmp(c.b.status, "running")) {
-		snprintf(c.b.status, sizeof(c.b.status), "reset");
+	if (!rc && c.b.status == CT_BISECTION_RUNNING) {
+		c.b.status = CT_BISECTION_RESET;
 		snprintf(c.b.note, sizeof(c.b.note), "reset before its end");
 		c.b.ended_at = ct_wall_ns();
 		rc = ct_store_bisection_end(c.st, &c.b, err, sizeof(err));

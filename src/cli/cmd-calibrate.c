@@ -22,7 +22,7 @@ static int run_spread(struct run_args *a, struct ct_store *st, struct cli_progre
 	*ex = 0;
 	for (unsigned i = 0; i < a->cal_sessions && !rc; i++) {
 		if (i)
-			run_reset(&a->s);
+			ct_session_reset(&a->s);
 		rc = ct_session_run(&a->s, st, err, len);
 		cli_progress_done(prog);
 		if (!rc) {

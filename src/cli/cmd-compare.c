@@ -416,16 +416,14 @@ static int add_sessions(struct ct_store *st, const struct compare_args *a, struc
 	struct ct_session_rec *recs = NULL;
 	char err[CT_ERRLEN];
 	size_t n = 0;
-	int rc = ct_store_sessions(st, 0, &recs, &n, err, sizeof(err));
+	int rc = ct_store_sessions(st, NULL, &recs, &n, err, sizeof(err));
 
 	if (rc)
 		return cli_fail(rc, err);
 	for (size_t i = 0; i < a->nsessions && !rc; i++) {
-		size_t k = 0;
+		const struct ct_session_rec *r = ct_store_session_of(recs, n, a->sessions[i]);
 
-		while (k < n && recs[k].id != a->sessions[i])
-			k++;
-		if (k == n) {
+		if (!r) {
 			cli_error("%s: no session %lld in the store (see: contend list)", c->cmd,
 				  (long long)a->sessions[i]);
 			rc = CT_EXIT_USAGE;
@@ -433,7 +431,7 @@ static int add_sessions(struct ct_store *st, const struct compare_args *a, struc
 			rc = cli_usage_error(c->cmd, "at most %d configs", CT_REPORT_MAX_ROWS);
 		} else {
 			snprintf(c->sid_labels[c->nlabels], sizeof(c->sid_labels[0]), "%s",
-				 recs[k].label);
+				 r->label);
 			c->labels[c->nlabels] = c->sid_labels[c->nlabels];
 			c->sids[c->nlabels++] = a->sessions[i];
 		}

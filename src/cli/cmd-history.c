@@ -282,7 +282,7 @@ static int ack_main(int argc, char **argv)
 	ex = cli_open_store(a.db, &st);
 	if (ex)
 		return ex;
-	rc = ct_store_sessions(st, 0, &recs, &n, err, sizeof(err));
+	rc = ct_store_sessions(st, NULL, &recs, &n, err, sizeof(err));
 	if (rc) {
 		ct_store_close(st);
 		return cli_fail(rc, err);

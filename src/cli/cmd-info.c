@@ -160,9 +160,9 @@ static void print_list(FILE *f, const struct ct_session_rec *recs, size_t n)
 		ct_report_machine(&recs[i].owner, m, sizeof(m));
 		fprintf(f, "%-5lld %-19s %-*s %-9s %-7s %-11s %5u %6u  %-*s%s%s\n",
 			(long long)recs[i].id, when, lw, recs[i].label, recs[i].workload,
-			recs[i].profile[0] ? recs[i].profile : "-", recs[i].status, recs[i].nruns,
-			recs[i].nfailed, machines ? 15 : 0, order, machines ? "  " : "",
-			machines ? m : "");
+			recs[i].profile[0] ? recs[i].profile : "-",
+			ct_session_status_name(recs[i].status), recs[i].nruns, recs[i].nfailed,
+			machines ? 15 : 0, order, machines ? "  " : "", machines ? m : "");
 	}
 }
 
@@ -192,7 +192,7 @@ int cmd_list(int argc, char **argv)
 	if (rc == -ENOSPC)
 		rc = 0;
 	if (!rc)
-		rc = ct_store_sessions(st, 0, &recs, &n, err, sizeof(err));
+		rc = ct_store_sessions(st, NULL, &recs, &n, err, sizeof(err));
 	ct_store_close(st);
 	if (rc)
 		return cli_fail(rc, err);

@@ -71,8 +71,9 @@ static int plan_subject(struct plan_ctx *x, const struct plan_args *a)
 		const struct ct_session_rec *r =
 			ct_store_session_of(x->recs, x->nrecs, runs[i].session_id);
 
-		if (r && !strcmp(r->status, "complete") &&
-		    (!last || runs[i].session_id > last->session_id))
+		if (r && r->status == CT_SESSION_COMPLETE &&
+		    (!last || ct_store_session_newer(
+				      r, ct_store_session_of(x->recs, x->nrecs, last->session_id))))
 			last = &runs[i];
 	}
 	if (last) {
@@ -146,7 +147,7 @@ static int plan_within(struct plan_ctx *x, const char *load, double *within)
 			const struct ct_session_rec *r =
 				ct_store_session_of(x->recs, x->nrecs, runs[i].session_id);
 
-			if (r && !strcmp(r->status, "complete") && ct_run_value(&runs[i]) > 0) {
+			if (r && r->status == CT_SESSION_COMPLETE && ct_run_value(&runs[i]) > 0) {
 				v[m] = ct_run_value(&runs[i]);
 				s[m++] = runs[i].session_id;
 			}
@@ -269,7 +270,7 @@ int cmd_plan(int argc, char **argv)
 	ex = cli_open_store(a.db, &x.st);
 	if (ex)
 		return ex;
-	rc = ct_store_sessions(x.st, 0, &x.recs, &x.nrecs, err, sizeof(err));
+	rc = ct_store_sessions(x.st, NULL, &x.recs, &x.nrecs, err, sizeof(err));
 	ex = rc ? cli_fail(rc, err) : plan(&x, &a);
 	free(x.recs);
 	ct_store_close(x.st);

@@ -51,7 +51,7 @@ static int push_all(struct ct_store *from, struct ct_store *to, const struct pus
 	size_t n = 0, nmap = 0;
 	int rc;
 
-	rc = ct_store_sessions(from, 0, &recs, &n, err, sizeof(err));
+	rc = ct_store_sessions(from, NULL, &recs, &n, err, sizeof(err));
 	if (!rc && n && !(map = calloc(n, sizeof(*map))))
 		rc = ct_err(err, sizeof(err), -ENOMEM, "out of memory");
 	if (!rc)
@@ -61,7 +61,7 @@ static int push_all(struct ct_store *from, struct ct_store *to, const struct pus
 		const struct ct_session_rec *r = &recs[k];
 		int64_t group = 0, to_id = 0;
 
-		if (!strcmp(r->status, "running")) {
+		if (r->status == CT_SESSION_RUNNING) {
 			running++;
 			continue;
 		}

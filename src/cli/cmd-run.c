@@ -86,21 +86,6 @@ static int finish(struct run_args *a, int rc, const char *err, const struct cli_
 	return 0;
 }
 
-void run_reset(struct ct_session *s)
-{
-	struct ct_session_opts o = s->opts;
-	struct ct_env e = s->env;
-	ct_event_fn fn = s->on_event;
-	void *ctx = s->ctx;
-
-	memset(s, 0, sizeof(*s));
-	s->opts = o;
-	s->env = e;
-	s->env.dir[0] = '\0';
-	s->on_event = fn;
-	s->ctx = ctx;
-}
-
 /* --aa-pairs K: K sessions, each an A/A pair in its own interleaved order;
  * the first session's report in full when K is 1, a line a pair else. */
 static int run_pairs(struct run_args *a, struct ct_store *st, struct cli_progress *prog, int *ex,
@@ -114,7 +99,7 @@ static int run_pairs(struct run_args *a, struct ct_store *st, struct cli_progres
 	*ex = 0;
 	for (unsigned i = 0; i < k && !rc && !*ex; i++) {
 		if (i)
-			run_reset(&a->s);
+			ct_session_reset(&a->s);
 		a->s.opts.order_seed = seed + i;
 		rc = ct_session_run(&a->s, st, err, len);
 		cli_progress_done(prog);

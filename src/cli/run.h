@@ -66,6 +66,7 @@ struct run_args {
 	const char *good, *bad, *repo, *build, *id_cmd, *next_cmd, *good_label, *bad_label;
 	bool step;
 	unsigned bisect_max;
+	double confidence; /* of every step's verdict */
 	bool cmd_in_tree;
 };
 
@@ -122,8 +123,6 @@ int run_session(struct run_args *a, struct ct_store *st, struct cli_progress *pr
  * contend left changed come back first), the session's from now: 0, or
  * the exit code after one line. */
 int run_open_journal(struct run_args *a, struct ct_store *st, struct ct_journal *j);
-/* A new session of the same options: what the last one filled in goes. */
-void run_reset(struct ct_session *s);
 
 /* calibrate: computes, stores and prints the calibration of each load from
  * the runs of the session just run (a->s), or from --from's stored runs.

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 int ct_err(char *err, size_t len, int rc, const char *fmt, ...)
 {
@@ -36,4 +37,19 @@ int ct_exit_code(int rc)
 	default:
 		return CT_EXIT_ENV;
 	}
+}
+
+const char *ct_enum_name(const char *const *names, size_t n, unsigned v)
+{
+	return v < n && names[v] ? names[v] : "unknown";
+}
+
+int ct_enum_parse(const char *const *names, size_t n, const char *s, unsigned *out)
+{
+	for (size_t i = 0; s && i < n; i++)
+		if (names[i] && !strcmp(s, names[i])) {
+			*out = (unsigned)i;
+			return 0;
+		}
+	return -EINVAL;
 }

@@ -58,6 +58,38 @@ static int drain(int fd, char **buf, size_t *len, size_t *cap)
 	return 1;
 }
 
+int ct_sh_run(const char *cmd, const char *dir, const char *log, const char *name,
+	      const char *value)
+{
+	pid_t pid = fork();
+	int status = 0, rc, fd;
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (dir && chdir(dir))
+			_exit(126);
+		fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0)
+			dup2(fd, STDIN_FILENO);
+		if (log) {
+			fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+			if (fd < 0)
+				_exit(126);
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		if (name)
+			setenv(name, value, 1);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	rc = ct_proc_reap(pid, &status, NULL);
+	if (rc)
+		return rc;
+	return ct_proc_exit_code(status);
+}
+
 int ct_cmd_capture(char *const argv[], const char *dir, char **out, char *errline, size_t errlen)
 {
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, status = 0, rc = 0;

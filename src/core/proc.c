@@ -122,6 +122,19 @@ void ct_owner_self(struct ct_owner *o)
 		snprintf(o->host, sizeof(o->host), "%s", u.nodename);
 }
 
+bool ct_owner_same_machine(const struct ct_owner *a, const struct ct_owner *b)
+{
+	return a->machine[0] || b->machine[0] ? !strcmp(a->machine, b->machine)
+					      : !strcmp(a->host, b->host);
+}
+
+bool ct_owner_named(const struct ct_owner *o, const char *m)
+{
+	size_t n = strlen(m);
+
+	return !strcmp(o->host, m) || (n >= 4 && !strncmp(o->machine, m, n));
+}
+
 enum ct_owner_state ct_owner_state(const struct ct_owner *o)
 {
 	struct ct_owner me;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const status_names[] = {
+const char *const ct_run_status_names[CT_RUN_NSTATUS] = {
 	[CT_RUN_OK] = "ok",
 	[CT_RUN_FAILED] = "failed",
 	[CT_RUN_INTERRUPTED] = "interrupted",
@@ -18,20 +18,17 @@ static const char *const status_names[] = {
 
 const char *ct_run_status_name(enum ct_run_status s)
 {
-	if ((unsigned)s < CT_ARRAY_SIZE(status_names))
-		return status_names[s];
-	return "unknown";
+	return ct_enum_name(ct_run_status_names, CT_RUN_NSTATUS, s);
 }
 
 int ct_run_status_parse(const char *s, enum ct_run_status *out)
 {
-	for (size_t i = 0; i < CT_ARRAY_SIZE(status_names); i++) {
-		if (!strcmp(s, status_names[i])) {
-			*out = (enum ct_run_status)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	unsigned v;
+	int rc = ct_enum_parse(ct_run_status_names, CT_RUN_NSTATUS, s, &v);
+
+	if (!rc)
+		*out = (enum ct_run_status)v;
+	return rc;
 }
 
 double ct_run_time_s(const struct ct_run *r)

@@ -19,7 +19,56 @@ static bool counts(const struct ct_session_rec *recs, size_t nrecs, int64_t id, 
 {
 	const struct ct_session_rec *r = ct_store_session_of(recs, nrecs, id);
 
-	return r && !strcmp(r->status, "complete") && !strcmp(r->owner.machine, machine);
+	return r && r->status == CT_SESSION_COMPLETE && !strcmp(r->owner.machine, machine);
+}
+
+static int by_config(const void *a, const void *b)
+{
+	const struct ct_run *x = *(const struct ct_run *const *)a,
+			    *y = *(const struct ct_run *const *)b;
+
+	if (x->config_id != y->config_id)
+		return (x->config_id > y->config_id) - (x->config_id < y->config_id);
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+int rp_between_runs(const struct ct_run *runs, size_t n, const struct ct_session_rec *recs,
+		    size_t nrecs, const char *load, const char *params, const char *machine,
+		    struct ct_stats_between *out)
+{
+	const struct ct_run **keep = malloc((n ? n : 1) * sizeof(*keep));
+	double *v = malloc((n ? n : 1) * sizeof(*v));
+	int64_t *sess = malloc((n ? n : 1) * sizeof(*sess));
+	size_t nk = 0;
+	int rc = keep && v && sess ? 0 : -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	out->var = NAN;
+	for (size_t i = 0; !rc && i < n; i++) {
+		const struct ct_run *r = &runs[i];
+
+		if (r->status == CT_RUN_OK && ct_run_value(r) > 0 &&
+		    (!load || !strcmp(r->load, load)) &&
+		    (!params || !params[0] || !strcmp(r->workload_params, params)) &&
+		    counts(recs, nrecs, r->session_id, machine))
+			keep[nk++] = r;
+	}
+	if (!rc)
+		qsort(keep, nk, sizeof(*keep), by_config);
+	/* config by config: the runs of its sessions that count */
+	for (size_t i = 0, m = 0; !rc && i < nk; i++) {
+		v[m] = ct_run_value(keep[i]);
+		sess[m++] = keep[i]->session_id;
+		if (i + 1 < nk && keep[i + 1]->config_id == keep[i]->config_id)
+			continue;
+		if (ct_stats_between_add(out, v, sess, m) == -ENOMEM)
+			rc = -ENOMEM;
+		m = 0;
+	}
+	free(keep);
+	free(v);
+	free(sess);
+	return rc;
 }
 
 int ct_report_between(struct ct_store *st, const struct ct_session_rec *recs, size_t nrecs,
@@ -33,46 +82,14 @@ int ct_report_between(struct ct_store *st, const struct ct_session_rec *recs, si
 		.ok_only = true,
 	};
 	struct ct_run *runs = NULL;
-	size_t n = 0, m;
-	double *v = NULL;
-	int64_t *sess = NULL;
-	bool *done = NULL;
+	size_t n = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->var = NAN;
 	rc = ct_store_runs(st, &f, &runs, &n, err, len);
-	if (rc)
-		return rc;
-	v = malloc((n ? n : 1) * sizeof(*v));
-	sess = malloc((n ? n : 1) * sizeof(*sess));
-	done = calloc(n ? n : 1, sizeof(*done));
-	if (!v || !sess || !done) {
+	if (!rc && rp_between_runs(runs, n, recs, nrecs, NULL, NULL, machine, out))
 		rc = ct_err(err, len, -ENOMEM, "out of memory");
-		goto out;
-	}
-	/* config by config: the runs of its sessions that count */
-	for (size_t i = 0; !rc && i < n; i++) {
-		if (done[i])
-			continue;
-		m = 0;
-		for (size_t j = i; j < n; j++) {
-			if (done[j] || runs[j].config_id != runs[i].config_id)
-				continue;
-			done[j] = true;
-			if (runs[j].status != CT_RUN_OK || !(ct_run_value(&runs[j]) > 0) ||
-			    !counts(recs, nrecs, runs[j].session_id, machine))
-				continue;
-			v[m] = ct_run_value(&runs[j]);
-			sess[m++] = runs[j].session_id;
-		}
-		if (m && ct_stats_between_add(out, v, sess, m) == -ENOMEM)
-			rc = ct_err(err, len, -ENOMEM, "out of memory");
-	}
-out:
 	free(runs);
-	free(v);
-	free(sess);
-	free(done);
 	return rc;
 }

@@ -21,9 +21,19 @@
 #define BOT   30.0
 #define PH    70.0 /* the probability strip's height */
 
-static const char *colour(const char *answer)
+static const char *colour(enum ct_bisect_answer a)
 {
-	return !strcmp(answer, "bad") ? "#c0392b" : !strcmp(answer, "good") ? "#27ae60" : "#888888";
+	return a == CT_ANSWER_BAD ? "#c0392b" : a == CT_ANSWER_GOOD ? "#27ae60" : "#888888";
+}
+
+static const char *role_name(enum ct_bisect_role r)
+{
+	return ct_enum_name(ct_bisect_role_names, CT_ROLE_NROLES, r);
+}
+
+static const char *answer_name(enum ct_bisect_answer a)
+{
+	return ct_enum_name(ct_bisect_answer_names, CT_ANSWER_NANSWERS, a);
 }
 
 /* x of commit i (-1: the good end, left of the range). */
@@ -89,16 +99,17 @@ static void plot(FILE *f, const struct ct_report_bisect *b)
 	for (size_t i = 0; i < b->nsteps; i++) {
 		const struct ct_report_bisect_step *s = &b->steps[i];
 		/* the across step is the culprit against its parent: beside it */
-		double x = xof(b, s->commit) + (!strcmp(s->role, "across") ? 4 : 0);
+		double x = xof(b, s->commit) + (s->role == CT_ROLE_ACROSS ? 4 : 0);
 
-		if (!s->have_effect || !s->answer[0])
+		if (!s->have_effect || !s->answer)
 			continue;
-		fprintf(f, "<g><title>step %u, %s ", s->seq, s->role);
+		fprintf(f, "<g><title>step %u, %s ", s->seq, role_name(s->role));
 		rp_html_esc(f, s->label);
 		fputs(" against ", f);
 		rp_html_esc(f, s->base);
-		fprintf(f, ": %s, %+.1f%% [%+.1f%%, %+.1f%%], %u runs a side</title>", s->answer,
-			s->effect * 100, s->low * 100, s->high * 100, s->runs);
+		fprintf(f, ": %s, %+.1f%% [%+.1f%%, %+.1f%%], %u runs a side</title>",
+			answer_name(s->answer), s->effect * 100, s->low * 100, s->high * 100,
+			s->runs);
 		fprintf(f,
 			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 			"style=\"stroke:%s;stroke-width:2\"/>"
@@ -147,14 +158,15 @@ static void steps_table(FILE *f, const struct ct_report_bisect *b)
 		const struct ct_report_bisect_step *s = &b->steps[i];
 
 		fprintf(f, "<tr class=\"%s\"><td>%u</td><td class=\"l\">%s</td><td class=\"l\">",
-			!strcmp(s->answer, "bad")    ? "worse"
-			: !strcmp(s->answer, "good") ? "better"
-						     : "",
-			s->seq, s->role);
+			s->answer == CT_ANSWER_BAD    ? "worse"
+			: s->answer == CT_ANSWER_GOOD ? "better"
+						      : "",
+			s->seq, role_name(s->role));
 		rp_html_esc(f, s->label);
 		fputs("</td><td class=\"l\">", f);
 		rp_html_esc(f, s->base);
-		fprintf(f, "</td><td class=\"l\">%s</td>", s->answer[0] ? s->answer : "measuring");
+		fprintf(f, "</td><td class=\"l\">%s</td>",
+			s->answer ? answer_name(s->answer) : "measuring");
 		if (s->have_effect)
 			fprintf(f, "<td>%+.1f%%</td><td>[%+.1f%%, %+.1f%%]</td>", s->effect * 100,
 				s->low * 100, s->high * 100);
@@ -181,7 +193,8 @@ int ct_report_print_bisect_html(FILE *f, const struct ct_report_bisect *b)
 	rp_html_esc(f, b->good);
 	fputs("</b>, bad <b>", f);
 	rp_html_esc(f, b->bad);
-	fprintf(f, "</b>, %zu commits; %s", b->ncommits, b->status);
+	fprintf(f, "</b>, %zu commits; %s", b->ncommits,
+		ct_enum_name(ct_bisection_status_names, CT_BISECTION_NSTATUS, b->status));
 	if (b->note && *b->note) {
 		fputs(": ", f);
 		rp_html_esc(f, b->note);

@@ -24,15 +24,22 @@ int rp_load_configs(struct ct_report *rep, const struct rp_ctx *x, char *err, si
 		return ct_err(err, len, -ENOMEM, "out of memory");
 	for (size_t k = 0; k < x->q->nsrc && !rc; k++) {
 		struct ct_report_config *c = &rep->configs[rep->nconfigs++];
-		int64_t seen[256], newest = 0;
+		int64_t *seen = NULL, newest = 0;
+		size_t cap = 0;
 		const struct ct_session_rec *r;
 
 		snprintf(c->label, sizeof(c->label), "%s", x->q->src[k].label);
+		for (size_t i = 0; i < rep->nblocks; i++)
+			cap += rep->blocks[i].cells[k].nsessions;
+		seen = malloc((cap ? cap : 1) * sizeof(*seen));
+		if (!seen)
+			return ct_err(err, len, -ENOMEM, "out of memory");
 		for (size_t i = 0; i < rep->nblocks; i++) {
 			const struct ct_report_cell *cell = &rep->blocks[i].cells[k];
 
 			c->nruns += cell->n;
-			if (cell->nruns && cell->session_id >= newest) {
+			if (cell->nruns && (!newest || cell->session_id == newest ||
+					    rp_newer(x, cell->session_id, newest))) {
 				newest = cell->session_id;
 				c->config_id = cell->runs[cell->nruns - 1].config_id;
 			}
@@ -41,12 +48,13 @@ int rp_load_configs(struct ct_report *rep, const struct rp_ctx *x, char *err, si
 
 				while (m < c->nsessions && seen[m] != cell->sessions[s])
 					m++;
-				if (m < c->nsessions || m == CT_ARRAY_SIZE(seen))
+				if (m < c->nsessions)
 					continue;
 				seen[c->nsessions++] = cell->sessions[s];
 				c->nunfinished += rp_unfinished(x, cell->sessions[s]);
 			}
 		}
+		free(seen);
 		if ((r = ct_store_session_of(x->recs, x->nrecs, newest)))
 			ct_report_machine(&r->owner, c->machine, sizeof(c->machine));
 		if (c->config_id)

@@ -227,7 +227,8 @@ int ct_report_sessions_csv(FILE *f, const struct ct_session_rec *recs, size_t n)
 		field(f, r->workload);
 		fputc(',', f);
 		field(f, r->profile);
-		fprintf(f, ",%s,%lld,", r->status, (long long)r->started_at);
+		fprintf(f, ",%s,%lld,", ct_session_status_name(r->status),
+			(long long)r->started_at);
 		if (r->ended_at)
 			fprintf(f, "%lld", (long long)r->ended_at);
 		fprintf(f, ",%u,%u,", r->nruns, r->nfailed);

@@ -21,7 +21,15 @@ bool rp_unfinished(const struct rp_ctx *x, int64_t id)
 {
 	const struct ct_session_rec *r = ct_store_session_of(x->recs, x->nrecs, id);
 
-	return r && !strcmp(r->status, "interrupted");
+	return r && r->status == CT_SESSION_INTERRUPTED;
+}
+
+bool rp_newer(const struct rp_ctx *x, int64_t a, int64_t b)
+{
+	const struct ct_session_rec *ra = ct_store_session_of(x->recs, x->nrecs, a);
+	const struct ct_session_rec *rb = ct_store_session_of(x->recs, x->nrecs, b);
+
+	return ra && rb ? ct_store_session_newer(ra, rb) : a > b;
 }
 
 /* Whether the pool takes session id (latest: the newest usable one). */
@@ -53,7 +61,7 @@ static int list_sessions(struct ct_report_cell *c, const struct rp_ctx *x)
 			continue;
 		c->sessions[c->nsessions++] = id;
 		c->nunfinished += rp_unfinished(x, id);
-		if (id > c->session_id)
+		if (!c->session_id || rp_newer(x, id, c->session_id))
 			c->session_id = id;
 	}
 	return 0;
@@ -111,7 +119,8 @@ static int fetch_cell(struct ct_report_cell *c, const struct rp_ctx *x, const st
 	if (rc)
 		return rc;
 	for (size_t i = 0; !session && i < c->nruns; i++)
-		if (c->runs[i].status == CT_RUN_OK && c->runs[i].session_id > latest &&
+		if (c->runs[i].status == CT_RUN_OK &&
+		    (!latest || rp_newer(x, c->runs[i].session_id, latest)) &&
 		    (!rp_unfinished(x, c->runs[i].session_id) || x->q->include_unfinished))
 			latest = c->runs[i].session_id;
 	for (size_t i = 0; i < c->nruns; i++)

@@ -10,6 +10,7 @@
 #include "contend/report.h"
 #include "contend/util.h"
 #include "model.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -25,17 +26,6 @@ struct fsess {
 	unsigned loads;	    /* bit i: it ran fleet load i */
 };
 
-/* Machines compare by their machine id, by host name when neither has one. */
-static bool same_machine(const char *ida, const char *hosta, const char *idb, const char *hostb)
-{
-	return ida[0] || idb[0] ? !strcmp(ida, idb) : !strcmp(hosta, hostb);
-}
-
-static bool newer(const struct ct_session_rec *a, const struct ct_session_rec *b)
-{
-	return a->started_at != b->started_at ? a->started_at > b->started_at : a->id > b->id;
-}
-
 /* The session the baseline is taken from (the machine's, the label's),
  * or for neither the newest complete session: it names the workload. */
 static int base_session(const struct ct_fleet_query *q, const struct ct_session_rec *recs, size_t n,
@@ -47,19 +37,19 @@ static int base_session(const struct ct_fleet_query *q, const struct ct_session_
 	for (size_t i = 0; i < n; i++) {
 		const struct ct_session_rec *r = &recs[i];
 
-		if (q->base_machine && !rp_machine_named(&r->owner, q->base_machine))
+		if (q->base_machine && !ct_owner_named(&r->owner, q->base_machine))
 			continue;
 		any_machine = true;
 		if (q->base_label && strcmp(r->label, q->base_label))
 			continue;
 		any_label = true;
-		if (strcmp(r->status, "complete") || r->nruns <= r->nfailed ||
+		if (r->status != CT_SESSION_COMPLETE || r->nruns <= r->nfailed ||
 		    (q->workload && strcmp(r->workload, q->workload)))
 			continue;
 		if (!q->base_machine && !q->base_label && q->label_glob &&
 		    fnmatch(q->label_glob, r->label, 0))
 			continue;
-		if (!*out || newer(r, *out))
+		if (!*out || ct_store_session_newer(r, *out))
 			*out = r;
 	}
 	if (*out)
@@ -111,12 +101,20 @@ static int index_runs(struct ct_fleet *fl, const struct ct_fleet_query *q, struc
 
 	for (size_t i = 0; !rc && i < nruns; i++) {
 		const struct ct_run *r = &runs[i];
-		struct fsess *s = NULL;
+		struct fsess *s;
 		long l;
 
-		for (size_t k = 0; k < nss && !s; k++)
-			if (ss[k].rec->id == r->session_id)
-				s = &ss[k];
+		size_t lo = 0, hi = nss;
+
+		while (lo < hi) { /* ss is in the order of the sessions: id descending */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (ss[mid].rec->id > r->session_id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		s = lo < nss && ss[lo].rec->id == r->session_id ? &ss[lo] : NULL;
 		if (!s)
 			continue;
 		if (!s->params)
@@ -136,7 +134,13 @@ static int index_runs(struct ct_fleet *fl, const struct ct_fleet_query *q, struc
 
 static bool row_same_machine(const struct ct_fleet_row *a, const struct ct_fleet_row *b)
 {
-	return same_machine(a->machine_id, a->host, b->machine_id, b->host);
+	struct ct_owner x = { 0 }, y = { 0 };
+
+	snprintf(x.machine, sizeof(x.machine), "%s", a->machine_id);
+	snprintf(x.host, sizeof(x.host), "%s", a->host);
+	snprintf(y.machine, sizeof(y.machine), "%s", b->machine_id);
+	snprintf(y.host, sizeof(y.host), "%s", b->host);
+	return ct_owner_same_machine(&x, &y);
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -171,13 +175,12 @@ static int make_rows(struct ct_fleet *fl, const struct ct_fleet_query *q, struct
 		     !(fl->mode == CT_FLEET_BASE_LABEL && !strcmp(r->label, q->base_label))))
 			continue;
 		for (k = 0; k < n; k++)
-			if (same_machine(pick[k]->rec->owner.machine, pick[k]->rec->owner.host,
-					 r->owner.machine, r->owner.host) &&
+			if (ct_owner_same_machine(&pick[k]->rec->owner, &r->owner) &&
 			    !strcmp(pick[k]->rec->label, r->label))
 				break;
 		if (k == n)
 			pick[n++] = &ss[i];
-		else if (newer(r, pick[k]->rec))
+		else if (ct_store_session_newer(r, pick[k]->rec))
 			pick[k] = &ss[i];
 		count[k]++;
 	}
@@ -244,69 +247,128 @@ static void assign_bases(struct ct_fleet *fl, long base)
 				!row_same_machine(&fl->rows[k], &fl->rows[fl->rows[k].base]);
 }
 
-/* The report of row w - with b, its baseline, or alone (NULL) - over the
- * fleet's loads in mask; its cells fill w's. */
-static int judge_row(struct ct_fleet *fl, struct ct_store *st, const struct ct_fleet_query *q,
-		     struct ct_fleet_row *w, const struct ct_fleet_row *b, unsigned mask, char *err,
-		     size_t len)
+/* What judging the rows reads: the fleet's ok runs by session and load,
+ * the sessions, and the machines' spreads of sessions looked up so far. */
+struct fjudge {
+	const struct ct_run **by; /* by session id, then load, then id */
+	size_t n;
+	const struct ct_run *runs;
+	size_t nruns;
+	const struct ct_session_rec *recs;
+	size_t nrecs;
+	struct fspread {
+		char machine[40];
+		size_t load;
+		struct ct_stats_between b;
+	} * spreads;
+	size_t nspreads;
+};
+
+static int by_session_load(const void *a, const void *b)
 {
-	struct ct_report_source src[2];
-	const char *loads[CT_FLEET_MAX_LOADS];
-	size_t idx[CT_FLEET_MAX_LOADS], nl = 0, me = b ? 1 : 0;
-	struct ct_report_query rq = {
-		.workload = fl->workload,
-		.params = fl->params,
-		.src = src,
-		.nsrc = b ? 2 : 1,
-		.loads = loads,
-		.confidence = q->confidence,
-		.pool = CT_POOL_LISTED,
-		.within_session = q->within_session,
-	};
-	struct ct_report rep;
-	int rc;
+	const struct ct_run *x = *(const struct ct_run *const *)a,
+			    *y = *(const struct ct_run *const *)b;
+	int c;
 
-	if (b)
-		src[0] = (struct ct_report_source){ b->label, b->session_id };
-	src[me] = (struct ct_report_source){ w->label, w->session_id };
-	for (size_t l = 0; l < fl->nloads; l++)
-		if ((mask >> l) & 1) {
-			idx[nl] = l;
-			loads[nl++] = fl->loads[l];
-		}
-	rq.nloads = nl;
-	if (!nl)
-		return 0;
-	rc = ct_report_build(&rep, st, &rq, err, len);
-	if (rc)
-		return rc;
-	if (!fl->figure) {
-		fl->figure = rep.figure;
-		fl->unit = rep.unit;
-		fl->figure_kind = rep.figure_kind;
-		fl->higher_better = rep.higher_better;
-	}
-	for (size_t i = 0; i < rep.nblocks && i < nl; i++) {
-		const struct ct_report_cell *c = &rep.blocks[i].cells[me];
-		struct ct_fleet_cell *o = &w->cells[idx[i]];
+	if (x->session_id != y->session_id)
+		return (x->session_id > y->session_id) - (x->session_id < y->session_id);
+	c = strcmp(x->load, y->load);
+	return c ? c : (x->id > y->id) - (x->id < y->id);
+}
 
-		o->n = c->n;
-		o->mean = c->have_summary ? c->sum.mean : c->n ? c->values[0] : NAN;
-		o->compared = c->compared;
-		o->paired = c->paired;
-		o->scope = c->scope;
-		o->cmp = c->cmp;
-		snprintf(o->verdict, sizeof(o->verdict), "%s",
-			 c->compared ? ct_report_verdict(&rep, c) : "");
+/* The runs of session id under load with the fleet's parameters, as a
+ * side; the runs of an interleaved group pair by block. */
+static int side_of(const struct ct_fleet *fl, const struct fjudge *j, int64_t id, const char *load,
+		   bool pair, struct ct_report_side *sd)
+{
+	size_t lo = 0, hi = j->n;
+
+	while (lo < hi) { /* the first run of the session */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (j->by[mid]->session_id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	ct_report_release(&rep);
+	for (; lo < j->n && j->by[lo]->session_id == id; lo++) {
+		const struct ct_run *r = j->by[lo];
+
+		if (!strcmp(r->load, load) && !strcmp(r->workload_params, fl->params) &&
+		    ct_report_side_add(sd, r, 1, pair ? 0 : -1))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
-/* Each row against its baseline over the loads both ran, and alone over
- * the loads only it ran (a baseline: every load it ran). */
-static int judge_all(struct ct_fleet *fl, struct ct_store *st, const struct ct_fleet_query *q,
-		     char *err, size_t len)
+/* The machine's spread of sessions under load l, looked up once. */
+static int spread_of(const struct ct_fleet *fl, struct fjudge *j, const char *machine, size_t l,
+		     struct ct_stats_between *out)
+{
+	struct fspread *grown, *p;
+	int rc;
+
+	for (size_t i = 0; i < j->nspreads; i++)
+		if (j->spreads[i].load == l && !strcmp(j->spreads[i].machine, machine)) {
+			*out = j->spreads[i].b;
+			return 0;
+		}
+	grown = realloc(j->spreads, (j->nspreads + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	j->spreads = grown;
+	p = &j->spreads[j->nspreads++];
+	snprintf(p->machine, sizeof(p->machine), "%s", machine);
+	p->load = l;
+	rc = rp_between_runs(j->runs, j->nruns, j->recs, j->nrecs, fl->loads[l], fl->params,
+			     machine, &p->b);
+	*out = p->b;
+	return rc;
+}
+
+/* Row w's cell of load l: its runs' mean, and with its baseline b (NULL:
+ * none) the verdict as compare gives it for two sessions. */
+static int judge_cell(const struct ct_fleet *fl, struct fjudge *j, const struct ct_fleet_query *q,
+		      struct ct_fleet_row *w, const struct ct_fleet_row *b, size_t l)
+{
+	const struct ct_session_rec *rw = ct_store_session_of(j->recs, j->nrecs, w->session_id);
+	const struct ct_session_rec *rb =
+		b ? ct_store_session_of(j->recs, j->nrecs, b->session_id) : NULL;
+	bool group = rw && rb && rw->group_id && rw->group_id == rb->group_id;
+	bool pair = group && !strcmp(rw->order, "interleaved");
+	struct ct_stats_rule rule = { .confidence = q->confidence,
+				      .one_sitting = group,
+				      .within_session = q->within_session };
+	struct ct_report_side sw = { 0 }, sb = { 0 };
+	struct ct_stats_between bw = { .var = NAN };
+	struct ct_fleet_cell *o = &w->cells[l];
+	int rc = side_of(fl, j, w->session_id, fl->loads[l], pair, &sw);
+
+	o->n = sw.s.n;
+	o->mean = NAN;
+	for (size_t i = 0; i < sw.s.n; i++)
+		o->mean = (i ? o->mean : 0) + sw.s.v[i] / (double)sw.s.n;
+	if (!rc && b)
+		rc = side_of(fl, j, b->session_id, fl->loads[l], pair, &sb);
+	if (!rc && b && rb && ct_stats_scope_of(&sb.s, &sw.s, &rule) == CT_SCOPE_ACROSS &&
+	    !q->within_session)
+		rc = spread_of(fl, j, rb->owner.machine, l, &bw);
+	rule.between = &bw;
+	if (!rc && b) {
+		o->compared = true;
+		o->paired = pair;
+		rc = ct_stats_verdict(&sb.s, &sw.s, &rule, &o->cmp);
+		o->scope = o->cmp.scope;
+	}
+	ct_report_side_release(&sw);
+	ct_report_side_release(&sb);
+	return rc;
+}
+
+/* Each row against its baseline over the loads both ran (Holm across
+ * them), alone over the loads only it ran (a baseline: every load it
+ * ran). */
+static int judge_all(struct ct_fleet *fl, struct fjudge *j, const struct ct_fleet_query *q)
 {
 	int rc = 0;
 
@@ -314,13 +376,66 @@ static int judge_all(struct ct_fleet *fl, struct ct_store *st, const struct ct_f
 		struct ct_fleet_row *w = &fl->rows[k];
 		const struct ct_fleet_row *b = w->base >= 0 ? &fl->rows[w->base] : NULL;
 		unsigned both = b ? w->ran & b->ran : 0;
+		struct ct_stats_comparison *fam[CT_FLEET_MAX_LOADS];
+		size_t nfam = 0;
 
-		rc = judge_row(fl, st, q, w, b, both, err, len);
-		if (!rc)
-			rc = judge_row(fl, st, q, w, NULL, w->ran & ~both, err, len);
+		for (size_t l = 0; !rc && l < fl->nloads; l++) {
+			if (!((w->ran >> l) & 1))
+				continue;
+			rc = judge_cell(fl, j, q, w, (both >> l) & 1 ? b : NULL, l);
+			if (w->cells[l].compared)
+				fam[nfam++] = &w->cells[l].cmp;
+		}
+		if (!rc && ct_stats_decide(fam, nfam, q->confidence))
+			rc = -EINVAL;
+		for (size_t l = 0; !rc && l < fl->nloads; l++)
+			if (w->cells[l].compared)
+				snprintf(w->cells[l].verdict, sizeof(w->cells[l].verdict), "%s",
+					 rp_outcome_word(&w->cells[l].cmp, false,
+							 fl->higher_better));
 	}
-	if (!rc && !fl->figure)
-		fl->figure = "Time", fl->unit = "s", fl->figure_kind = CT_FIGURE_TIME;
+	return rc;
+}
+
+/* The judged figure, as the first ok run of the fleet's names it. */
+static void name_figure(struct ct_fleet *fl, const struct fjudge *j)
+{
+	const struct ct_run *first = NULL;
+	const char *key;
+
+	for (size_t i = 0; i < j->n && !first; i++)
+		if (!strcmp(j->by[i]->workload_params, fl->params))
+			first = j->by[i];
+	fl->figure_kind = rp_figure_of(first, &fl->figure, &fl->unit, &key);
+	fl->higher_better = first && ct_run_higher_better(first);
+}
+
+static int judge(struct ct_fleet *fl, const struct ct_fleet_query *q, const struct ct_run *runs,
+		 size_t nruns, const struct ct_session_rec *recs, size_t nrecs, char *err,
+		 size_t len)
+{
+	struct fjudge j = {
+		.by = malloc((nruns ? nruns : 1) * sizeof(*j.by)),
+		.runs = runs,
+		.nruns = nruns,
+		.recs = recs,
+		.nrecs = nrecs,
+	};
+	int rc = 0;
+
+	if (!j.by)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < nruns; i++)
+		j.by[j.n++] = &runs[i];
+	qsort(j.by, j.n, sizeof(*j.by), by_session_load);
+	name_figure(fl, &j);
+	rc = judge_all(fl, &j, q);
+	if (rc == -ENOMEM)
+		rc = ct_err(err, len, rc, "out of memory");
+	else if (rc)
+		rc = ct_err(err, len, rc, "cannot adjust the p-values");
+	free(j.by);
+	free(j.spreads);
 	return rc;
 }
 
@@ -350,7 +465,7 @@ int ct_fleet_build(struct ct_fleet *fl, struct ct_store *st, const struct ct_fle
 		if (rc)
 			return rc;
 	}
-	rc = ct_store_sessions(st, 0, &recs, &nrecs, err, len);
+	rc = ct_store_sessions(st, NULL, &recs, &nrecs, err, len);
 	if (!rc)
 		rc = base_session(q, recs, nrecs, &base, err, len);
 	if (rc)
@@ -370,7 +485,8 @@ int ct_fleet_build(struct ct_fleet *fl, struct ct_store *st, const struct ct_fle
 		goto out;
 	}
 	for (size_t i = 0; i < nrecs; i++)
-		if (!strcmp(recs[i].status, "complete") && !strcmp(recs[i].workload, fl->workload))
+		if (recs[i].status == CT_SESSION_COMPLETE &&
+		    !strcmp(recs[i].workload, fl->workload))
 			ss[nss++].rec = &recs[i];
 	rc = index_runs(fl, q, ss, nss, runs, nruns, err, len);
 	if (rc)
@@ -404,7 +520,7 @@ int ct_fleet_build(struct ct_fleet *fl, struct ct_store *st, const struct ct_fle
 		goto out;
 	}
 	assign_bases(fl, b);
-	rc = judge_all(fl, st, q, err, len);
+	rc = judge(fl, q, runs, nruns, recs, nrecs, err, len);
 out:
 	free(ss);
 	free(runs);

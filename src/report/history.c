@@ -33,19 +33,6 @@ struct hctx {
 	size_t nacks;
 };
 
-static bool machine_matches(const struct ct_session_rec *r, const char *m)
-{
-	return !strcmp(m, "all") || rp_machine_named(&r->owner, m);
-}
-
-static bool matches(const struct ct_session_rec *r, const struct ct_history_query *q)
-{
-	return !strcmp(r->status, "complete") &&
-	       (!q->label_glob || !fnmatch(q->label_glob, r->label, 0)) &&
-	       (!q->since || r->started_at >= q->since) &&
-	       (!q->machine || machine_matches(r, q->machine)) && (!q->by_commit || r->commit[0]);
-}
-
 static const struct ct_history_query *sort_q;
 
 static int cmp_rec(const void *a, const void *b)
@@ -60,25 +47,43 @@ static int cmp_rec(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/* The filter of the query's sessions (of one workload once known). */
+static struct ct_session_filter filter_of(const struct ct_history_query *q, const char *workload)
+{
+	return (struct ct_session_filter){
+		.status = CT_SESSION_ONLY(CT_SESSION_COMPLETE),
+		.label_glob = q->label_glob,
+		.since = q->since,
+		.machine = q->machine && strcmp(q->machine, "all") ? q->machine : NULL,
+		.workload = workload,
+		.with_commit = q->by_commit,
+	};
+}
+
 /* The sessions that match, in order, and the workload. */
 static int select_sessions(struct hctx *x, struct ct_session_rec *recs, size_t nrecs, char *err,
 			   size_t len)
 {
 	const struct ct_history_query *q = x->q;
 	const struct ct_session_rec *newest = NULL;
-	size_t any_machine = 0, any = 0;
 
-	for (size_t i = 0; i < nrecs; i++) {
-		any_machine += !q->machine || machine_matches(&recs[i], q->machine);
-		if (!matches(&recs[i], q) || (q->workload && strcmp(recs[i].workload, q->workload)))
-			continue;
-		any++;
-		if (!newest || recs[i].started_at > newest->started_at)
+	for (size_t i = 0; i < nrecs; i++)
+		if (!newest || ct_store_session_newer(&recs[i], newest))
 			newest = &recs[i];
+	if (!newest && q->machine && strcmp(q->machine, "all")) {
+		struct ct_session_filter m = { .machine = q->machine, .limit = 1 };
+		struct ct_session_rec *any = NULL;
+		size_t n = 0;
+		int rc = ct_store_sessions(x->st, &m, &any, &n, err, len);
+
+		free(any);
+		if (rc)
+			return rc;
+		if (!n)
+			return ct_err(err, len, -ENOENT,
+				      "no session of machine '%s' in the results store",
+				      q->machine);
 	}
-	if (!any_machine)
-		return ct_err(err, len, -ENOENT, "no session of machine '%s' in the results store",
-			      q->machine);
 	if (!newest)
 		return ct_err(err, len, -ENOENT, "no complete session%s%s%s%s%s matches%s",
 			      q->workload ? " of workload " : "", q->workload ? q->workload : "",
@@ -90,7 +95,7 @@ static int select_sessions(struct hctx *x, struct ct_session_rec *recs, size_t n
 	if (!x->sess)
 		return ct_err(err, len, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < nrecs; i++)
-		if (matches(&recs[i], q) && !strcmp(recs[i].workload, x->h->workload))
+		if (!strcmp(recs[i].workload, x->h->workload))
 			x->sess[x->nsess++] = &recs[i];
 	if (x->nsess < 2)
 		return ct_err(err, len, -EDOM,
@@ -349,9 +354,17 @@ static int find_changes(struct hctx *x, struct ct_history_series *s, const doubl
 		c->nafter = hi - c->at;
 		nb = side_runs(x, s, lo, c->at, v, sv);
 		na = side_runs(x, s, c->at, hi, w, sw);
-		ct_stats_compare(v, nb, w, na, NULL, NULL, 0, x->q->confidence, &cmp);
-		if (!ct_stats_compare_sessions(v, sv, nb, w, sw, na, x->q->confidence, &cmp) &&
-		    cmp.ratio_scale && isfinite(cmp.effect_low) && isfinite(cmp.effect_high)) {
+		struct ct_stats_side sb = { .v = v, .session = sv, .n = nb },
+				     sa = { .v = w, .session = sw, .n = na };
+		const struct ct_stats_rule rule = { .confidence = x->q->confidence };
+
+		rc = ct_stats_verdict(&sb, &sa, &rule, &cmp);
+		if (rc) {
+			rc = ct_err(err, len, rc, "out of memory");
+			break;
+		}
+		if (cmp.decided_by == CT_TEST_SESSIONS && cmp.ratio_scale &&
+		    isfinite(cmp.effect_low) && isfinite(cmp.effect_high)) {
 			c->have_effect = true;
 			c->effect = cmp.effect - 1;
 			c->low = cmp.effect_low - 1;
@@ -392,6 +405,7 @@ const struct ct_history_change *ct_history_newest(const struct ct_history_series
 int ct_history_build(struct ct_history *h, struct ct_store *st, const struct ct_history_query *q,
 		     char *err, size_t len)
 {
+	struct ct_session_filter sf = filter_of(q, q->workload);
 	struct ct_run_filter f = { .ok_only = true };
 	struct ct_session_rec *recs = NULL;
 	struct hctx x = { .st = st, .q = q, .h = h };
@@ -401,7 +415,7 @@ int ct_history_build(struct ct_history *h, struct ct_store *st, const struct ct_
 	memset(h, 0, sizeof(*h));
 	h->by_commit = q->by_commit;
 	h->confidence = q->confidence;
-	rc = ct_store_sessions(st, 0, &recs, &nrecs, err, len);
+	rc = ct_store_sessions(st, &sf, &recs, &nrecs, err, len);
 	if (!rc)
 		rc = select_sessions(&x, recs, nrecs, err, len);
 	f.workload = h->workload;

@@ -207,92 +207,82 @@ static double value_of(const struct ct_report *rep, const struct ct_run *r, long
 	return ct_run_metric(r, rep->extra[k].metric, &v) ? NAN : v;
 }
 
-/* The values of figure k of a cell's ok runs (NaN ones left out), and
- * the session of each. */
-static size_t values_of(const struct ct_report *rep, const struct ct_report_cell *c, long k,
-			double *out, int64_t *sess)
+/* One side of figure k of a cell: its ok runs' values (NaN ones left
+ * out), the session of each, and when the cell's sessions pair with the
+ * baseline's (group: their interleaved --vary run) the block of each run
+ * of that group; buffers of c->n + 1. */
+static struct ct_stats_side side_of(const struct ct_report *rep, const struct ct_report_cell *c,
+				    long k, int64_t group, const struct rp_ctx *x, double *v,
+				    int64_t *sess, int64_t *pair)
 {
-	size_t n = 0;
+	struct ct_stats_side s = { .v = v, .session = sess, .pair = group ? pair : NULL };
 
 	for (size_t i = 0; i < c->n; i++) {
-		double v = k < 0 ? c->values[i] : value_of(rep, c->ok[i], k);
+		double y = k < 0 ? c->values[i] : value_of(rep, c->ok[i], k);
+		const struct ct_run *r = c->ok ? c->ok[i] : NULL;
 
-		if (isnan(v))
+		if (isnan(y))
 			continue;
-		sess[n] = c->ok ? c->ok[i]->session_id : 0;
-		out[n++] = v;
+		sess[s.n] = r ? r->session_id : 0;
+		pair[s.n] = r && group && group_of(x, r->session_id, true) == group ? r->block : 0;
+		v[s.n++] = y;
 	}
-	return n;
+	return s;
 }
 
-/* Figure k of c against the baseline b into out; the runs of sessions of
- * one interleaved group (paired) pair by block, and with two sessions or
- * more a side the sessions decide. */
-static int compare_figure(struct ct_report *rep, const struct ct_report_block *blk,
-			  const struct ct_report_cell *b, const struct ct_report_cell *c, long k,
-			  bool paired, struct ct_stats_comparison *out)
+/* What the rule is told of c against the baseline b in block blk. */
+static struct ct_stats_rule rule_of(const struct ct_report *rep, const struct rp_ctx *x,
+				    const struct ct_report_block *blk,
+				    const struct ct_report_cell *b, const struct ct_report_cell *c)
 {
-	size_t cap = (b->n > c->n ? b->n : c->n) + 1, nb, nc, np = 0;
+	int64_t g = b->n ? group_of(x, b->session_id, false) : 0;
+
+	return (struct ct_stats_rule){
+		.confidence = rep->confidence,
+		.one_sitting = g && c->n && group_of(x, c->session_id, false) == g,
+		.within_session = x->q->within_session,
+		.between = blk ? &blk->between : NULL,
+	};
+}
+
+/* The group whose runs of b and c pair by block: both newest sessions of
+ * one interleaved --vary run, 0 when they do not. */
+static int64_t paired_group(const struct rp_ctx *x, const struct ct_report_cell *b,
+			    const struct ct_report_cell *c)
+{
+	int64_t g = b->n ? group_of(x, b->session_id, true) : 0;
+
+	return g && c->n && b->session_id != c->session_id && group_of(x, c->session_id, true) == g
+		       ? g
+		       : 0;
+}
+
+/* Figure k of c against the baseline b into out (ct_stats_verdict()). */
+static int compare_figure(struct ct_report *rep, const struct rp_ctx *x,
+			  const struct ct_report_block *blk, const struct ct_report_cell *b,
+			  const struct ct_report_cell *c, long k, struct ct_stats_comparison *out)
+{
+	size_t cap = (b->n > c->n ? b->n : c->n) + 1;
 	double *vb = malloc(cap * sizeof(double)), *vc = malloc(cap * sizeof(double));
-	double *pb = malloc(cap * sizeof(double)), *pc = malloc(cap * sizeof(double));
 	int64_t *sb = malloc(cap * sizeof(int64_t)), *sc = malloc(cap * sizeof(int64_t));
-	int rc = 0;
+	int64_t *pb = malloc(cap * sizeof(int64_t)), *pc = malloc(cap * sizeof(int64_t));
+	int64_t g = paired_group(x, b, c);
+	struct ct_stats_rule rule = rule_of(rep, x, blk, b, c);
+	int rc = -ENOMEM;
 
-	if (!vb || !vc || !pb || !pc || !sb || !sc) {
-		rc = -ENOMEM;
-		goto out;
+	if (vb && vc && sb && sc && pb && pc) {
+		struct ct_stats_side sideb = side_of(rep, b, k, g, x, vb, sb, pb);
+		struct ct_stats_side sidec = side_of(rep, c, k, g, x, vc, sc, pc);
+
+		rc = ct_stats_verdict(&sideb, &sidec, &rule, out);
 	}
-	nb = values_of(rep, b, k, vb, sb);
-	nc = values_of(rep, c, k, vc, sc);
-	for (size_t i = 0; paired && i < b->n; i++)
-		for (size_t j = 0; j < c->n; j++)
-			if (b->ok[i]->block && c->ok[j]->block == b->ok[i]->block) {
-				double x = value_of(rep, b->ok[i], k),
-				       y = value_of(rep, c->ok[j], k);
-
-				if (!isnan(x) && !isnan(y)) {
-					pb[np] = x;
-					pc[np++] = y;
-				}
-				break;
-			}
-	ct_stats_compare(vb, nb, vc, nc, np ? pb : NULL, np ? pc : NULL, np, rep->confidence, out);
-	if (c->scope == CT_SCOPE_SESSIONS &&
-	    ct_stats_compare_sessions(vb, sb, nb, vc, sc, nc, rep->confidence, out) == -ENOMEM)
-		rc = -ENOMEM;
-	/* one session a side: the machine's spread of sessions stands in */
-	if (c->scope == CT_SCOPE_MACHINE &&
-	    ct_stats_compare_across(vb, sb, nb, vc, sc, nc, &blk->between, rep->confidence, out) ==
-		    -ENOMEM)
-		rc = -ENOMEM;
-out:
 	free(vb);
 	free(vc);
-	free(pb);
-	free(pc);
 	free(sb);
 	free(sc);
+	free(pb);
+	free(pc);
 	return rc;
-}
-
-/* How c's sessions relate to b's: one session or one --vary run, enough
- * sessions a side for the sessions to decide, or too few - the machine's
- * spread of sessions deciding when the block knows it and the query did
- * not ask for the runs alone. */
-static enum ct_report_scope scope_of(const struct rp_ctx *x, const struct ct_report_block *blk,
-				     const struct ct_report_cell *b, const struct ct_report_cell *c)
-{
-	int64_t g;
-
-	if (b->nsessions >= CT_STATS_SESSIONS_MIN && c->nsessions >= CT_STATS_SESSIONS_MIN)
-		return CT_SCOPE_SESSIONS;
-	if (b->nsessions == 1 && c->nsessions == 1 &&
-	    (b->session_id == c->session_id ||
-	     ((g = group_of(x, b->session_id, false)) && g == group_of(x, c->session_id, false))))
-		return CT_SCOPE_SESSION;
-	if (!x->q->within_session && blk->between.df > 0 && b->n && c->n)
-		return CT_SCOPE_MACHINE;
-	return CT_SCOPE_ACROSS;
 }
 
 /* c against the baseline b on every judged figure; the runs of sessions
@@ -301,25 +291,18 @@ static int compare_cell(struct ct_report *rep, const struct ct_report_block *blk
 			const struct ct_report_cell *b, struct ct_report_cell *c,
 			const struct rp_ctx *x)
 {
-	int64_t gb = b->n ? group_of(x, b->session_id, true) : 0;
-	bool paired = gb && c->n && b->session_id != c->session_id &&
-		      group_of(x, c->session_id, true) == gb;
 	int rc;
 
 	c->compared = true;
 	rep->compared = true;
-	c->scope = scope_of(x, blk, b, c);
-	if (paired) {
+	if (paired_group(x, b, c)) {
 		c->paired = true;
 		rep->paired = true;
 	}
-	rc = compare_figure(rep, blk, b, c, -1, paired, &c->cmp);
-	/* the rule across sessions could not run (sessions of one run): the
-	 * runs decided, and the spread of sessions stays unknown */
-	if (!rc && c->scope == CT_SCOPE_MACHINE && c->cmp.decided_by != CT_TEST_ACROSS)
-		c->scope = CT_SCOPE_ACROSS;
+	rc = compare_figure(rep, x, blk, b, c, -1, &c->cmp);
+	c->scope = c->cmp.scope;
 	for (unsigned k = 0; !rc && k < rep->nextra; k++)
-		rc = compare_figure(rep, blk, b, c, (long)k, paired, &c->extra_cmp[k]);
+		rc = compare_figure(rep, x, blk, b, c, (long)k, &c->extra_cmp[k]);
 	return rc;
 }
 
@@ -346,6 +329,28 @@ static int decide_all(struct ct_report *rep, size_t nsrc, char *err, size_t len)
 	return rc;
 }
 
+/* Whether c, against the baseline b, is judged across sessions with one
+ * session a side: the machine's spread of sessions would stand in. */
+static bool needs_between(struct ct_report *rep, const struct rp_ctx *x,
+			  const struct ct_report_cell *b, const struct ct_report_cell *c)
+{
+	size_t cap = (b->n > c->n ? b->n : c->n) + 1;
+	double *v = malloc(2 * cap * sizeof(double));
+	int64_t *s = malloc(4 * cap * sizeof(int64_t));
+	struct ct_stats_rule rule = rule_of(rep, x, NULL, b, c);
+	bool need = false;
+
+	if (v && s && b->n && c->n) {
+		struct ct_stats_side sb = side_of(rep, b, -1, 0, x, v, s, s + 2 * cap);
+		struct ct_stats_side sc = side_of(rep, c, -1, 0, x, v + cap, s + cap, s + 3 * cap);
+
+		need = ct_stats_scope_of(&sb, &sc, &rule) == CT_SCOPE_ACROSS;
+	}
+	free(v);
+	free(s);
+	return need;
+}
+
 /* The block's machine spread of sessions, when one of its configs is
  * compared across sessions with one session a side: from the sessions of
  * the machine the baseline's newest session ran on. */
@@ -357,14 +362,8 @@ static int block_between(struct ct_report *rep, struct ct_report_block *b,
 	bool need = false;
 
 	b->between.var = NAN;
-	for (size_t j = 0; !x->q->within_session && j < b->ncells; j++) {
-		const struct ct_report_cell *c = &b->cells[j];
-
-		need |= c != base && c->n && base->n &&
-			(c->nsessions < CT_STATS_SESSIONS_MIN ||
-			 base->nsessions < CT_STATS_SESSIONS_MIN) &&
-			scope_of(x, b, base, c) == CT_SCOPE_ACROSS;
-	}
+	for (size_t j = 0; !x->q->within_session && !need && j < b->ncells; j++)
+		need = &b->cells[j] != base && needs_between(rep, x, base, &b->cells[j]);
 	if (!need || !r || !b->load[0])
 		return 0;
 	return ct_report_between(x->st, x->recs, x->nrecs, rep->workload, rep->params, b->load,

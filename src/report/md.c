@@ -492,7 +492,7 @@ int ct_report_sessions_md(FILE *f, const struct ct_session_rec *recs, size_t n)
 		fprintf(f, " | ");
 		text(f, recs[i].workload);
 		fprintf(f, " | %s | %s | %u | %u |\n", recs[i].profile[0] ? recs[i].profile : "-",
-			recs[i].status, recs[i].nruns, recs[i].nfailed);
+			ct_session_status_name(recs[i].status), recs[i].nruns, recs[i].nfailed);
 	}
 	return 0;
 }

@@ -32,6 +32,20 @@ static bool ends_with(const char *s, const char *end)
 	return a > b && !strcmp(s + a - b, end);
 }
 
+enum ct_report_figure_kind rp_figure_of(const struct ct_run *r, const char **name,
+					const char **unit, const char **key)
+{
+	const struct ct_figure *fig = r ? ct_run_figure(r) : NULL;
+
+	*name = fig ? fig->name : "Time";
+	*unit = fig ? fig->unit : "s";
+	*key = fig ? fig->key : "time_s";
+	return !fig				      ? CT_FIGURE_TIME
+	       : !strcmp(fig->key, CT_METRIC_TPS)     ? CT_FIGURE_TPS
+	       : !strcmp(fig->key, CT_METRIC_LATENCY) ? CT_FIGURE_LATENCY
+						      : CT_FIGURE_OTHER;
+}
+
 /* The judged figure's name, and for the latency workload the figures
  * judged beside it: each task's deadlines met, and the p99 of every task
  * but the first (whose p99 is the main figure). */
@@ -41,15 +55,7 @@ static void name_figure(struct ct_report *rep)
 	char first[CT_METRIC_NAME] = "", task[1][16];
 	double main;
 
-	const struct ct_figure *fig = r ? ct_run_figure(r) : NULL;
-
-	rep->figure = fig ? fig->name : "Time";
-	rep->unit = fig ? fig->unit : "s";
-	rep->figure_key = fig ? fig->key : "time_s";
-	rep->figure_kind = !fig					  ? CT_FIGURE_TIME
-			   : !strcmp(fig->key, CT_METRIC_TPS)	  ? CT_FIGURE_TPS
-			   : !strcmp(fig->key, CT_METRIC_LATENCY) ? CT_FIGURE_LATENCY
-								  : CT_FIGURE_OTHER;
+	rep->figure_kind = rp_figure_of(r, &rep->figure, &rep->unit, &rep->figure_key);
 	if (rep->figure_kind != CT_FIGURE_LATENCY || ct_run_metric(r, CT_METRIC_LATENCY, &main))
 		return;
 	if (rp_tasks_of(rep, task, 1))
@@ -83,7 +89,7 @@ int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_
 	rep->blocks = calloc(q->nloads ? q->nloads : 1, sizeof(*rep->blocks));
 	if (!rep->blocks)
 		return ct_err(err, len, -ENOMEM, "out of memory");
-	rc = ct_store_sessions(st, 0, &x.recs, &x.nrecs, err, len);
+	rc = ct_store_sessions(st, NULL, &x.recs, &x.nrecs, err, len);
 	if (!rc)
 		rc = rp_references(rep, &x, err, len);
 	/* the baseline: as asked, else the score reference, else the first */
@@ -199,8 +205,11 @@ int ct_report_from_numbers(struct ct_report *rep, const char *const *names,
 const char *ct_report_outcome(const struct ct_report *rep, const struct ct_stats_comparison *v,
 			      bool higher_better)
 {
-	bool numbers = rep->kind == CT_REPORT_NUMBERS;
+	return rp_outcome_word(v, rep->kind == CT_REPORT_NUMBERS, higher_better);
+}
 
+const char *rp_outcome_word(const struct ct_stats_comparison *v, bool numbers, bool higher_better)
+{
 	switch (v->outcome) {
 	case CT_OUTCOME_NOT_ENOUGH:
 		return v->need <= 4 ? "not enough runs for a verdict (4 a side needed)"
@@ -224,13 +233,6 @@ const char *ct_report_verdict(const struct ct_report *rep, const struct ct_repor
 			       ? "no significant difference"
 			       : "no test possible (no spread)";
 	return ct_report_outcome(rep, &c->cmp, rep->higher_better);
-}
-
-bool rp_machine_named(const struct ct_owner *o, const char *m)
-{
-	size_t n = strlen(m);
-
-	return !strcmp(o->host, m) || (n >= 4 && !strncmp(o->machine, m, n));
 }
 
 void ct_report_machine(const struct ct_owner *o, char *buf, size_t len)

@@ -18,15 +18,19 @@ struct rp_ctx {
 	size_t nrecs;
 };
 
-/* model.c: whether m names the machine of o - its host name, or 4 or more
- * leading digits of its machine id (history --machine, fleet summary
- * --baseline-machine) */
-bool rp_machine_named(const struct ct_owner *o, const char *m);
+/* The judged figure of run r (NULL: Time) as printers name it, and its
+ * kind. */
+enum ct_report_figure_kind rp_figure_of(const struct ct_run *r, const char **name,
+					const char **unit, const char **key);
+/* ct_report_outcome()'s word, for a model of plain numbers or runs. */
+const char *rp_outcome_word(const struct ct_stats_comparison *v, bool numbers, bool higher_better);
 
 /* fetch.c: the store's runs, in the model's cells */
 
 /* A session that was interrupted: pooled only when asked. */
 bool rp_unfinished(const struct rp_ctx *x, int64_t id);
+/* Whether session a is newer than b (ct_store_session_newer()). */
+bool rp_newer(const struct rp_ctx *x, int64_t a, int64_t b);
 /* Ratio's reference (the no-load mean Time of rep->ref_label) and, when
  * the query scores, the score reference's no-load tps. */
 int rp_references(struct ct_report *rep, const struct rp_ctx *x, char *err, size_t len) CT_WUR;

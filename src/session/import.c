@@ -150,7 +150,7 @@ static int store_session(struct ct_store *st, int64_t config, const char *argv,
 		rc = ct_store_run_put(st, &runs[i], err, len);
 	}
 	if (!rc)
-		rc = ct_store_session_end(st, rec.id, "complete", err, len);
+		rc = ct_store_session_end(st, rec.id, CT_SESSION_COMPLETE, err, len);
 	if (!rc)
 		rc = ct_store_commit(st, err, len);
 	if (rc)

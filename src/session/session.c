@@ -253,7 +253,7 @@ static void quietness_check(struct session_rt *rt)
 static bool orphan(const struct ct_session_rec *rec)
 {
 	/* a session of another machine (a shared store) is never judged */
-	return !strcmp(rec->status, "running") && ct_owner_state(&rec->owner) == CT_OWNER_GONE;
+	return rec->status == CT_SESSION_RUNNING && ct_owner_state(&rec->owner) == CT_OWNER_GONE;
 }
 
 unsigned ct_session_show_orphans(struct ct_session_rec *recs, size_t n)
@@ -262,7 +262,7 @@ unsigned ct_session_show_orphans(struct ct_session_rec *recs, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		if (orphan(&recs[i])) {
-			snprintf(recs[i].status, sizeof(recs[i].status), "interrupted");
+			recs[i].status = CT_SESSION_INTERRUPTED;
 			shown++;
 		}
 	return shown;
@@ -270,18 +270,19 @@ unsigned ct_session_show_orphans(struct ct_session_rec *recs, size_t n)
 
 int ct_session_close_orphans(struct ct_store *st, unsigned *closed, char *err, size_t len)
 {
+	const struct ct_session_filter running = { .status = CT_SESSION_ONLY(CT_SESSION_RUNNING) };
 	struct ct_session_rec *recs = NULL;
 	size_t n = 0;
 	int rc;
 
 	*closed = 0;
-	rc = ct_store_sessions(st, 0, &recs, &n, err, len);
+	rc = ct_store_sessions(st, &running, &recs, &n, err, len);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (!orphan(&recs[i]))
 			continue;
-		rc = ct_store_session_end(st, recs[i].id, "interrupted", err, len);
+		rc = ct_store_session_end(st, recs[i].id, CT_SESSION_INTERRUPTED, err, len);
 		if (!rc)
 			(*closed)++;
 	}
@@ -524,14 +525,16 @@ static int finish(struct session_rt *rt, int rc, char *err, size_t len)
 	}
 	for (size_t k = 0; k < s->ncfg; k++) {
 		struct ct_session_config *c = &s->cfg[k];
-		const char *status = !rc ? "complete" : rc == -EINTR ? "interrupted" : "failed";
+		enum ct_session_status status = !rc	       ? CT_SESSION_COMPLETE
+						: rc == -EINTR ? CT_SESSION_INTERRUPTED
+							       : CT_SESSION_FAILED;
 		char e2[CT_ERRLEN];
 
 		if (!c->rec.id)
 			continue;
 		if (ct_store_session_end(rt->st, c->rec.id, status, e2, sizeof(e2)) && !rc)
 			rc = ct_err(err, len, -EIO, "%s", e2);
-		snprintf(c->rec.status, sizeof(c->rec.status), "%s", status);
+		c->rec.status = status;
 	}
 	if (s->ncfg)
 		s->rec = s->cfg[0].rec;
@@ -600,4 +603,19 @@ out:
 		sess_emit(&rt, CT_EV_INFO, NULL, 0, NULL, msg);
 	}
 	return rc;
+}
+
+void ct_session_reset(struct ct_session *s)
+{
+	struct ct_session_opts o = s->opts;
+	struct ct_env e = s->env;
+	ct_event_fn fn = s->on_event;
+	void *ctx = s->ctx;
+
+	memset(s, 0, sizeof(*s));
+	s->opts = o;
+	s->env = e;
+	s->env.dir[0] = '\0';
+	s->on_event = fn;
+	s->ctx = ctx;
 }

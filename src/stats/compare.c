@@ -170,7 +170,7 @@ void ct_stats_compare(const double *base, size_t nb, const double *other, size_t
 static void decide(struct ct_stats_comparison *c, double p_adj, double confidence)
 {
 	c->p_adj = p_adj;
-	if (p_adj >= 1 - confidence / 100)
+	if (p_adj >= (100 - confidence) / 100)
 		c->outcome = CT_OUTCOME_NO_DIFFERENCE;
 	else
 		c->outcome = c->higher ? CT_OUTCOME_HIGHER : CT_OUTCOME_LOWER;

@@ -9,9 +9,30 @@
 #include "contend/util.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+const char *const ct_bisection_mode_names[CT_BISECTION_NMODES] = {
+	[CT_BISECTION_RUN] = "run",
+	[CT_BISECTION_STEP] = "step",
+};
+const char *const ct_bisection_status_names[CT_BISECTION_NSTATUS] = {
+	[CT_BISECTION_RUNNING] = "running",
+	[CT_BISECTION_FOUND] = "found",
+	[CT_BISECTION_NONE] = "none",
+	[CT_BISECTION_RESET] = "reset",
+};
+const char *const ct_bisect_role_names[CT_ROLE_NROLES] = {
+	[CT_ROLE_REGRESSION] = "regression",
+	[CT_ROLE_CANDIDATE] = "candidate",
+	[CT_ROLE_ACROSS] = "across",
+};
+const char *const ct_bisect_answer_names[CT_ANSWER_NANSWERS] = {
+	[CT_ANSWER_NONE] = "",	   [CT_ANSWER_GOOD] = "good", [CT_ANSWER_BAD] = "bad",
+	[CT_ANSWER_SKIP] = "skip", [CT_ANSWER_SAME] = "same",
+};
 
 #define BI(name, type, m) COL(name, type, struct ct_bisection, m)
 #define BI_TEXT(name, m)  TEXT(name, struct ct_bisection, m)
@@ -23,11 +44,12 @@ static const struct col bisection_cols[] = {
 	BI_TEXT("repo", repo),
 	BI_TEXT("good", good),
 	BI_TEXT("bad", bad),
-	BI_TEXT("mode", mode),
+	ENUM("mode", struct ct_bisection, mode, ct_bisection_mode_names, CT_BISECTION_NMODES),
 	BI_TEXT("argv", argv),
 	BI("started_at", COL_I64, started_at),
 	/* written again at its end */
-	BI_TEXT("status", status),
+	ENUM("status", struct ct_bisection, status, ct_bisection_status_names,
+	     CT_BISECTION_NSTATUS),
 	BI_TEXT("culprit", culprit),
 	BI_TEXT("note", note),
 	BI("ended_at", COL_ID, ended_at),
@@ -37,13 +59,13 @@ static const struct col bisection_cols[] = {
 static const struct col step_cols[] = {
 	ST("bisection_id", COL_I64, bisection_id),
 	ST("seq", COL_UINT, seq),
-	ST_TEXT("role", role),
+	ENUM("role", struct ct_bisect_step, role, ct_bisect_role_names, CT_ROLE_NROLES),
 	ST_TEXT("sha", sha),
 	ST_TEXT("base", base),
 	ST("created_at", COL_I64, created_at),
 	/* written again at its end */
 	ST("session_id", COL_ID, session_id),
-	ST_TEXT("answer", answer),
+	ENUM("answer", struct ct_bisect_step, answer, ct_bisect_answer_names, CT_ANSWER_NANSWERS),
 	ST_TEXT("why", why),
 	ST("runs", COL_UINT, runs),
 	ST("have_effect", COL_BOOL, have_effect),
@@ -103,6 +125,12 @@ int ct_store_bisection_get(struct ct_store *pub, const char *repo, struct ct_bis
 		b->id = DB(s)->col_i64(st, 0);
 		rc = ct_store_read_cols(s, st, 1, bisection_cols, CT_ARRAY_SIZE(bisection_cols), b);
 		DB(s)->reset(st);
+		if (rc > 0)
+			rc = ct_err(err, len, -EINVAL,
+				    "bisection %" PRId64
+				    " in results store '%s' has a mode or status "
+				    "this contend does not know",
+				    b->id, s->db->name);
 	} else if (!rc) {
 		rc = -ENOENT;
 	}

@@ -87,7 +87,6 @@ enum {
 	Q_SESSION_GROUP,
 	Q_SESSION_END,
 	Q_SESSION_FIND,
-	Q_SESSIONS,
 	Q_RUN_PUT,
 	Q_RUN_SERIES,
 	Q_RUN_HISTS,
@@ -171,14 +170,15 @@ enum col_type {
 	COL_BOOL,
 	COL_DOUBLE,
 	COL_TEXT,
-	COL_STATUS
+	COL_ENUM /* an enum stored as its word */
 };
 
 struct col {
 	const char *name;
 	enum col_type type;
 	size_t off;
-	size_t size; /* COL_TEXT: the array's size */
+	size_t size;		  /* COL_TEXT: the array's size; COL_ENUM: the words' */
+	const char *const *names; /* COL_ENUM: the words, indexed by value */
 };
 
 /* A table's entries: member m of struct st in column n. */
@@ -190,6 +190,11 @@ struct col {
 #define TEXT(n, st, m)                                                                          \
 	{                                                                                       \
 		.name = n, .type = COL_TEXT, .off = offsetof(st, m), .size = MEMBER_SIZE(st, m) \
+	}
+/* an enum member (int-sized) stored as a word of names[nn] */
+#define ENUM(n, st, m, words, nn)                                                               \
+	{                                                                                       \
+		.name = n, .type = COL_ENUM, .off = offsetof(st, m), .size = nn, .names = words \
 	}
 
 /* rows.c: a new row of base's members in table (its id in *id); the

@@ -8,6 +8,7 @@
 #include "contend/util.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,9 +66,7 @@ static char *build_sql(int id)
 		cols = ct_store_session_cols, n = ct_store_nsession_cols;
 	else if (id == Q_RUN_PUT)
 		cols = ct_store_run_cols, n = ct_store_nrun_cols;
-	else if (id == Q_SESSIONS)
-		cols = ct_store_session_cols, n = ct_store_nsession_cols;
-	names = ct_store_join_cols(cols, n, id == Q_SESSIONS ? "s." : "", ", ");
+	names = ct_store_join_cols(cols, n, "", ", ");
 	if (!names)
 		return NULL;
 	switch (id) {
@@ -88,18 +87,6 @@ static char *build_sql(int id)
 		rc = vals ? asprintf(&sql, "INSERT INTO sessions (%s) VALUES (%s) RETURNING id",
 				     names, vals)
 			  : -1;
-		break;
-	case Q_SESSIONS:
-		/* a negative or huge LIMIT is none; the id, label and counts
-		 * first */
-		rc = asprintf(&sql,
-			      "SELECT s.id, c.label,"
-			      " (SELECT count(*) FROM runs r WHERE r.session_id = s.id),"
-			      " (SELECT count(*) FROM runs r WHERE r.session_id = s.id"
-			      " AND r.status <> 'ok'), %s FROM sessions s"
-			      " LEFT JOIN configs c ON c.id = s.config_id ORDER BY s.id DESC"
-			      " LIMIT ?1",
-			      names);
 		break;
 	case Q_RUN_PUT:
 		/* the metrics, series and hists as JSON, after the columns */
@@ -177,8 +164,9 @@ void ct_store_bind_cols(struct store *s, struct db_stmt *st, int first, const st
 		case COL_TEXT:
 			DB(s)->bind_text(st, idx, p, cols[i].size);
 			break;
-		case COL_STATUS: {
-			const char *name = ct_run_status_name(*(const enum ct_run_status *)p);
+		case COL_ENUM: {
+			const char *name =
+				ct_enum_name(cols[i].names, cols[i].size, *(const unsigned *)p);
 
 			DB(s)->bind_text(st, idx, name, strlen(name) + 1);
 			break;
@@ -198,8 +186,8 @@ void ct_store_text(struct store *s, struct db_stmt *st, int i, char *buf, size_t
 }
 
 /* Reads columns first, first+1, ... into base's members. 0, or 1 + the
- * column of a stored value that cannot be a member (an unknown run
- * status). */
+ * column of a stored value that cannot be a member (a word no enum value
+ * has). */
 int ct_store_read_cols(struct store *s, struct db_stmt *st, int first, const struct col *cols,
 		       size_t n, void *base)
 {
@@ -230,8 +218,9 @@ int ct_store_read_cols(struct store *s, struct db_stmt *st, int first, const str
 		case COL_TEXT:
 			ct_store_text(s, st, idx, p, cols[i].size);
 			break;
-		case COL_STATUS:
-			if (ct_run_status_parse(DB(s)->col_text(st, idx), (enum ct_run_status *)p))
+		case COL_ENUM:
+			if (ct_enum_parse(cols[i].names, cols[i].size, DB(s)->col_text(st, idx),
+					  (unsigned *)p))
 				return idx + 1;
 			break;
 		}
@@ -427,21 +416,28 @@ int ct_store_session_insert(struct ct_store *pub, struct ct_session_rec *rec, ch
 	return rc;
 }
 
-int ct_store_session_end(struct ct_store *pub, int64_t id, const char *status, char *err,
+const char *const ct_session_status_names[CT_SESSION_NSTATUS] = {
+	[CT_SESSION_RUNNING] = "running",
+	[CT_SESSION_COMPLETE] = "complete",
+	[CT_SESSION_INTERRUPTED] = "interrupted",
+	[CT_SESSION_FAILED] = "failed",
+};
+
+const char *ct_session_status_name(enum ct_session_status s)
+{
+	return ct_enum_name(ct_session_status_names, CT_SESSION_NSTATUS, s);
+}
+
+int ct_store_session_end(struct ct_store *pub, int64_t id, enum ct_session_status status, char *err,
 			 size_t len)
 {
-	static const char *const ends[] = { "complete", "interrupted", "failed" };
 	struct store *s = (struct store *)pub;
 	struct db_stmt *st;
 	int64_t got;
-	size_t i;
 	int rc;
 
-	for (i = 0; i < CT_ARRAY_SIZE(ends) && !(status && !strcmp(status, ends[i])); i++)
-		;
-	if (i == CT_ARRAY_SIZE(ends))
-		return ct_err(err, len, -EINVAL, "unknown session status '%s'",
-			      status ? status : "");
+	if (status == CT_SESSION_RUNNING || (unsigned)status >= CT_SESSION_NSTATUS)
+		return ct_err(err, len, -EINVAL, "a session cannot end as status %d", (int)status);
 	if (s->pub.readonly)
 		return ct_store_write_begin(s, "end session", err, len);
 	/* one statement of fixed values, outside a transaction: one that
@@ -449,7 +445,7 @@ int ct_store_session_end(struct ct_store *pub, int64_t id, const char *status, c
 	rc = ct_store_stmt(s, Q_SESSION_END, &st, err, len);
 	if (rc)
 		return rc;
-	ct_store_bind_str(s, st, 1, ends[i]);
+	ct_store_bind_str(s, st, 1, ct_session_status_names[status]);
 	DB(s)->bind_i64(st, 2, ct_wall_ns());
 	DB(s)->bind_i64(st, 3, id);
 	rc = ct_store_one_id(s, st, "end session", &got, err, len);
@@ -494,7 +490,13 @@ int ct_store_read_rows(struct store *s, struct db_stmt *st, const char *what, si
 			rows = grown;
 		}
 		memset(rows + cnt * elem, 0, elem);
-		if ((rc = read(s, st, rows + cnt * elem, err, len)))
+		if ((rc = read(s, st, rows + cnt * elem, err, len)) > 0)
+			rc = ct_err(
+				err, len, -EINVAL,
+				"cannot %s in results store '%s': a row's column %d holds a word "
+				"this contend does not know",
+				what, s->db->name, rc - 1);
+		if (rc)
 			break;
 		cnt++;
 	}
@@ -518,24 +520,120 @@ static int read_session(struct store *s, struct db_stmt *st, void *row, char *er
 	ct_store_text(s, st, 1, rec->label, sizeof(rec->label));
 	rec->nruns = (unsigned)DB(s)->col_i64(st, 2);
 	rec->nfailed = (unsigned)DB(s)->col_i64(st, 3);
-	ct_store_read_cols(s, st, 4, ct_store_session_cols, ct_store_nsession_cols, rec);
-	return 0;
+	return ct_store_read_cols(s, st, 4, ct_store_session_cols, ct_store_nsession_cols, rec);
 }
 
-int ct_store_sessions(struct ct_store *pub, size_t limit, struct ct_session_rec **out, size_t *n,
-		      char *err, size_t len)
+/* The SELECT of the sessions f takes, as far as SQL decides (the values
+ * bound in ct_store_sessions()'s order), with a LIMIT when asked.
+ * malloc'd. */
+static char *sessions_sql(const struct ct_session_filter *f, bool sql_limit)
 {
+	char *names = ct_store_join_cols(ct_store_session_cols, ct_store_nsession_cols, "s.", ", ");
+	char where[1024] = "", *sql = NULL;
+	size_t off = 0;
+	int k = 1;
+
+	if (!names)
+		return NULL;
+#define W(...) off += (size_t)snprintf(where + off, sizeof(where) - off, __VA_ARGS__)
+	if (f->label)
+		W(" AND c.label = ?%d", k++);
+	if (f->workload)
+		W(" AND s.workload = ?%d", k++);
+	if (f->params)
+		W(" AND EXISTS (SELECT 1 FROM runs p WHERE p.session_id = s.id"
+		  " AND p.workload_params = ?%d)",
+		  k++);
+	if (f->since)
+		W(" AND s.started_at >= ?%d", k++);
+	if (f->group_id)
+		W(" AND s.group_id = ?%d", k++);
+	if (f->with_commit)
+		W(" AND s.commit_sha <> ''");
+	for (unsigned i = 0, n = 0; f->status && i < CT_SESSION_NSTATUS; i++)
+		if (f->status & CT_SESSION_ONLY(i))
+			W("%s?%d", n++ ? ", " : " AND s.status IN (", k++);
+	if (f->status)
+		W(")");
+	if (sql_limit)
+		W(" ORDER BY s.id DESC LIMIT ?%d", k++);
+	else
+		W(" ORDER BY s.id DESC");
+#undef W
+	/* the id, label and counts first */
+	if (asprintf(&sql,
+		     "SELECT s.id, c.label,"
+		     " (SELECT count(*) FROM runs r WHERE r.session_id = s.id),"
+		     " (SELECT count(*) FROM runs r WHERE r.session_id = s.id"
+		     " AND r.status <> 'ok'), %s FROM sessions s"
+		     " LEFT JOIN configs c ON c.id = s.config_id WHERE 1 = 1%s",
+		     names, where) < 0)
+		sql = NULL;
+	free(names);
+	return sql;
+}
+
+/* What SQL cannot decide of f: the label's pattern, the machine. */
+static bool session_takes(const struct ct_session_filter *f, const struct ct_session_rec *r)
+{
+	return (!f->label_glob || !fnmatch(f->label_glob, r->label, 0)) &&
+	       (!f->machine || ct_owner_named(&r->owner, f->machine));
+}
+
+int ct_store_sessions(struct ct_store *pub, const struct ct_session_filter *f,
+		      struct ct_session_rec **out, size_t *n, char *err, size_t len)
+{
+	static const struct ct_session_filter all;
 	struct store *s = (struct store *)pub;
+	bool in_c, sql_limit;
 	struct db_stmt *st;
-	int rc = ct_store_stmt(s, Q_SESSIONS, &st, err, len);
+	char *sql;
+	size_t kept = 0;
+	int rc, k = 1;
 
 	*out = NULL;
 	*n = 0;
+	if (!f)
+		f = &all;
+	in_c = f->label_glob || f->machine;
+	sql_limit = f->limit && !in_c;
+	sql = sessions_sql(f, sql_limit);
+	if (!sql)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	rc = ct_store_prepare(s, sql, &st, err, len);
+	free(sql);
 	if (rc)
 		return rc;
-	DB(s)->bind_i64(st, 1, limit && limit <= INT64_MAX ? (int64_t)limit : INT64_MAX);
-	return ct_store_read_rows(s, st, "list sessions", sizeof(**out), read_session, (void **)out,
-				  n, err, len);
+	if (f->label)
+		ct_store_bind_str(s, st, k++, f->label);
+	if (f->workload)
+		ct_store_bind_str(s, st, k++, f->workload);
+	if (f->params)
+		ct_store_bind_str(s, st, k++, f->params);
+	if (f->since)
+		DB(s)->bind_i64(st, k++, f->since);
+	if (f->group_id)
+		DB(s)->bind_i64(st, k++, f->group_id);
+	for (unsigned i = 0; f->status && i < CT_SESSION_NSTATUS; i++)
+		if (f->status & CT_SESSION_ONLY(i))
+			ct_store_bind_str(s, st, k++, ct_session_status_names[i]);
+	if (sql_limit)
+		DB(s)->bind_i64(st, k++, f->limit <= INT64_MAX ? (int64_t)f->limit : INT64_MAX);
+	rc = ct_store_read_rows(s, st, "list sessions", sizeof(**out), read_session, (void **)out,
+				n, err, len);
+	DB(s)->finalize(st);
+	if (rc || !in_c)
+		return rc;
+	for (size_t i = 0; i < *n && (!f->limit || kept < f->limit); i++)
+		if (session_takes(f, &(*out)[i]))
+			(*out)[kept++] = (*out)[i];
+	*n = kept;
+	return 0;
+}
+
+bool ct_store_session_newer(const struct ct_session_rec *a, const struct ct_session_rec *b)
+{
+	return a->started_at != b->started_at ? a->started_at > b->started_at : a->id > b->id;
 }
 
 void ct_store_stmts_free(struct store *s)

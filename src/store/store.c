@@ -108,7 +108,7 @@ int ct_store_session_begin(struct ct_store *s, struct ct_session_rec *rec, char 
 
 	if (!rec->started_at)
 		rec->started_at = ct_wall_ns();
-	snprintf(rec->status, sizeof(rec->status), "running");
+	rec->status = CT_SESSION_RUNNING;
 	rec->ended_at = 0;
 	rec->nruns = rec->nfailed = 0;
 	hide_argv(rec);
@@ -132,10 +132,17 @@ int ct_store_session_copy(struct ct_store *s, struct ct_session_rec *rec, char *
 const struct ct_session_rec *ct_store_session_of(const struct ct_session_rec *recs, size_t n,
 						 int64_t id)
 {
-	for (size_t i = 0; i < n; i++)
-		if (recs[i].id == id)
-			return &recs[i];
-	return NULL;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) { /* recs are id descending */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (recs[mid].id > id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && recs[lo].id == id ? &recs[lo] : NULL;
 }
 
 int ct_store_run_hist(struct ct_store *s, int64_t run_id, const char *name, struct ct_hist *out,

@@ -12,6 +12,7 @@
 #include "contend/git.h"
 #include "contend/stats.h"
 #include "contend/util.h"
+#include "shell.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,20 +23,6 @@
 #include <unistd.h>
 
 static char dir[256], repo[300];
-
-static int sh(const char *fmt, ...) CT_PRINTF(1, 2);
-static int sh(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	assert_true(n > 0 && n < (int)sizeof(cmd));
-	return system(cmd);
-}
 
 /* good; main 1 2; side a b from 1; merge; 3; bad = 3 */
 static int setup(void **state)

@@ -481,7 +481,7 @@ static void test_session_of(void **state)
 	int64_t top = 0;
 	size_t n = 0;
 
-	assert_int_equal(ct_store_sessions(fx->st, 0, &recs, &n, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_sessions(fx->st, NULL, &recs, &n, err, sizeof(err)), 0);
 	assert_true(n >= 3);
 	for (size_t i = 0; i < n; i++)
 		top = recs[i].id > top ? recs[i].id : top;

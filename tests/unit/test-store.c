@@ -443,7 +443,7 @@ static int64_t begin_session(struct ct_store *s, int64_t config, const char *arg
 	snprintf(rec.profile, sizeof(rec.profile), "quick");
 	assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), 0);
 	assert_true(rec.id > 0);
-	assert_string_equal(rec.status, "running");
+	assert_int_equal(rec.status, CT_SESSION_RUNNING);
 	return rec.id;
 }
 
@@ -621,7 +621,7 @@ static void test_session_uuid(void **state)
 		assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), 0);
 		assert_true(is_uuid4(rec.uuid));
 	}
-	assert_int_equal(ct_store_sessions(s, 0, &list, &n, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_sessions(s, NULL, &list, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 50);
 	assert_int_equal(uname(&u), 0);
 	for (size_t i = 0; i < n; i++) {
@@ -631,6 +631,134 @@ static void test_session_uuid(void **state)
 			assert_string_not_equal(list[k].uuid, list[i].uuid);
 	}
 	free(list);
+	ct_store_close(s);
+}
+
+/* A stored session of label, workload, host, machine id, start and
+ * status, with one ok run of params. */
+static int64_t filter_session(struct ct_store *s, const char *label, const char *workload,
+			      const char *host, const char *machine, int64_t start,
+			      enum ct_session_status status, const char *params, int64_t group,
+			      const char *commit)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_session_rec rec = { .started_at = start, .group_id = group };
+	struct ct_run r;
+	int64_t cfg = put_config(s, label, 7);
+
+	rec.config_id = cfg;
+	snprintf(rec.workload, sizeof(rec.workload), "%s", workload);
+	snprintf(rec.owner.host, sizeof(rec.owner.host), "%s", host);
+	snprintf(rec.owner.machine, sizeof(rec.owner.machine), "%s", machine);
+	snprintf(rec.commit, sizeof(rec.commit), "%s", commit);
+	assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), 0);
+	fill_run(&r, rec.id, cfg, "none", CT_RUN_OK, 1);
+	snprintf(r.workload, sizeof(r.workload), "%s", workload);
+	snprintf(r.workload_params, sizeof(r.workload_params), "%s", params);
+	put_run(s, &r);
+	if (status != CT_SESSION_RUNNING)
+		assert_int_equal(ct_store_session_end(s, rec.id, status, err, sizeof(err)), 0);
+	return rec.id;
+}
+
+/* The ids f gives, in the order given, must be want (0-terminated). */
+static void expect_sessions(struct ct_store *s, const struct ct_session_filter *f,
+			    const int64_t *want)
+{
+	char err[CT_ERRLEN] = "";
+	struct ct_session_rec *got = NULL;
+	size_t n = 99, k = 0;
+
+	assert_int_equal(ct_store_sessions(s, f, &got, &n, err, sizeof(err)), 0);
+	while (want[k])
+		k++;
+	if (n != k)
+		fail_msg("%zu sessions, %zu expected", n, k);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(got[i].id, want[i]);
+	free(got);
+}
+
+/* Sessions as a queried entity: each field of the filter alone and
+ * together, by id descending, and the rules of newer and same machine. */
+static void test_session_filter(void **state)
+{
+	struct ct_store *s = open_ok(path_of("filter.db"));
+	const int64_t t0 = 1767225600LL * 1000000000LL, h = 3600LL * 1000000000LL;
+	int64_t a, b, c, d, e;
+
+	(void)state;
+	a = filter_session(s, "6.18-a", "kbuild", "alpha", "0123456789ab", t0, CT_SESSION_COMPLETE,
+			   "files=160", 0, "");
+	b = filter_session(s, "6.18-b", "kbuild", "beta", "fedcba987654", t0 + h,
+			   CT_SESSION_INTERRUPTED, "files=160", 0, "abc");
+	c = filter_session(s, "6.19", "cmd", "alpha", "0123456789ab", t0 + 2 * h,
+			   CT_SESSION_COMPLETE, "argv=true", a, "");
+	d = filter_session(s, "6.18-a", "kbuild", "gamma", "", t0 + 3 * h, CT_SESSION_RUNNING,
+			   "files=80", a, "def");
+	/* copied from another store: a later id, an earlier start */
+	e = filter_session(s, "6.18-b", "kbuild", "beta", "fedcba987654", t0 - h,
+			   CT_SESSION_COMPLETE, "files=160", 0, "");
+	expect_sessions(s, NULL, (const int64_t[]){ e, d, c, b, a, 0 });
+	expect_sessions(s, &(struct ct_session_filter){ .label = "6.18-a" },
+			(const int64_t[]){ d, a, 0 });
+	expect_sessions(s, &(struct ct_session_filter){ .label_glob = "6.18-*" },
+			(const int64_t[]){ e, d, b, a, 0 });
+	expect_sessions(s, &(struct ct_session_filter){ .label_glob = "6.1[89]" },
+			(const int64_t[]){ c, 0 });
+	expect_sessions(s, &(struct ct_session_filter){ .machine = "alpha" },
+			(const int64_t[]){ c, a, 0 });
+	expect_sessions(s, &(struct ct_session_filter){ .machine = "fedc" },
+			(const int64_t[]){ e, b, 0 });
+	/* fewer than 4 digits of a machine id name nothing */
+	expect_sessions(s, &(struct ct_session_filter){ .machine = "fed" }, (const int64_t[]){ 0 });
+	expect_sessions(s, &(struct ct_session_filter){ .workload = "cmd" },
+			(const int64_t[]){ c, 0 });
+	expect_sessions(s, &(struct ct_session_filter){ .params = "files=160" },
+			(const int64_t[]){ e, b, a, 0 });
+	expect_sessions(s, &(struct ct_session_filter){ .since = t0 + h },
+			(const int64_t[]){ d, c, b, 0 });
+	expect_sessions(s, &(struct ct_session_filter){ .group_id = a },
+			(const int64_t[]){ d, c, 0 });
+	expect_sessions(s, &(struct ct_session_filter){ .with_commit = true },
+			(const int64_t[]){ d, b, 0 });
+	expect_sessions(
+		s, &(struct ct_session_filter){ .status = CT_SESSION_ONLY(CT_SESSION_COMPLETE) },
+		(const int64_t[]){ e, c, a, 0 });
+	expect_sessions(
+		s,
+		&(struct ct_session_filter){ .status = CT_SESSION_ONLY(CT_SESSION_RUNNING) |
+						       CT_SESSION_ONLY(CT_SESSION_INTERRUPTED) },
+		(const int64_t[]){ d, b, 0 });
+	expect_sessions(s, &(struct ct_session_filter){ .limit = 2 }, (const int64_t[]){ e, d, 0 });
+	/* the limit counts what the filter kept, in SQL or after it */
+	expect_sessions(s, &(struct ct_session_filter){ .machine = "beta", .limit = 1 },
+			(const int64_t[]){ e, 0 });
+	expect_sessions(s,
+			&(struct ct_session_filter){ .label_glob = "6.18-?",
+						     .workload = "kbuild",
+						     .params = "files=160",
+						     .status = CT_SESSION_ONLY(CT_SESSION_COMPLETE),
+						     .machine = "fedcba98" },
+			(const int64_t[]){ e, 0 });
+	{
+		struct ct_session_rec *l = NULL;
+		char err[CT_ERRLEN] = "";
+		size_t n = 0;
+
+		assert_int_equal(ct_store_sessions(s, NULL, &l, &n, err, sizeof(err)), 0);
+		assert_int_equal(n, 5);
+		/* newer: the later start, not the later id */
+		assert_true(ct_store_session_newer(&l[3], &l[0]));  /* b against e */
+		assert_false(ct_store_session_newer(&l[0], &l[4])); /* e against a */
+		assert_true(ct_store_session_of(l, n, c) == &l[2]);
+		assert_null(ct_store_session_of(l, n, e + 1));
+		assert_null(ct_store_session_of(l, n, 0));
+		/* the same machine: by machine id when either has one */
+		assert_true(ct_owner_same_machine(&l[0].owner, &l[3].owner));
+		assert_false(ct_owner_same_machine(&l[1].owner, &l[4].owner));
+		free(l);
+	}
 	ct_store_close(s);
 }
 
@@ -656,18 +784,20 @@ static void test_sessions(void **state)
 	put_run(s, &r);
 	fill_run(&r, b, c2, "none", CT_RUN_INTERRUPTED, 4);
 	put_run(s, &r);
-	assert_int_equal(ct_store_session_end(s, a, "complete", err, sizeof(err)), 0);
-	assert_int_equal(ct_store_session_end(s, b, "interrupted", err, sizeof(err)), 0);
-	assert_int_equal(ct_store_session_end(s, b, "paused", err, sizeof(err)), -EINVAL);
-	assert_int_equal(ct_store_session_end(s, 9999, "complete", err, sizeof(err)), -ENOENT);
+	assert_int_equal(ct_store_session_end(s, a, CT_SESSION_COMPLETE, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_session_end(s, b, CT_SESSION_INTERRUPTED, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_session_end(s, b, CT_SESSION_RUNNING, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ct_store_session_end(s, b, CT_SESSION_NSTATUS, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ct_store_session_end(s, 9999, CT_SESSION_COMPLETE, err, sizeof(err)),
+			 -ENOENT);
 
-	assert_int_equal(ct_store_sessions(s, 0, &list, &n, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_sessions(s, NULL, &list, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(list[0].id, c);
 	assert_int_equal(list[1].id, b);
 	assert_int_equal(list[2].id, a);
 
-	assert_string_equal(list[0].status, "running");
+	assert_int_equal(list[0].status, CT_SESSION_RUNNING);
 	assert_int_equal(list[0].config_id, 0);
 	assert_string_equal(list[0].label, "");
 	assert_string_equal(list[0].argv, "contend run --vary iosched=bfq,mq-deadline");
@@ -675,13 +805,13 @@ static void test_sessions(void **state)
 	assert_int_equal(list[0].nfailed, 0);
 	assert_int_equal(list[0].ended_at, 0);
 
-	assert_string_equal(list[1].status, "interrupted");
+	assert_int_equal(list[1].status, CT_SESSION_INTERRUPTED);
 	assert_string_equal(list[1].label, "6.18.44");
 	assert_int_equal(list[1].config_id, c2);
 	assert_int_equal(list[1].nruns, 1);
 	assert_int_equal(list[1].nfailed, 1);
 
-	assert_string_equal(list[2].status, "complete");
+	assert_int_equal(list[2].status, CT_SESSION_COMPLETE);
 	assert_string_equal(list[2].label, "rc3");
 	assert_string_equal(list[2].argv, "contend run -L rc3 -n 3");
 	assert_string_equal(list[2].workload, "kbuild");
@@ -692,7 +822,9 @@ static void test_sessions(void **state)
 	assert_true(list[2].ended_at >= list[2].started_at);
 	free(list);
 
-	assert_int_equal(ct_store_sessions(s, 2, &list, &n, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_sessions(s, &(struct ct_session_filter){ .limit = 2 }, &list, &n,
+					   err, sizeof(err)),
+			 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(list[0].id, c);
 	assert_int_equal(list[1].id, b);
@@ -711,7 +843,11 @@ static void test_sessions(void **state)
 		assert_int_equal(g1.group_id, g1.id);
 		g2.group_id = g1.id;
 		assert_int_equal(ct_store_session_begin(s, &g2, err, sizeof(err)), 0);
-		assert_int_equal(ct_store_sessions(s, 2, &list, &n, err, sizeof(err)), 0);
+		assert_int_equal(ct_store_sessions(s,
+						   &(struct ct_session_filter){ .group_id = g1.id },
+						   &list, &n, err, sizeof(err)),
+				 0);
+		assert_int_equal(n, 2);
 		assert_int_equal(list[0].id, g2.id);
 		assert_int_equal(list[0].group_id, g1.id);
 		assert_int_equal(list[1].group_id, g1.id);
@@ -833,7 +969,7 @@ static void test_refs(void **state)
 
 	/* push: the session's references go with it */
 	to = open_ok(path_of("refs-to.db"));
-	assert_int_equal(ct_store_sessions(s, 0, &recs, &n, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_sessions(s, NULL, &recs, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(recs[1].id, sid);
 	assert_int_equal(
@@ -1220,7 +1356,7 @@ static void test_migrate_v1(void **state)
 	sqlite3_close(db);
 
 	s = open_ok(path);
-	assert_int_equal(ct_store_sessions(s, 0, &recs, &n, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_sessions(s, NULL, &recs, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(recs[0].id, rec.id);
 	assert_int_equal(recs[0].owner.pid, 0);
@@ -1232,7 +1368,9 @@ static void test_migrate_v1(void **state)
 	free(recs);
 	/* and new sessions keep theirs */
 	assert_int_equal(ct_store_session_begin(s, &rec, err, sizeof(err)), 0);
-	assert_int_equal(ct_store_sessions(s, 1, &recs, &n, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_sessions(s, &(struct ct_session_filter){ .limit = 1 }, &recs, &n,
+					   err, sizeof(err)),
+			 0);
 	assert_int_equal(recs[0].owner.pid, 4242);
 	assert_int_equal(recs[0].owner.start, 987654321);
 	assert_string_equal(recs[0].owner.boot, "boot-a");
@@ -1320,7 +1458,7 @@ static void test_migrate_v2(void **state)
 	s = open_ok(path);
 	assert_int_equal(ct_store_knob_rows(s, &rows, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);
-	assert_int_equal(ct_store_sessions(s, 0, &recs, &n, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_sessions(s, NULL, &recs, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(recs[0].id, sess);
 	free(recs);
@@ -1373,7 +1511,7 @@ static void test_migrate_fixture(void **state)
 	assert_int_equal(nold, 6);
 
 	s = open_ok(path);
-	assert_int_equal(ct_store_sessions(s, 0, &recs, &n, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_sessions(s, NULL, &recs, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 9);
 	for (size_t i = 0; i < n; i++) {
 		bool vary = recs[i].id == 3 || recs[i].id == 4;
@@ -1798,7 +1936,7 @@ static void test_pg_open(void **state)
 		struct ct_session_rec *recs = NULL;
 		size_t n = 0;
 
-		assert_int_equal(ct_store_sessions(s, 0, &recs, &n, err, sizeof(err)), 0);
+		assert_int_equal(ct_store_sessions(s, NULL, &recs, &n, err, sizeof(err)), 0);
 		assert_int_equal(n, 1);
 		free(recs);
 	}
@@ -1812,35 +1950,25 @@ int main(void)
 {
 	const struct CMUnitTest pg_tests[] = {
 		cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_sessions),
-		cmocka_unit_test(test_session_uuid),   cmocka_unit_test(test_latest_session),
-		cmocka_unit_test(test_calibration),    cmocka_unit_test(test_reopen),
-		cmocka_unit_test(test_metrics_series), cmocka_unit_test(test_pg_open),
-		cmocka_unit_test(test_hists),	       cmocka_unit_test(test_refs),
+		cmocka_unit_test(test_session_filter), cmocka_unit_test(test_session_uuid),
+		cmocka_unit_test(test_latest_session), cmocka_unit_test(test_calibration),
+		cmocka_unit_test(test_reopen),	       cmocka_unit_test(test_metrics_series),
+		cmocka_unit_test(test_pg_open),	       cmocka_unit_test(test_hists),
+		cmocka_unit_test(test_refs),
 	};
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_sessions),
-		cmocka_unit_test(test_session_uuid),
-		cmocka_unit_test(test_latest_session),
-		cmocka_unit_test(test_calibration),
-		cmocka_unit_test(test_reopen),
-		cmocka_unit_test(test_unknown_status),
-		cmocka_unit_test(test_newer_version),
-		cmocka_unit_test(test_foreign_db),
-		cmocka_unit_test(test_not_a_database),
-		cmocka_unit_test(test_unwritable),
-		cmocka_unit_test(test_memory),
-		cmocka_unit_test(test_knob_rows),
-		cmocka_unit_test(test_migrate_v2),
-		cmocka_unit_test(test_migrate_fixture),
-		cmocka_unit_test(test_missing),
-		cmocka_unit_test(test_migrate_v1),
-		cmocka_unit_test(test_metrics_series),
-		cmocka_unit_test(test_integrity),
-		cmocka_unit_test(test_default_path),
-		cmocka_unit_test(test_codec),
-		cmocka_unit_test(test_hists),
-		cmocka_unit_test(test_refs),
+		cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_sessions),
+		cmocka_unit_test(test_session_filter), cmocka_unit_test(test_session_uuid),
+		cmocka_unit_test(test_latest_session), cmocka_unit_test(test_calibration),
+		cmocka_unit_test(test_reopen),	       cmocka_unit_test(test_unknown_status),
+		cmocka_unit_test(test_newer_version),  cmocka_unit_test(test_foreign_db),
+		cmocka_unit_test(test_not_a_database), cmocka_unit_test(test_unwritable),
+		cmocka_unit_test(test_memory),	       cmocka_unit_test(test_knob_rows),
+		cmocka_unit_test(test_migrate_v2),     cmocka_unit_test(test_migrate_fixture),
+		cmocka_unit_test(test_missing),	       cmocka_unit_test(test_migrate_v1),
+		cmocka_unit_test(test_metrics_series), cmocka_unit_test(test_integrity),
+		cmocka_unit_test(test_default_path),   cmocka_unit_test(test_codec),
+		cmocka_unit_test(test_hists),	       cmocka_unit_test(test_refs),
 	};
 
 	pg = getenv("CT_PG");
