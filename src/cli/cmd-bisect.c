@@ -333,6 +333,54 @@ static void print_start(const struct bisect *x)
 		c->range.n == 1 ? "" : "s", g, b, x->a->s.opts.loads[0]);
 }
 
+/* start --dry-run: every check start makes, the range counted, the plan
+ * said; nothing made or stored. */
+static int start_dry(struct run_args *a, const char *top, const char *good, const char *bad)
+{
+	struct ct_git_range range = { 0 };
+	struct ct_bisection old;
+	struct ct_store *st = NULL;
+	char err[CT_ERRLEN], g[16], b[16], store[PATH_MAX];
+	const char *target;
+	int rc;
+
+	rc = ct_env_from_machine(&a->s.env, err, sizeof(err));
+	if (!rc)
+		rc = ct_session_check(&a->s, err, sizeof(err));
+	if (rc)
+		return cli_cmd_fail("bisect", rc, err);
+	/* a bisection already in progress is refused as start refuses it */
+	target = a->db;
+	if (!target && !ct_store_default_path(store, sizeof(store)))
+		target = store;
+	if (target && !ct_store_open(&st, target, 0, err, sizeof(err))) {
+		rc = ct_store_bisection_get(st, top, &old, err, sizeof(err));
+		ct_store_close(st);
+		if (!rc && old.status == CT_BISECTION_RUNNING)
+			return cli_usage_error("bisect",
+					       "a bisection of %s is in progress: contend bisect "
+					       "status, resume or reset",
+					       top);
+	}
+	rc = ct_git_range(top, good, bad, &range, err, sizeof(err));
+	if (rc)
+		return cli_fail(rc, err);
+	bisect_label(good, g, sizeof(g));
+	bisect_label(bad, b, sizeof(b));
+	printf("bisect: %zu commits in %s..%s of %s\n", range.n, g, b, top);
+	printf("each step: workload %s under load %s, %s; 5, 10, 20... up to %u runs a side, "
+	       "judged at %g%%\n",
+	       a->s.opts.workload, a->s.opts.loads[0],
+	       a->step ? "one session a boot (contend bisect step)"
+		       : "interleaved with its base in work trees of contend's own",
+	       a->bisect_max, a->confidence);
+	if (a->build)
+		printf("build: %s (untimed; a failed build skips the commit)\n", a->build);
+	printf("dry run: nothing measured or stored\n");
+	ct_git_range_free(&range);
+	return 0;
+}
+
 static int cmd_start(int argc, char **argv)
 {
 	static struct run_args a;
@@ -351,6 +399,12 @@ static int cmd_start(int argc, char **argv)
 		ex = cli_usage_error("bisect", "--id and --next-cmd go with --step");
 	if (ex)
 		return ex == 1 ? 0 : ex;
+	if (a.dry_run) {
+		ex = start_dry(&a, top, good, bad);
+		free(a.kconfigs);
+		ct_load_forget_cmds();
+		return ex;
+	}
 	ex = bisect_open(&a, &st, &j);
 	if (ex)
 		return ex;

@@ -66,6 +66,25 @@ static const struct {
 	    "contend push --to postgresql://bench01@db.lab/contend   # into a fleet's "
 	    "database",
 	    "contend push --from old.db --to new.db -q   # between any two stores" } },
+	{ "history",
+	  { "contend history -w kbuild                   # every series, its change points",
+	    "contend history -w kbuild --label '6.*' --format json   # some labels, for a "
+	    "machine",
+	    "contend history -w kbuild -o history.html   # one page, each series plotted" } },
+	{ "bisect",
+	  { "contend bisect start --good v6.6 --bad v6.7 --build 'make -j8' -w cmd -- ./bench",
+	    "contend bisect start --dry-run --good v6.6 --bad v6.7 -w cmd -- ./bench   # the "
+	    "range and plan",
+	    "contend bisect start --step --good v6.6 --bad v6.7 --next-cmd ./boot.sh   # "
+	    "kernels",
+	    "contend bisect status                       # the steps so far, the likeliest commits",
+	    "contend bisect report -o bisect.html        # one page of the bisection" } },
+	{ "fleet summary",
+	  { "contend fleet summary --baseline rc3        # each machine against its own rc3",
+	    "contend fleet summary --baseline-machine \"$(hostname)\"   # every row against "
+	    "this machine",
+	    "contend fleet summary --baseline rc3 --format csv   # a row per machine, label "
+	    "and load" } },
 	{ "restore",
 	  { "contend restore                             # put back knobs a killed contend left",
 	    "contend restore --force                     # even those a live contend holds",

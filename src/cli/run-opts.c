@@ -388,6 +388,12 @@ const struct cli_opt run_base_opts[] = {
 	  .help = "builds a candidate in its work tree, untimed, through\n/bin/sh -c; a failed "
 		  "build skips the commit",
 	  .only = "bisect" },
+	{ .type = CLI_OPT_FLAG,
+	  .long_name = "dry-run",
+	  .off = offsetof(A, dry_run),
+	  .help = "start: check the range, the build command and the options,\nprint the plan; "
+		  "measure and store nothing",
+	  .only = "bisect" },
 	{ .type = CLI_OPT_DOUBLE,
 	  .long_name = "confidence",
 	  .off = offsetof(A, confidence),
