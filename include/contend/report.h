@@ -320,6 +320,10 @@ struct ct_report_side {
  * key_base (sitting << 32). -ENOMEM. */
 int ct_report_side_add(struct ct_report_side *sd, const struct ct_run *runs, size_t n,
 		       int64_t key_base) CT_WUR;
+/* One value of a run read without the rest (struct ct_run_value): its
+ * session and pair key (0: none); a value not positive is left out. */
+int ct_report_side_value(struct ct_report_side *sd, double value, int64_t session,
+			 int64_t key) CT_WUR;
 void ct_report_side_release(struct ct_report_side *sd);
 
 /* The machine a session ran on, as reports show it: "host (8 digits of

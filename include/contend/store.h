@@ -64,7 +64,9 @@ struct ct_session_rec {
 
 /* Which sessions ct_store_sessions() gives. */
 struct ct_session_filter {
-	const char *label;	/* this label; NULL any */
+	const char *label;	   /* this label; NULL any */
+	const char *const *labels; /* one of these nlabels labels; NULL any */
+	size_t nlabels;
 	const char *label_glob; /* labels this fnmatch(3) pattern takes; NULL any */
 	/* a host name, or 4 or more leading digits of a machine id
 	 * (ct_owner_named()); NULL any */
@@ -74,8 +76,12 @@ struct ct_session_filter {
 	int64_t since;	      /* started at or after, unix ns; 0 any */
 	int64_t group_id;     /* the sessions of one --vary run (its first's id); 0 any */
 	bool with_commit;     /* only sessions that name their commit (run --commit) */
+	bool with_ok_runs;    /* only sessions with an ok run */
 	unsigned status;      /* a mask of CT_SESSION_ONLY(status); 0 any */
 	size_t limit;	      /* the first limit of them (in id order, newest id first); 0 all */
+	/* count each session's runs (nruns, nfailed); without it they are 0:
+	 * a count is most of what listing a fleet's store costs */
+	bool counts;
 };
 
 struct ct_run_filter {
@@ -201,6 +207,17 @@ int ct_store_run_put(struct ct_store *s, struct ct_run *r, char *err, size_t len
 /* Runs matching f, ordered by id. *out malloc'd (may be NULL when *n == 0). */
 int ct_store_runs(struct ct_store *s, const struct ct_run_filter *f, struct ct_run **out, size_t *n,
 		  char *err, size_t len) CT_WUR;
+/* What a verdict needs of a run, read without the rest of it: a fleet's
+ * store holds millions of runs, and a struct ct_run is 4 KiB. */
+struct ct_run_value {
+	int64_t run_id, session_id, config_id;
+	char load[32];
+	unsigned block; /* the interleaved block it ran in, 0 none */
+	double value;	/* ct_run_value(): the judged figure */
+};
+/* The values of the runs matching f, ordered by id. *out malloc'd. */
+int ct_store_run_values(struct ct_store *s, const struct ct_run_filter *f,
+			struct ct_run_value **out, size_t *n, char *err, size_t len) CT_WUR;
 /* The per-second series stored with run_id (*out malloc'd, may be empty). */
 int ct_store_run_series(struct ct_store *s, int64_t run_id, double **out, size_t *n, char *err,
 			size_t len) CT_WUR;

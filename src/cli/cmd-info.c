@@ -21,6 +21,10 @@
 struct info_args {
 	const char *db, *dir, *output;
 	int format; /* enum ct_report_format, or CLI_FORMAT_AUTO */
+	/* list: which sessions, and how many of the newest */
+	const char *label, *machine, *workload;
+	unsigned limit;
+	bool all;
 };
 
 static const struct cli_opt sysinfo_opts[] = {
@@ -37,6 +41,15 @@ static const struct cli_opt sysinfo_opts[] = {
 };
 
 static const struct cli_opt list_opts[] = {
+	CLI_STRING('L', "label", struct info_args, label, "PATTERN",
+		   "the sessions of the labels PATTERN matches (fnmatch(3):\n'rc*', "
+		   "'6.1[89]*')"),
+	CLI_STRING(0, "machine", struct info_args, machine, "M",
+		   "the sessions of machine M: a host name, or 4 or more\ndigits of a machine id"),
+	CLI_STRING('w', "workload", struct info_args, workload, "W", "the sessions of workload W"),
+	CLI_NUM_DEF(CLI_OPT_UINT, 'n', "limit", struct info_args, limit, "N",
+		    "the newest N sessions (%D; %R)", 1, 1000000, 0, "50", NULL),
+	CLI_FLAG(0, "all", struct info_args, all, "every session that matches, however many"),
 	CLI_STRING(0, "db", struct info_args, db, "PATH",
 		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
 	CLI_CHOICE("format", struct info_args, format, "F", CLI_FORMAT_HELP, cli_formats, NULL),
@@ -113,17 +126,18 @@ int cmd_sysinfo(int argc, char **argv)
 
 /* "interleaved 1-4": the order a multi-config run used and the ids of its
  * sessions, so the configs compared in one run read as such; "-" alone. */
-static void list_order(const struct ct_session_rec *recs, size_t n, size_t i, char *buf, size_t len)
+static void list_order(const struct ct_session_rec *recs, size_t i, char *buf, size_t len)
 {
-	int64_t g = recs[i].group_id, hi = g;
+	int64_t g = recs[i].group_id, hi = recs[i].id;
 
 	if (!g || !recs[i].order[0]) {
 		snprintf(buf, len, "-");
 		return;
 	}
-	for (size_t k = 0; k < n; k++)
-		if (recs[k].group_id == g && recs[k].id > hi)
-			hi = recs[k].id;
+	/* a group's sessions are stored one after another and recs are by
+	 * id descending: its highest id is the nearest before i of it */
+	for (size_t k = i; k-- > 0 && recs[k].group_id == g;)
+		hi = recs[k].id;
 	snprintf(buf, len, "%s %lld-%lld", recs[i].order, (long long)g, (long long)hi);
 }
 
@@ -156,7 +170,7 @@ static void print_list(FILE *f, const struct ct_session_rec *recs, size_t n)
 		struct tm tm;
 
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-		list_order(recs, n, i, order, sizeof(order));
+		list_order(recs, i, order, sizeof(order));
 		ct_report_machine(&recs[i].owner, m, sizeof(m));
 		fprintf(f, "%-5lld %-19s %-*s %-9s %-7s %-11s %5u %6u  %-*s%s%s\n",
 			(long long)recs[i].id, when, lw, recs[i].label, recs[i].workload,
@@ -169,17 +183,26 @@ static void print_list(FILE *f, const struct ct_session_rec *recs, size_t n)
 int cmd_list(int argc, char **argv)
 {
 	struct info_args a = { .format = CLI_FORMAT_AUTO };
+	struct ct_session_filter f = { .counts = true };
 	struct ct_session_rec *recs = NULL;
 	struct ct_store *st;
 	size_t n = 0;
 	unsigned closed;
 	char err[CT_ERRLEN];
 	struct cli_out o;
-	int rc = parse_simple("list", "contend list [--db PATH] [--format F] [-o FILE]", list_opts,
-			      &a, argc, argv);
+	bool more;
+	int rc = parse_simple("list",
+			      "contend list [-L PATTERN] [--machine M] [-w W] [-n N | --all]\n"
+			      "                    [--db PATH] [--format F] [-o FILE]",
+			      list_opts, &a, argc, argv);
 
 	if (rc)
 		return rc == 1 ? 0 : rc;
+	f.label_glob = a.label;
+	f.machine = a.machine;
+	f.workload = a.workload;
+	/* one more than is shown: whether there are more, to say so */
+	f.limit = a.all ? 0 : (size_t)a.limit + 1;
 	rc = cli_out_setup(&o, "list", a.format, a.output, false);
 	if (rc)
 		return rc;
@@ -192,10 +215,13 @@ int cmd_list(int argc, char **argv)
 	if (rc == -ENOSPC)
 		rc = 0;
 	if (!rc)
-		rc = ct_store_sessions(st, NULL, &recs, &n, err, sizeof(err));
+		rc = ct_store_sessions(st, &f, &recs, &n, err, sizeof(err));
 	ct_store_close(st);
 	if (rc)
 		return cli_fail(rc, err);
+	more = !a.all && n > a.limit;
+	if (more)
+		n = a.limit;
 	(void)ct_session_show_orphans(recs, n);
 	rc = cli_out_open(&o, "list");
 	if (rc) {
@@ -214,6 +240,8 @@ int cmd_list(int argc, char **argv)
 		break;
 	default:
 		print_list(o.f, recs, n);
+		if (more)
+			fprintf(o.f, "(the newest %zu shown; --all, or -n N, for more)\n", n);
 	}
 	free(recs);
 	return finish(&o, "list", rc);

@@ -21,49 +21,73 @@
 /* A session's runs of the workload, found once. */
 struct fsess {
 	const struct ct_session_rec *rec;
-	const char *params; /* of its first ok run */
-	size_t nruns;	    /* its ok runs with the fleet's parameters */
-	unsigned loads;	    /* bit i: it ran fleet load i */
+	size_t nruns;	/* its ok runs with the fleet's parameters */
+	unsigned loads; /* bit i: it ran fleet load i */
 };
 
-/* The session the baseline is taken from (the machine's, the label's),
- * or for neither the newest complete session: it names the workload. */
-static int base_session(const struct ct_fleet_query *q, const struct ct_session_rec *recs, size_t n,
-			const struct ct_session_rec **out, char *err, size_t len)
+/* Whether any session answers f (of the store's: a mistake's message
+ * names what is missing). */
+static int any_session(struct ct_store *st, struct ct_session_filter f, bool *any, char *err,
+		       size_t len)
 {
-	bool any_machine = false, any_label = false;
+	struct ct_session_rec *recs = NULL;
+	size_t n = 0;
+	int rc;
 
-	*out = NULL;
-	for (size_t i = 0; i < n; i++) {
-		const struct ct_session_rec *r = &recs[i];
+	f.limit = 1;
+	rc = ct_store_sessions(st, &f, &recs, &n, err, len);
+	free(recs);
+	*any = n > 0;
+	return rc;
+}
 
-		if (q->base_machine && !ct_owner_named(&r->owner, q->base_machine))
-			continue;
-		any_machine = true;
-		if (q->base_label && strcmp(r->label, q->base_label))
-			continue;
-		any_label = true;
-		if (r->status != CT_SESSION_COMPLETE || r->nruns <= r->nfailed ||
-		    (q->workload && strcmp(r->workload, q->workload)))
-			continue;
-		if (!q->base_machine && !q->base_label && q->label_glob &&
-		    fnmatch(q->label_glob, r->label, 0))
-			continue;
-		if (!*out || ct_store_session_newer(r, *out))
-			*out = r;
-	}
-	if (*out)
-		return 0;
-	if (q->base_machine && !any_machine)
+/* The session the baseline is taken from (the machine's, the label's),
+ * or for neither the newest complete session with ok runs: it names the
+ * workload. *out malloc'd. */
+static int base_session(struct ct_store *st, const struct ct_fleet_query *q,
+			struct ct_session_rec *out, char *err, size_t len)
+{
+	struct ct_session_filter f = {
+		.machine = q->base_machine,
+		.label = q->base_label,
+		.label_glob = q->base_machine || q->base_label ? NULL : q->label_glob,
+		.workload = q->workload,
+		.status = CT_SESSION_ONLY(CT_SESSION_COMPLETE),
+		.with_ok_runs = true,
+	};
+	struct ct_session_rec *recs = NULL;
+	size_t n = 0, best = 0;
+	bool any = true;
+	int rc = ct_store_sessions(st, &f, &recs, &n, err, len);
+
+	for (size_t i = 1; !rc && i < n; i++)
+		if (ct_store_session_newer(&recs[i], &recs[best]))
+			best = i;
+	if (!rc && n)
+		*out = recs[best];
+	free(recs);
+	if (rc || n)
+		return rc;
+	if (q->base_machine &&
+	    !(rc = any_session(st, (struct ct_session_filter){ .machine = q->base_machine }, &any,
+			       err, len)) &&
+	    !any)
 		return ct_err(err, len, -ENOENT,
 			      "no session of machine '%s' in the results store (a host name, or 4 "
 			      "or more digits of its machine id)",
 			      q->base_machine);
-	if (q->base_label && !any_label)
+	if (!rc && q->base_label &&
+	    !(rc = any_session(st,
+			       (struct ct_session_filter){ .machine = q->base_machine,
+							   .label = q->base_label },
+			       &any, err, len)) &&
+	    !any)
 		return ct_err(err, len, -ENOENT,
 			      "no session labelled '%s'%s%s in the results store", q->base_label,
 			      q->base_machine ? " of machine " : "",
 			      q->base_machine ? q->base_machine : "");
+	if (rc)
+		return rc;
 	return ct_err(err, len, -ENOENT,
 		      "no complete session with ok runs%s%s%s%s%s%s%s in the results store",
 		      q->workload ? " of workload " : "", q->workload ? q->workload : "",
@@ -92,41 +116,44 @@ static int add_load(struct ct_fleet *fl, const char *load, char *err, size_t len
 	return 0;
 }
 
-/* Each session's ok runs with the fleet's parameters: how many, and which
- * loads (every load run with them joins fl->loads unless -l chose). */
-static int index_runs(struct ct_fleet *fl, const struct ct_fleet_query *q, struct fsess *ss,
-		      size_t nss, const struct ct_run *runs, size_t nruns, char *err, size_t len)
+/* The fleet's session of id (ss is by id descending, as the store gives
+ * sessions), NULL when it is none of them. */
+static struct fsess *fsess_of(struct fsess *ss, size_t nss, int64_t id)
+{
+	size_t lo = 0, hi = nss;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ss[mid].rec->id > id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nss && ss[lo].rec->id == id ? &ss[lo] : NULL;
+}
+
+/* Each session's ok runs with the fleet's parameters (vals): how many,
+ * and which loads (every load run with them joins fl->loads unless -l
+ * chose). */
+static int index_values(struct ct_fleet *fl, const struct ct_fleet_query *q, struct fsess *ss,
+			size_t nss, const struct ct_run_value *vals, size_t nvals, char *err,
+			size_t len)
 {
 	int rc = 0;
 
-	for (size_t i = 0; !rc && i < nruns; i++) {
-		const struct ct_run *r = &runs[i];
-		struct fsess *s;
+	for (size_t i = 0; !rc && i < nvals; i++) {
+		struct fsess *f = fsess_of(ss, nss, vals[i].session_id);
 		long l;
 
-		size_t lo = 0, hi = nss;
-
-		while (lo < hi) { /* ss is in the order of the sessions: id descending */
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (ss[mid].rec->id > r->session_id)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		s = lo < nss && ss[lo].rec->id == r->session_id ? &ss[lo] : NULL;
-		if (!s)
-			continue;
-		if (!s->params)
-			s->params = r->workload_params;
-		if (strcmp(r->workload_params, fl->params))
+		if (!f)
 			continue;
 		if (!q->nloads)
-			rc = add_load(fl, r->load, err, len);
-		l = load_index(fl, r->load);
+			rc = add_load(fl, vals[i].load, err, len);
+		l = load_index(fl, vals[i].load);
 		if (l >= 0) {
-			s->loads |= 1u << l;
-			s->nruns++;
+			f->loads |= 1u << l;
+			f->nruns++;
 		}
 	}
 	return rc;
@@ -250,10 +277,10 @@ static void assign_bases(struct ct_fleet *fl, long base)
 /* What judging the rows reads: the fleet's ok runs by session and load,
  * the sessions, and the machines' spreads of sessions looked up so far. */
 struct fjudge {
-	const struct ct_run **by; /* by session id, then load, then id */
+	const struct ct_run_value **by; /* by session id, then load, then id */
 	size_t n;
-	const struct ct_run *runs;
-	size_t nruns;
+	const struct ct_run_value *vals; /* the fleet's: its workload and parameters */
+	size_t nvals;
 	const struct ct_session_rec *recs;
 	size_t nrecs;
 	struct fspread {
@@ -266,14 +293,14 @@ struct fjudge {
 
 static int by_session_load(const void *a, const void *b)
 {
-	const struct ct_run *x = *(const struct ct_run *const *)a,
-			    *y = *(const struct ct_run *const *)b;
+	const struct ct_run_value *x = *(const struct ct_run_value *const *)a,
+				  *y = *(const struct ct_run_value *const *)b;
 	int c;
 
 	if (x->session_id != y->session_id)
 		return (x->session_id > y->session_id) - (x->session_id < y->session_id);
 	c = strcmp(x->load, y->load);
-	return c ? c : (x->id > y->id) - (x->id < y->id);
+	return c ? c : (x->run_id > y->run_id) - (x->run_id < y->run_id);
 }
 
 /* The runs of session id under load with the fleet's parameters, as a
@@ -292,10 +319,10 @@ static int side_of(const struct ct_fleet *fl, const struct fjudge *j, int64_t id
 			hi = mid;
 	}
 	for (; lo < j->n && j->by[lo]->session_id == id; lo++) {
-		const struct ct_run *r = j->by[lo];
+		const struct ct_run_value *v = j->by[lo];
 
-		if (!strcmp(r->load, load) && !strcmp(r->workload_params, fl->params) &&
-		    ct_report_side_add(sd, r, 1, pair ? 0 : -1))
+		if (!strcmp(v->load, load) && ct_report_side_value(sd, v->value, v->session_id,
+								   pair && v->block ? v->block : 0))
 			return -ENOMEM;
 	}
 	return 0;
@@ -320,8 +347,7 @@ static int spread_of(const struct ct_fleet *fl, struct fjudge *j, const char *ma
 	p = &j->spreads[j->nspreads++];
 	snprintf(p->machine, sizeof(p->machine), "%s", machine);
 	p->load = l;
-	rc = rp_between_runs(j->runs, j->nruns, j->recs, j->nrecs, fl->loads[l], fl->params,
-			     machine, &p->b);
+	rc = rp_between_load(j->vals, j->nvals, j->recs, j->nrecs, fl->loads[l], machine, &p->b);
 	*out = p->b;
 	return rc;
 }
@@ -397,27 +423,14 @@ static int judge_all(struct ct_fleet *fl, struct fjudge *j, const struct ct_flee
 	return rc;
 }
 
-/* The judged figure, as the first ok run of the fleet's names it. */
-static void name_figure(struct ct_fleet *fl, const struct fjudge *j)
-{
-	const struct ct_run *first = NULL;
-	const char *key;
-
-	for (size_t i = 0; i < j->n && !first; i++)
-		if (!strcmp(j->by[i]->workload_params, fl->params))
-			first = j->by[i];
-	fl->figure_kind = rp_figure_of(first, &fl->figure, &fl->unit, &key);
-	fl->higher_better = first && ct_run_higher_better(first);
-}
-
-static int judge(struct ct_fleet *fl, const struct ct_fleet_query *q, const struct ct_run *runs,
-		 size_t nruns, const struct ct_session_rec *recs, size_t nrecs, char *err,
-		 size_t len)
+static int judge(struct ct_fleet *fl, const struct ct_fleet_query *q,
+		 const struct ct_run_value *vals, size_t nvals, const struct ct_session_rec *recs,
+		 size_t nrecs, char *err, size_t len)
 {
 	struct fjudge j = {
-		.by = malloc((nruns ? nruns : 1) * sizeof(*j.by)),
-		.runs = runs,
-		.nruns = nruns,
+		.by = malloc((nvals ? nvals : 1) * sizeof(*j.by)),
+		.vals = vals,
+		.nvals = nvals,
 		.recs = recs,
 		.nrecs = nrecs,
 	};
@@ -425,10 +438,9 @@ static int judge(struct ct_fleet *fl, const struct ct_fleet_query *q, const stru
 
 	if (!j.by)
 		return ct_err(err, len, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < nruns; i++)
-		j.by[j.n++] = &runs[i];
+	for (size_t i = 0; i < nvals; i++)
+		j.by[j.n++] = &vals[i];
 	qsort(j.by, j.n, sizeof(*j.by), by_session_load);
-	name_figure(fl, &j);
 	rc = judge_all(fl, &j, q);
 	if (rc == -ENOMEM)
 		rc = ct_err(err, len, rc, "out of memory");
@@ -439,15 +451,52 @@ static int judge(struct ct_fleet *fl, const struct ct_fleet_query *q, const stru
 	return rc;
 }
 
+/* The fleet's parameters and judged figure: the baseline's first ok
+ * run's. */
+static int fleet_params(struct ct_fleet *fl, struct ct_store *st, const struct ct_session_rec *base,
+			char *err, size_t len)
+{
+	struct ct_run_filter f = { .session_id = base->id, .ok_only = true };
+	struct ct_run *runs = NULL;
+	const char *key;
+	size_t n = 0;
+	int rc = ct_store_runs(st, &f, &runs, &n, err, len);
+
+	if (!rc && n) {
+		snprintf(fl->params, sizeof(fl->params), "%s", runs[0].workload_params);
+		fl->figure_kind = rp_figure_of(&runs[0], &fl->figure, &fl->unit, &key);
+		fl->higher_better = ct_run_higher_better(&runs[0]);
+	}
+	free(runs);
+	return rc;
+}
+
+/* How many complete sessions of the workload with ok runs hold none of
+ * the fleet's parameters. */
+static int other_params(struct ct_fleet *fl, struct ct_store *st, size_t with, char *err,
+			size_t len)
+{
+	struct ct_session_filter f = { .workload = fl->workload,
+				       .status = CT_SESSION_ONLY(CT_SESSION_COMPLETE),
+				       .with_ok_runs = true };
+	struct ct_session_rec *recs = NULL;
+	size_t n = 0;
+	int rc = ct_store_sessions(st, &f, &recs, &n, err, len);
+
+	free(recs);
+	fl->nother_params = !rc && n > with ? n - with : 0;
+	return rc;
+}
+
 int ct_fleet_build(struct ct_fleet *fl, struct ct_store *st, const struct ct_fleet_query *q,
 		   char *err, size_t len)
 {
-	struct ct_session_rec *recs = NULL;
-	const struct ct_session_rec *base;
+	struct ct_session_filter sf = { .status = CT_SESSION_ONLY(CT_SESSION_COMPLETE) };
+	struct ct_session_rec *recs = NULL, base;
 	struct ct_run_filter f = { .ok_only = true };
-	struct ct_run *runs = NULL;
+	struct ct_run_value *vals = NULL;
 	struct fsess *ss = NULL;
-	size_t nrecs = 0, nruns = 0, nss = 0;
+	size_t nrecs = 0, nvals = 0, nss = 0;
 	long b;
 	int rc;
 
@@ -465,35 +514,35 @@ int ct_fleet_build(struct ct_fleet *fl, struct ct_store *st, const struct ct_fle
 		if (rc)
 			return rc;
 	}
-	rc = ct_store_sessions(st, NULL, &recs, &nrecs, err, len);
-	if (!rc)
-		rc = base_session(q, recs, nrecs, &base, err, len);
-	if (rc)
-		goto out;
-	snprintf(fl->workload, sizeof(fl->workload), "%s", base->workload);
+	rc = base_session(st, q, &base, err, len);
+	if (!rc) {
+		snprintf(fl->workload, sizeof(fl->workload), "%s", base.workload);
+		rc = fleet_params(fl, st, &base, err, len);
+	}
+	/* the complete sessions of the workload with runs of its parameters,
+	 * and those runs' values */
+	sf.workload = fl->workload;
+	sf.params = fl->params;
 	f.workload = fl->workload;
-	rc = ct_store_runs(st, &f, &runs, &nruns, err, len);
+	f.workload_params = fl->params;
+	if (!rc)
+		rc = ct_store_sessions(st, &sf, &recs, &nrecs, err, len);
+	if (!rc)
+		rc = other_params(fl, st, nrecs, err, len);
+	if (!rc)
+		rc = ct_store_run_values(st, &f, &vals, &nvals, err, len);
 	if (rc)
 		goto out;
-	/* the baseline's parameters are the fleet's */
-	for (size_t i = 0; i < nruns && !fl->params[0]; i++)
-		if (runs[i].session_id == base->id)
-			snprintf(fl->params, sizeof(fl->params), "%s", runs[i].workload_params);
 	ss = calloc(nrecs ? nrecs : 1, sizeof(*ss));
 	if (!ss) {
 		rc = ct_err(err, len, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < nrecs; i++)
-		if (recs[i].status == CT_SESSION_COMPLETE &&
-		    !strcmp(recs[i].workload, fl->workload))
-			ss[nss++].rec = &recs[i];
-	rc = index_runs(fl, q, ss, nss, runs, nruns, err, len);
+		ss[nss++].rec = &recs[i];
+	rc = index_values(fl, q, ss, nss, vals, nvals, err, len);
 	if (rc)
 		goto out;
-	for (size_t i = 0; i < nss; i++)
-		fl->nother_params +=
-			ss[i].params && !ss[i].nruns && strcmp(ss[i].params, fl->params);
 	for (size_t i = 0; i < q->nloads; i++) {
 		bool ran = false;
 
@@ -506,24 +555,24 @@ int ct_fleet_build(struct ct_fleet *fl, struct ct_store *st, const struct ct_fle
 			goto out;
 		}
 	}
-	rc = make_rows(fl, q, ss, nss, base, err, len);
+	rc = make_rows(fl, q, ss, nss, ct_store_session_of(recs, nrecs, base.id), err, len);
 	if (rc)
 		goto out;
-	b = row_of(fl, base->id);
+	b = row_of(fl, base.id);
 	if (fl->mode == CT_FLEET_BASE_FIRST)
 		b = 0;
 	if (b < 0) {
 		rc = ct_err(
 			err, len, -ENOENT,
 			"the baseline, session %lld (%s, '%s'), ran none of the loads asked for",
-			(long long)base->id, base->owner.host, base->label);
+			(long long)base.id, base.owner.host, base.label);
 		goto out;
 	}
 	assign_bases(fl, b);
-	rc = judge(fl, q, runs, nruns, recs, nrecs, err, len);
+	rc = judge(fl, q, vals, nvals, recs, nrecs, err, len);
 out:
 	free(ss);
-	free(runs);
+	free(vals);
 	free(recs);
 	if (rc)
 		ct_fleet_release(fl);

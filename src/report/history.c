@@ -108,20 +108,42 @@ static int select_sessions(struct hctx *x, struct ct_session_rec *recs, size_t n
 	return 0;
 }
 
-/* Each run's session in sess (x->sess_of), found once. */
-static int index_runs(struct hctx *x, char *err, size_t len)
+/* The ok runs of the matched sessions, read session by session (a
+ * fleet's store holds millions of runs of the workload), and each one's
+ * session in sess (x->sess_of). */
+static int read_runs(struct hctx *x, char *err, size_t len)
 {
-	x->sess_of = malloc((x->nruns ? x->nruns : 1) * sizeof(*x->sess_of));
-	x->point_of = malloc(x->nsess * sizeof(*x->point_of));
-	if (!x->sess_of || !x->point_of)
+	size_t cap = 0;
+	int rc = 0;
+
+	x->point_of = malloc((x->nsess ? x->nsess : 1) * sizeof(*x->point_of));
+	if (!x->point_of)
 		return ct_err(err, len, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < x->nruns; i++) {
-		x->sess_of[i] = -1;
-		for (size_t k = 0; k < x->nsess && x->sess_of[i] < 0; k++)
-			if (x->sess[k]->id == x->runs[i].session_id)
-				x->sess_of[i] = (long)k;
+	for (size_t k = 0; !rc && k < x->nsess; k++) {
+		struct ct_run_filter f = { .session_id = x->sess[k]->id, .ok_only = true };
+		struct ct_run *runs = NULL, *grown;
+		long *of;
+		size_t n = 0;
+
+		rc = ct_store_runs(x->st, &f, &runs, &n, err, len);
+		if (!rc && x->nruns + n > cap) {
+			cap = (x->nruns + n) * 2;
+			grown = realloc(x->runs, cap * sizeof(*grown));
+			of = grown ? realloc(x->sess_of, cap * sizeof(*of)) : NULL;
+			if (grown)
+				x->runs = grown;
+			if (of)
+				x->sess_of = of;
+			if (!grown || !of)
+				rc = ct_err(err, len, -ENOMEM, "out of memory");
+		}
+		for (size_t i = 0; !rc && i < n; i++) {
+			x->sess_of[x->nruns] = (long)k;
+			x->runs[x->nruns++] = runs[i];
+		}
+		free(runs);
 	}
-	return 0;
+	return rc;
 }
 
 static bool load_wanted(const struct ct_history_query *q, const char *load)
@@ -406,7 +428,6 @@ int ct_history_build(struct ct_history *h, struct ct_store *st, const struct ct_
 		     char *err, size_t len)
 {
 	struct ct_session_filter sf = filter_of(q, q->workload);
-	struct ct_run_filter f = { .ok_only = true };
 	struct ct_session_rec *recs = NULL;
 	struct hctx x = { .st = st, .q = q, .h = h };
 	size_t nrecs = 0;
@@ -418,13 +439,10 @@ int ct_history_build(struct ct_history *h, struct ct_store *st, const struct ct_
 	rc = ct_store_sessions(st, &sf, &recs, &nrecs, err, len);
 	if (!rc)
 		rc = select_sessions(&x, recs, nrecs, err, len);
-	f.workload = h->workload;
 	if (!rc)
-		rc = ct_store_runs(st, &f, &x.runs, &x.nruns, err, len);
+		rc = read_runs(&x, err, len);
 	if (!rc)
 		rc = ct_store_acks(st, h->workload, &x.acks, &x.nacks, err, len);
-	if (!rc)
-		rc = index_runs(&x, err, len);
 	for (size_t i = 0; !rc && i < x.nruns; i++) {
 		const struct ct_figure *fig;
 

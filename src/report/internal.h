@@ -54,10 +54,13 @@ size_t rp_sysinfo_rows(const struct ct_sysinfo *si, const char *dir, const char 
 const char *rp_scope_note(const struct ct_report *rep, const struct ct_report_block *b,
 			  const struct ct_report_cell *c, char *buf, size_t len);
 
-/* across.c: ct_report_between() over runs already held, those of load
- * and params (NULL or "": any) among them. -ENOMEM. */
-int rp_between_runs(const struct ct_run *runs, size_t n, const struct ct_session_rec *recs,
-		    size_t nrecs, const char *load, const char *params, const char *machine,
+/* across.c: ct_report_between() over the values of runs already read
+ * (those of one workload, its parameters and a load). -ENOMEM. */
+int rp_between_values(const struct ct_run_value *vals, size_t n, const struct ct_session_rec *recs,
+		      size_t nrecs, const char *machine, struct ct_stats_between *out) CT_WUR;
+/* The same over those of vals under load. */
+int rp_between_load(const struct ct_run_value *vals, size_t n, const struct ct_session_rec *recs,
+		    size_t nrecs, const char *load, const char *machine,
 		    struct ct_stats_between *out) CT_WUR;
 
 /* A figure of the host's reference (CT_REF_CPU...) and a drift in %, as

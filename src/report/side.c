@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ct_report_side_add(struct ct_report_side *sd, const struct ct_run *runs, size_t n,
-		       int64_t key_base)
+/* Room for n values more. */
+static int grow(struct ct_report_side *sd, size_t n)
 {
 	size_t need = sd->s.n + n;
 
@@ -30,6 +30,36 @@ int ct_report_side_add(struct ct_report_side *sd, const struct ct_run *runs, siz
 		sd->pair = p;
 		sd->cap = cap;
 	}
+	return 0;
+}
+
+/* The side's arrays as its stats side. */
+static void point(struct ct_report_side *sd)
+{
+	sd->s.v = sd->v;
+	sd->s.session = sd->session;
+	sd->s.pair = sd->paired ? sd->pair : NULL;
+}
+
+int ct_report_side_value(struct ct_report_side *sd, double value, int64_t session, int64_t key)
+{
+	if (!(value > 0))
+		return 0;
+	if (grow(sd, 1))
+		return -ENOMEM;
+	sd->v[sd->s.n] = value;
+	sd->session[sd->s.n] = session;
+	sd->pair[sd->s.n++] = key;
+	sd->paired |= key != 0;
+	point(sd);
+	return 0;
+}
+
+int ct_report_side_add(struct ct_report_side *sd, const struct ct_run *runs, size_t n,
+		       int64_t key_base)
+{
+	if (grow(sd, n))
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const struct ct_run *r = &runs[i];
 		double x = ct_run_value(r);
@@ -41,9 +71,7 @@ int ct_report_side_add(struct ct_report_side *sd, const struct ct_run *runs, siz
 		sd->pair[sd->s.n++] = key_base >= 0 && r->block ? key_base + r->block : 0;
 		sd->paired |= key_base >= 0;
 	}
-	sd->s.v = sd->v;
-	sd->s.session = sd->session;
-	sd->s.pair = sd->paired ? sd->pair : NULL;
+	point(sd);
 	return 0;
 }
 

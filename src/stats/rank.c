@@ -11,6 +11,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ static double exact_two_sided(const double *count, size_t max, double stat, doub
 /* The null distribution of U with m x's and n y's: counts[u] = the number
  * of arrangements with U = u, U counting (x > y) pairs, u = 0..m*n; the
  * largest of i + j values is an x (adding j pairs) or a y. *out malloc'd. */
-static int mw_counts(size_t m, size_t n, double **out)
+static int mw_counts_make(size_t m, size_t n, double **out)
 {
 	size_t umax = m * n, w = umax + 1;
 	double *prev = calloc((n + 1) * w, sizeof(double));
@@ -74,6 +75,52 @@ static int mw_counts(size_t m, size_t n, double **out)
 	free(cur);
 	*out = prev;
 	return 0;
+}
+
+/* The tables made last, kept: a fleet's summary or a report judges many
+ * pairs of sides of the same sizes, and one table of 50 against 50 is
+ * 6 million additions. Guarded for callers on other threads. */
+#define MW_CACHE 4
+static struct {
+	size_t m, n;
+	double *c;
+} mw_cache[MW_CACHE];
+static unsigned mw_next;
+static pthread_mutex_t mw_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* mw_counts_make()'s table, from the cache when made before; *out
+ * malloc'd (the caller's copy). */
+static int mw_counts(size_t m, size_t n, double **out)
+{
+	size_t bytes = (m * n + 1) * sizeof(double);
+	double *c = NULL;
+	int rc = 0;
+
+	*out = malloc(bytes);
+	if (!*out)
+		return -ENOMEM;
+	pthread_mutex_lock(&mw_lock);
+	for (unsigned i = 0; i < MW_CACHE && !c; i++)
+		if (mw_cache[i].c && mw_cache[i].m == m && mw_cache[i].n == n)
+			c = mw_cache[i].c;
+	if (!c) {
+		rc = mw_counts_make(m, n, &c);
+		if (!rc) {
+			free(mw_cache[mw_next].c);
+			mw_cache[mw_next].m = m;
+			mw_cache[mw_next].n = n;
+			mw_cache[mw_next].c = c;
+			mw_next = (mw_next + 1) % MW_CACHE;
+		}
+	}
+	if (!rc)
+		memcpy(*out, c, bytes);
+	pthread_mutex_unlock(&mw_lock);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 int stats_mw_exact_table(size_t m, size_t n, double **out)

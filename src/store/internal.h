@@ -87,6 +87,7 @@ enum {
 	Q_SESSION_GROUP,
 	Q_SESSION_END,
 	Q_SESSION_FIND,
+	Q_SESSION_COUNTS,
 	Q_RUN_PUT,
 	Q_RUN_SERIES,
 	Q_RUN_HISTS,
@@ -97,7 +98,7 @@ enum {
 	Q_REFS,
 	Q__COUNT
 };
-#define CT_STORE_RUN_FILTERS 64
+#define CT_STORE_RUN_FILTERS 128
 
 /* An open store: what contend sees (first), its driver's connection, the
  * statements prepared on it, the depth of ct_store_begin(). */

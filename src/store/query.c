@@ -20,6 +20,8 @@ static const char *const sql_text[Q__COUNT] = {
 	[Q_SESSION_END] = "UPDATE sessions SET status = ?1, ended_at = ?2 WHERE id = ?3"
 			  " RETURNING id",
 	[Q_SESSION_FIND] = "SELECT id FROM sessions WHERE uuid = ?1",
+	[Q_SESSION_COUNTS] = "SELECT count(*), coalesce(sum(CASE WHEN status <> 'ok' THEN 1"
+			     " ELSE 0 END), 0) FROM runs WHERE session_id = ?1",
 	[Q_RUN_SERIES] = "SELECT series FROM runs WHERE id = ?1",
 	[Q_RUN_HISTS] = "SELECT hists FROM runs WHERE id = ?1",
 	[Q_LATEST] = "SELECT max(r.session_id) FROM runs r JOIN configs c ON c.id = r.config_id"
@@ -529,47 +531,60 @@ static int read_session(struct store *s, struct db_stmt *st, void *row, char *er
 static char *sessions_sql(const struct ct_session_filter *f, bool sql_limit)
 {
 	char *names = ct_store_join_cols(ct_store_session_cols, ct_store_nsession_cols, "s.", ", ");
-	char where[1024] = "", *sql = NULL;
-	size_t off = 0;
+	char *where = NULL, *sql = NULL;
+	size_t wlen = 0;
+	FILE *w = names ? open_memstream(&where, &wlen) : NULL;
 	int k = 1;
 
-	if (!names)
+	if (!w) {
+		free(names);
 		return NULL;
-#define W(...) off += (size_t)snprintf(where + off, sizeof(where) - off, __VA_ARGS__)
+	}
 	if (f->label)
-		W(" AND c.label = ?%d", k++);
+		fprintf(w, " AND c.label = ?%d", k++);
+	for (size_t i = 0; f->labels && i < f->nlabels; i++)
+		fprintf(w, "%s?%d", i ? ", " : " AND c.label IN (", k++);
+	if (f->labels && f->nlabels)
+		fputs(")", w);
 	if (f->workload)
-		W(" AND s.workload = ?%d", k++);
+		fprintf(w, " AND s.workload = ?%d", k++);
 	if (f->params)
-		W(" AND EXISTS (SELECT 1 FROM runs p WHERE p.session_id = s.id"
-		  " AND p.workload_params = ?%d)",
-		  k++);
+		fprintf(w,
+			" AND EXISTS (SELECT 1 FROM runs p WHERE p.session_id = s.id"
+			" AND p.workload_params = ?%d)",
+			k++);
 	if (f->since)
-		W(" AND s.started_at >= ?%d", k++);
+		fprintf(w, " AND s.started_at >= ?%d", k++);
 	if (f->group_id)
-		W(" AND s.group_id = ?%d", k++);
+		fprintf(w, " AND s.group_id = ?%d", k++);
 	if (f->with_commit)
-		W(" AND s.commit_sha <> ''");
+		fputs(" AND s.commit_sha <> ''", w);
+	if (f->with_ok_runs)
+		fputs(" AND EXISTS (SELECT 1 FROM runs o WHERE o.session_id = s.id AND o.status = "
+		      "'ok')",
+		      w);
 	for (unsigned i = 0, n = 0; f->status && i < CT_SESSION_NSTATUS; i++)
 		if (f->status & CT_SESSION_ONLY(i))
-			W("%s?%d", n++ ? ", " : " AND s.status IN (", k++);
+			fprintf(w, "%s?%d", n++ ? ", " : " AND s.status IN (", k++);
 	if (f->status)
-		W(")");
+		fputs(")", w);
+	fputs(" ORDER BY s.id DESC", w);
 	if (sql_limit)
-		W(" ORDER BY s.id DESC LIMIT ?%d", k++);
-	else
-		W(" ORDER BY s.id DESC");
-#undef W
-	/* the id, label and counts first */
+		fprintf(w, " LIMIT ?%d", k++);
+	if (fclose(w) || !where) {
+		free(names);
+		free(where);
+		return NULL;
+	}
+	/* the id and label first; the counts, when asked, are counted
+	 * afterwards for the sessions kept (count_runs()) */
 	if (asprintf(&sql,
-		     "SELECT s.id, c.label,"
-		     " (SELECT count(*) FROM runs r WHERE r.session_id = s.id),"
-		     " (SELECT count(*) FROM runs r WHERE r.session_id = s.id"
-		     " AND r.status <> 'ok'), %s FROM sessions s"
+		     "SELECT s.id, c.label, 0, 0, %s FROM sessions s"
 		     " LEFT JOIN configs c ON c.id = s.config_id WHERE 1 = 1%s",
 		     names, where) < 0)
 		sql = NULL;
 	free(names);
+	free(where);
 	return sql;
 }
 
@@ -578,6 +593,25 @@ static bool session_takes(const struct ct_session_filter *f, const struct ct_ses
 {
 	return (!f->label_glob || !fnmatch(f->label_glob, r->label, 0)) &&
 	       (!f->machine || ct_owner_named(&r->owner, f->machine));
+}
+
+/* Each session's runs and those not ok, counted. */
+static int count_runs(struct store *s, struct ct_session_rec *recs, size_t n, char *err, size_t len)
+{
+	struct db_stmt *st;
+	int rc = ct_store_stmt(s, Q_SESSION_COUNTS, &st, err, len);
+
+	for (size_t i = 0; !rc && i < n; i++) {
+		DB(s)->bind_i64(st, 1, recs[i].id);
+		rc = ct_store_step_one(s, st, "count a session's runs", err, len);
+		if (rc == 1) {
+			recs[i].nruns = (unsigned)DB(s)->col_i64(st, 0);
+			recs[i].nfailed = (unsigned)DB(s)->col_i64(st, 1);
+			DB(s)->reset(st);
+			rc = 0;
+		}
+	}
+	return rc;
 }
 
 int ct_store_sessions(struct ct_store *pub, const struct ct_session_filter *f,
@@ -606,6 +640,8 @@ int ct_store_sessions(struct ct_store *pub, const struct ct_session_filter *f,
 		return rc;
 	if (f->label)
 		ct_store_bind_str(s, st, k++, f->label);
+	for (size_t i = 0; f->labels && i < f->nlabels; i++)
+		ct_store_bind_str(s, st, k++, f->labels[i]);
 	if (f->workload)
 		ct_store_bind_str(s, st, k++, f->workload);
 	if (f->params)
@@ -622,13 +658,20 @@ int ct_store_sessions(struct ct_store *pub, const struct ct_session_filter *f,
 	rc = ct_store_read_rows(s, st, "list sessions", sizeof(**out), read_session, (void **)out,
 				n, err, len);
 	DB(s)->finalize(st);
-	if (rc || !in_c)
-		return rc;
-	for (size_t i = 0; i < *n && (!f->limit || kept < f->limit); i++)
-		if (session_takes(f, &(*out)[i]))
-			(*out)[kept++] = (*out)[i];
-	*n = kept;
-	return 0;
+	if (!rc && in_c) {
+		for (size_t i = 0; i < *n && (!f->limit || kept < f->limit); i++)
+			if (session_takes(f, &(*out)[i]))
+				(*out)[kept++] = (*out)[i];
+		*n = kept;
+	}
+	if (!rc && f->counts)
+		rc = count_runs(s, *out, *n, err, len);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return rc;
 }
 
 bool ct_store_session_newer(const struct ct_session_rec *a, const struct ct_session_rec *b)

@@ -71,8 +71,9 @@ enum {
 	RF_LOAD = 1 << 3,
 	RF_WPARAMS = 1 << 4,
 	RF_OK = 1 << 5,
+	RF_VALUES = 1 << 6, /* not a filter: the columns of ct_store_run_values() */
 };
-_Static_assert(RF_OK * 2 <= CT_STORE_RUN_FILTERS, "run filters");
+_Static_assert(RF_VALUES * 2 <= CT_STORE_RUN_FILTERS, "run filters");
 
 static const char *const run_filters[] = { "r.session_id = ?",	    "c.label = ?",
 					   "r.workload = ?",	    "r.load = ?",
@@ -90,14 +91,16 @@ static int runs_stmt(struct store *s, unsigned mask, struct db_stmt **out, char 
 	}
 	/* the parameters numbered in order, as PostgreSQL needs each used */
 	for (size_t i = 0; i < CT_ARRAY_SIZE(run_filters); i++)
-		if (mask & (1u << i))
+		if (mask & (1u << i) & ~RF_VALUES)
 			off += (size_t)snprintf(where + off, sizeof(where) - off, "%s%s",
 						off ? " AND " : " WHERE ", run_filters[i]);
 	for (char *q = where; (q = strchr(q, '?')); q++) {
 		memmove(q + 2, q + 1, strlen(q + 1) + 1);
 		q[1] = (char)('1' + k++);
 	}
-	cols = ct_store_join_cols(ct_store_run_cols, ct_store_nrun_cols, "r.", ", ");
+	cols = mask & RF_VALUES
+		       ? strdup("r.session_id, r.config_id, r.load, r.wall_ns, r.block")
+		       : ct_store_join_cols(ct_store_run_cols, ct_store_nrun_cols, "r.", ", ");
 	if (cols && asprintf(&sql,
 			     "SELECT r.id, c.label, r.metrics, %s FROM runs r"
 			     " JOIN configs c ON c.id = r.config_id%s ORDER BY r.id",
@@ -129,26 +132,17 @@ static int read_run(struct store *s, struct db_stmt *st, void *row, char *err, s
 	return 0;
 }
 
-int ct_store_runs(struct ct_store *pub, const struct ct_run_filter *f, struct ct_run **out,
-		  size_t *n, char *err, size_t len)
+/* The statement of filter f (with extra bits), its values bound. */
+static int filtered(struct store *s, const struct ct_run_filter *f, unsigned extra,
+		    struct db_stmt **out, char *err, size_t len)
 {
-	static const struct ct_run_filter all;
-	struct store *s = (struct store *)pub;
-	const char *texts[4];
+	const char *texts[4] = { f->label, f->workload, f->load, f->workload_params };
+	unsigned mask = extra | (f->session_id ? RF_SESSION : 0) | (f->ok_only ? RF_OK : 0);
 	struct db_stmt *st;
-	unsigned mask = 0;
 	int rc, k = 1;
 
-	*out = NULL;
-	*n = 0;
-	if (!f)
-		f = &all;
-	texts[0] = f->label, texts[1] = f->workload, texts[2] = f->load;
-	texts[3] = f->workload_params;
-	mask |= f->session_id ? RF_SESSION : 0;
 	for (int i = 0; i < 4; i++)
 		mask |= texts[i] ? RF_LABEL << i : 0;
-	mask |= f->ok_only ? RF_OK : 0;
 	rc = runs_stmt(s, mask, &st, err, len);
 	if (rc)
 		return rc;
@@ -157,6 +151,62 @@ int ct_store_runs(struct ct_store *pub, const struct ct_run_filter *f, struct ct
 	for (int i = 0; i < 4; i++)
 		if (texts[i])
 			ct_store_bind_str(s, st, k++, texts[i]);
+	*out = st;
+	return 0;
+}
+
+/* A value row: the judged figure of its run (its metrics decoded into a
+ * scratch run, as ct_run_value() reads them). */
+static int read_value(struct store *s, struct db_stmt *st, void *row, char *err, size_t len)
+{
+	struct ct_run_value *v = row;
+	static __thread struct ct_run scratch;
+
+	v->run_id = DB(s)->col_i64(st, 0);
+	v->session_id = DB(s)->col_i64(st, 3);
+	v->config_id = DB(s)->col_i64(st, 4);
+	ct_store_text(s, st, 5, v->load, sizeof(v->load));
+	scratch.nmetrics = 0;
+	scratch.wall_ns = DB(s)->col_i64(st, 6);
+	v->block = (unsigned)DB(s)->col_i64(st, 7);
+	if (ct_store_metrics_decode(DB(s)->col_text(st, 2), &scratch))
+		return ct_err(err, len, -EPROTO,
+			      "run %" PRId64 " in results store '%s' has damaged metrics",
+			      v->run_id, s->db->name);
+	v->value = ct_run_value(&scratch);
+	return 0;
+}
+
+int ct_store_run_values(struct ct_store *pub, const struct ct_run_filter *f,
+			struct ct_run_value **out, size_t *n, char *err, size_t len)
+{
+	static const struct ct_run_filter all;
+	struct store *s = (struct store *)pub;
+	struct db_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	rc = filtered(s, f ? f : &all, RF_VALUES, &st, err, len);
+	if (rc)
+		return rc;
+	return ct_store_read_rows(s, st, "read runs' values", sizeof(**out), read_value,
+				  (void **)out, n, err, len);
+}
+
+int ct_store_runs(struct ct_store *pub, const struct ct_run_filter *f, struct ct_run **out,
+		  size_t *n, char *err, size_t len)
+{
+	static const struct ct_run_filter all;
+	struct store *s = (struct store *)pub;
+	struct db_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	rc = filtered(s, f ? f : &all, 0, &st, err, len);
+	if (rc)
+		return rc;
 	return ct_store_read_rows(s, st, "read runs", sizeof(**out), read_run, (void **)out, n, err,
 				  len);
 }

@@ -730,6 +730,10 @@ static void test_session_filter(void **state)
 		&(struct ct_session_filter){ .status = CT_SESSION_ONLY(CT_SESSION_RUNNING) |
 						       CT_SESSION_ONLY(CT_SESSION_INTERRUPTED) },
 		(const int64_t[]){ d, b, 0 });
+	expect_sessions(s,
+			&(struct ct_session_filter){
+				.labels = (const char *const[]){ "6.19", "6.18-b" }, .nlabels = 2 },
+			(const int64_t[]){ e, c, b, 0 });
 	expect_sessions(s, &(struct ct_session_filter){ .limit = 2 }, (const int64_t[]){ e, d, 0 });
 	/* the limit counts what the filter kept, in SQL or after it */
 	expect_sessions(s, &(struct ct_session_filter){ .machine = "beta", .limit = 1 },
@@ -743,11 +747,13 @@ static void test_session_filter(void **state)
 			(const int64_t[]){ e, 0 });
 	{
 		struct ct_session_rec *l = NULL;
+		struct ct_run_value *v = NULL;
+		struct ct_run r;
 		char err[CT_ERRLEN] = "";
 		size_t n = 0;
+		int64_t failed;
 
 		assert_int_equal(ct_store_sessions(s, NULL, &l, &n, err, sizeof(err)), 0);
-		assert_int_equal(n, 5);
 		/* newer: the later start, not the later id */
 		assert_true(ct_store_session_newer(&l[3], &l[0]));  /* b against e */
 		assert_false(ct_store_session_newer(&l[0], &l[4])); /* e against a */
@@ -758,6 +764,44 @@ static void test_session_filter(void **state)
 		assert_true(ct_owner_same_machine(&l[0].owner, &l[3].owner));
 		assert_false(ct_owner_same_machine(&l[1].owner, &l[4].owner));
 		free(l);
+		/* a session whose one run failed has no ok run; counted, it
+		 * has one run and one not ok */
+		failed = begin_session(s, put_config(s, "6.20", 7), "contend run -L 6.20");
+		fill_run(&r, failed, put_config(s, "6.20", 7), "io", CT_RUN_FAILED, 3);
+		put_run(s, &r);
+		expect_sessions(s, &(struct ct_session_filter){ .with_ok_runs = true },
+				(const int64_t[]){ e, d, c, b, a, 0 });
+		assert_int_equal(ct_store_sessions(s,
+						   &(struct ct_session_filter){ .label = "6.20",
+										.counts = true },
+						   &l, &n, err, sizeof(err)),
+				 0);
+		assert_int_equal(n, 1);
+		assert_int_equal(l[0].nruns, 1);
+		assert_int_equal(l[0].nfailed, 1);
+		free(l);
+		/* without counts, nothing is counted */
+		assert_int_equal(ct_store_sessions(s,
+						   &(struct ct_session_filter){ .label = "6.20" },
+						   &l, &n, err, sizeof(err)),
+				 0);
+		assert_int_equal(n, 1);
+		assert_int_equal(l[0].nruns, 0);
+		free(l);
+		/* the values of runs: the judged figure, its session, load and
+		 * block */
+		assert_int_equal(ct_store_run_values(s,
+						     &(struct ct_run_filter){ .workload = "cmd",
+									      .ok_only = true },
+						     &v, &n, err, sizeof(err)),
+				 0);
+		assert_int_equal(n, 1);
+		assert_int_equal(v[0].session_id, c);
+		assert_string_equal(v[0].load, "none");
+		/* its tps: the figure ct_run_value() judges by, from the metrics */
+		assert_true(fabs(v[0].value - (1374.2 + 1 / 3.0)) < 1e-9);
+		assert_int_equal(v[0].block, 1001);
+		free(v);
 	}
 	ct_store_close(s);
 }
@@ -791,7 +835,9 @@ static void test_sessions(void **state)
 	assert_int_equal(ct_store_session_end(s, 9999, CT_SESSION_COMPLETE, err, sizeof(err)),
 			 -ENOENT);
 
-	assert_int_equal(ct_store_sessions(s, NULL, &list, &n, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_sessions(s, &(struct ct_session_filter){ .counts = true }, &list,
+					   &n, err, sizeof(err)),
+			 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(list[0].id, c);
 	assert_int_equal(list[1].id, b);
