@@ -1,12 +1,15 @@
 #!/bin/sh
 # The examples that end `contend --help` and each command's --help, as
-# written: at least three a command, `run` and `calibrate` through
-# --dry-run (every check the run makes, nothing run), every other one for
-# real, on a store holding the configs they name; a push into PostgreSQL
-# is skipped (no such server here).
+# written: every command `contend --help` lists, at least three examples
+# each, `run` and `calibrate` through --dry-run (every check the run
+# makes, nothing run), `bisect start` through --dry-run too but with
+# --step (which only names the first commit to boot), every other one for
+# real, on a store holding the configs they name and in a repository with
+# the tags they name.
 . "$CT_TESTLIB"
 
-cmds="run calibrate compare report list loads sysinfo stats plan import push restore"
+# the commands from contend --help's list, not from this file
+cmds=$("$CONTEND" --help | awk '/^commands:$/ { c = 1; next } c && /^$/ { c = 0 } c && $1 != "help" { print $1 }')
 : >"$T/examples"
 for c in $cmds; do
 	"$CONTEND" "$c" --help | awk '/^examples:$/ { e = 1; next } e && /^  contend / { sub(/^  /, ""); print }' >"$T/ex.$c"
@@ -17,7 +20,7 @@ nex=$(grep -c '^contend ' "$T/examples")
 few=$(for c in $cmds; do [ "$(grep -c "^contend " "$T/ex.$c")" -ge 3 ] || echo "$c"; done)
 plan $((nex + 3))
 nonempty "every command's --help ends with examples" "$(cat "$T/examples")"
-check "at least three for each command (short: ${few:-none})" test -z "$few"
+check "at least three for each of the $(echo $cmds | wc -w) commands (short: ${few:-none})" test -n "$cmds" -a -z "$few"
 
 export HOME="$T"
 printf 'all:\n\ttrue\n' >"$T/Makefile"
@@ -39,6 +42,16 @@ if [ "$BACKEND" = sqlite ]; then
 	cp "$CONTEND_DB" "$T/old.db"
 	"$CONTEND" push -q --to "$T/archive.db" >/dev/null 2>&1
 fi
+# the repository bisect's examples name: the tags of their range, and
+# the boot hook of the kernel's loop
+git init -q -b main "$T/repo" &&
+	for i in 1 2 3 4; do
+		echo "$i" >"$T/repo/f"
+		git -C "$T/repo" add f
+		git -C "$T/repo" -c user.name=t -c user.email=t@t commit -q -m "c$i"
+	done
+git -C "$T/repo" tag v6.6 HEAD~3 && git -C "$T/repo" tag v6.7 HEAD
+printf '#!/bin/sh\nexit 0\n' >"$T/boot.sh" && chmod +x "$T/boot.sh"
 check "the store holds the labels the examples name" test "$(sql "select count(distinct c.label) from runs r join configs c on c.id = r.config_id")" = 6
 
 run_examples "$T/examples"

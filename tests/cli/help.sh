@@ -106,15 +106,22 @@ for c in run calibrate compare stats; do
 		esac
 	done
 done
-plan 20
+# every command contend --help lists (not a list of this file's)
+cmds=$("$CONTEND" --help | awk '/^commands:$/ { c = 1; next } c && /^$/ { c = 0 } c && $1 != "help" { print $1 }')
+ncmds=$(echo $cmds | wc -w)
+plan $((ncmds + 14))
 [ "$n" -ge 15 ] && ok "the help states ranges for $n options" || not_ok "the help states ranges for $n options"
 [ "$bad" = 0 ] && ok "every stated bound is the parser's ($n options)" || not_ok "every stated bound is the parser's" "$bad probes disagree"
 
-for c in run sysinfo list loads compare stats restore; do
+check "contend --help lists the commands ($ncmds)" test "$ncmds" -ge 15
+for c in $cmds; do
 	rc=0
 	"$CONTEND" help $c >"$T/h1" 2>&1 || rc=$?
 	"$CONTEND" $c -h >"$T/h2" 2>&1 || rc=$((rc + $?))
-	[ $rc = 0 ] && cmp -s "$T/h1" "$T/h2" && grep -q "^usage: contend $c" "$T/h1" && ok "help $c and $c -h: its usage" || not_ok "help $c and $c -h: its usage" "$(head -c 200 "$T/h1")"
+	nex=$(awk '/^examples:$/ { e = 1; next } e && /^  contend / { n++ } END { print n + 0 }' "$T/h1")
+	[ $rc = 0 ] && cmp -s "$T/h1" "$T/h2" && grep -q "^usage: contend $c" "$T/h1" && [ "$nex" -ge 3 ] &&
+		ok "help $c and $c -h: its usage and $nex examples" ||
+		not_ok "help $c and $c -h: its usage and three examples or more ($nex)" "$(head -c 200 "$T/h1")"
 done
 run help
 expect_out "help lists --version" "--version"

@@ -10,12 +10,10 @@
 
 S=/sys/block/vda/queue/scheduler
 if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP not root"
-	exit 0
+	skip_all "not root"
 fi
 if [ ! -w "$S" ]; then
-	echo "1..0 # SKIP no $S"
-	exit 0
+	skip_all "no $S"
 fi
 
 sched() { sed 's/.*\[\(.*\)\].*/\1/' "$S"; }

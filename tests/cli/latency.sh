@@ -11,18 +11,47 @@ plan $total
 one="-l none -n 2 --no-warmup --delay 0 --dir $T"
 # Before each run contend checks its CPU burn's calibration to 2%
 # (CT_LAT_CALIB_TOL) and fails the run when the live CPU does not hold
-# still that long (a stalled host): that is the host, not contend, so
-# the rest of the file is skipped, saying so, instead of failing.
-steady_or_skip() {
+# still that long (a stalled host). A run that says so is run again (three
+# tries); after the third, the rest of the file is skipped when the host
+# itself moved - steal, or CPU used by others, over a second - and fails
+# when it did not (contend's calibration, not the host, is then at fault).
+unsteady() {
 	why=$(grep -hs "did not hold still" "$T/err" "$T/out" | head -n 1)
-	[ -n "$why" ] || why=$(sql "select reason from runs where reason like '%did not hold still%' limit 1")
-	[ -z "$why" ] && return 0
-	while [ "$_n" -lt "$total" ]; do skip "latency: the rest of the file" "the CPU was not steady: $why"; done
+	[ -n "$why" ] || why=$(sql "select reason from runs where reason like '%did not hold still%' and session_id = (select max(id) from sessions) limit 1")
+	[ -n "$why" ]
+}
+# what moved the host over a second, "" when nothing did: steal above 2%
+# of the CPUs' time, or their busy time above 10% (nothing of this test
+# runs meanwhile)
+host_moved() {
+	# shellcheck disable=SC2046
+	set -- $(head -n 1 /proc/stat)
+	t0=$(($2 + $3 + $4 + $5 + $6 + $7 + $8 + $9)) i0=$(($5 + $6)) s0=$9
+	sleep 1
+	# shellcheck disable=SC2046
+	set -- $(head -n 1 /proc/stat)
+	t=$(($2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 - t0)) i=$(($5 + $6 - i0)) st=$(($9 - s0))
+	[ "$t" -gt 0 ] || return 0
+	[ $((100 * st / t)) -gt 2 ] && echo "steal $((100 * st / t))% of the CPUs' time"
+	[ $((100 * (t - i) / t)) -gt 10 ] && echo "the CPUs $((100 * (t - i) / t))% busy without this test"
+	return 0
+}
+steady_run() {
+	for _try in 1 2 3; do
+		run "$@"
+		unsteady || return 0
+		sleep 1
+	done
+	moved=$(host_moved | tr '\n' ' ')
+	if [ -z "$moved" ]; then
+		echo "Bail out! three runs said the CPU did not hold still, on a quiet host: $why"
+		exit 1
+	fi
+	while [ "$_n" -lt "$total" ]; do skip "latency: the rest of the file" "the CPU was not steady ($why); the host moved: $moved"; done
 	exit 0
 }
 # shellcheck disable=SC2086
-run run -w latency $one -L lat --task audio,video --duration 1s --probe wakeup
-steady_or_skip
+steady_run run -w latency $one -L lat --task audio,video --duration 1s --probe wakeup
 expect_rc "latency, audio and video: exit 0" 0
 expect_out "a row per task with its figures" "^lat +2 +audio +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$"
 expect_out "video under it" "^ +video +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$"
@@ -57,16 +86,14 @@ expect_rc "push to another store: exit 0" 0
 
 # two configs: verdicts on p99 and on each task's deadlines met
 # shellcheck disable=SC2086
-run run -w latency $one -n 4 -L lat2 --task audio --duration 500ms --quick
-steady_or_skip
+steady_run run -w latency $one -n 4 -L lat2 --task audio --duration 500ms --quick
 expect_out "--quick's note names no kbuild tree for latency" "^profile: quick - scaled-down load sizes, "
 expect_rc "a second config: exit 0" 0
 run compare lat lat2
 expect_rc "runs of other tasks are never compared: exit 2" 2
 expect_err "it says which runs are missing" "no stored runs of 'lat2' for workload latency \(tasks=audio,video duration=1s\)"
 # shellcheck disable=SC2086
-run run -w latency $one -n 4 -L lat3 --task audio --duration 500ms
-steady_or_skip
+steady_run run -w latency $one -n 4 -L lat3 --task audio --duration 500ms
 run compare lat2 lat3
 expect_rc "compare lat2 lat3: exit 0" 0
 expect_out "two configs: what the verdicts judge" "^Judged: p99 of audio \(lower is better\), and each figure named in the verdicts"

@@ -7,7 +7,7 @@
 # without a config of two sessions the between-session spread is unknown
 # and said so.
 . "$CT_TESTLIB"
-plan 14
+plan 16
 
 sel="-q -w selftest --scale 0.05 --delay 0 --no-warmup --dir $T -l none,null"
 # shellcheck disable=SC2086
@@ -27,11 +27,13 @@ expect_out "and from where" "^between CoV: from every config this machine measur
 # the arithmetic: sessions at n = 3, 5, 10, 20 never grow; a larger effect
 # never needs more
 k5=$(awk '$1 == "none" { print $4, $5, $6, $7 }' "$T/out")
+nonempty "the sessions a side at n = 3, 5, 10, 20: $k5" "$k5"
 check "more runs a session need no more sessions ($k5)" awk -v k="$k5" 'BEGIN { n = split(k, a, " "); for (i = 2; i <= n; i++) if (a[i] + 0 > a[i - 1] + 0 && a[i - 1] !~ />/) exit 1 }'
 run plan --effect 50 one -l none
 k50=$(awk '$1 == "none" { print $4 }' "$T/out")
+nonempty "the sessions a side for +50%: $k50" "$k50"
 check "+50% needs no more sessions than +5% ($k50 against ${k5%% *})" awk -v a="$k50" -v b="${k5%% *}" 'BEGIN { exit !(b ~ />/ || a + 0 <= b + 0) }'
-check "-l none: that load alone" test "$(grep -c '^null ' "$T/out")" = 0
+check "-l none: that load alone" test "$(grep -c '^null ' "$T/out")" = 0 -a "$(grep -c '^none ' "$T/out")" = 1
 run plan one
 expect_rc "no --effect: exit 2" 2
 expect_err "it names it" "plan: needs --effect PCT"

@@ -8,8 +8,7 @@
 
 S=/sys/block/vda/queue/scheduler
 if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP not root"
-	exit 0
+	skip_all "not root"
 fi
 sched() { sed 's/.*\[\(.*\)\].*/\1/' "$S"; }
 orig=$(sched)
@@ -18,8 +17,7 @@ orig=$(sched)
 # shellcheck disable=SC2046
 set -- $(tr -d '[]' <"$S" | tr ' ' '\n' | grep -vx "$orig")
 if [ ! -w "$S" ] || [ $# -lt 2 ]; then
-	echo "1..0 # SKIP no $S offering three schedulers"
-	exit 0
+	skip_all "no $S offering three schedulers"
 fi
 plan 39
 

@@ -9,13 +9,16 @@
 #
 # usage: tests/pg/with-cluster.sh [--tap] COMMAND [ARG...]
 # Without a server installed, or without root: exits 77 (a skip for meson),
-# or with --tap runs COMMAND without CT_PG (a TAP test that skips its cases).
+# or with --tap runs COMMAND without CT_PG (a TAP test that skips its cases);
+# under CT_STRICT=1 (.ci/run) it fails instead.
 set -u
 tap=""
 [ "${1:-}" = --tap ] && tap=1 && shift
 [ $# -ge 1 ] || { echo "usage: $0 [--tap] COMMAND [ARG...]" >&2; exit 2; }
 noserver() {
 	echo "# skip: $1" >&2
+	# under CT_STRICT (.ci/run) a skip is a failure
+	[ "${CT_STRICT:-}" = 1 ] && echo "Bail out! skipped, which CT_STRICT makes a failure: $1" && exit 1
 	shift
 	[ -n "$tap" ] && exec "$@"
 	exit 77
