@@ -329,7 +329,10 @@ int ct_bisector_measure(struct ct_bisector *c, const struct ct_bisect_plan *p, c
 		rc = tree_ready(c, "candidate", p->sha, why, sizeof(why), err, len);
 	if (rc < 0)
 		return rc;
-	if (p->resume)
+	/* a step a crash cut short goes on in a sitting of its own: a new row
+	 * of its seq once the last one holds a session, whose runs the new
+	 * sitting's pair with */
+	if (p->resume && !c->steps[c->nsteps - 1].session_id)
 		c->cur = &c->steps[c->nsteps - 1];
 	else if ((rc = step_begin(c, p, p->sha, err, len)))
 		return rc;

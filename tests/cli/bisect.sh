@@ -1,6 +1,6 @@
 #!/bin/sh
 # contend bisect on a generated git repository: a small C program whose
-# commit "change 11" makes it 30% slower (it sleeps: the machine's load
+# commit "change 11" (of 15) makes it 30% slower (it sleeps: the machine's load
 # moves it only by how late it wakes, see below), with noise of its own
 # and fluke runs (5% take 1.5 times as long). What is checked: the culprit is named, as git names it,
 # in repeated bisections; a commit that does not build is skipped; a
@@ -48,15 +48,23 @@ int main(void)
 EOF
 echo '#define WORK_US 20000' >"$R/work.h"
 git -C "$R" add . && git -C "$R" commit -qm "bench: the base"
-for k in $(seq 1 15); do
+# 15 changes, the culprit the 11th, 30% slower (the kernel loop's boot:
+# 50%); the sanitized build (CT_TEST_QUICK: the C paths once, not the
+# campaign again) bisects 7, the culprit the 6th and twice as slow, so
+# that steps answer at their first rung - every check the same
+N=15 K=11 B1=7 B2=9 SLOW=26000 BOOTSLOW=0.060
+[ "${CT_TEST_QUICK:-}" = 1 ] && N=7 K=6 B1=3 B2=5 SLOW=40000 BOOTSLOW=0.080
+for k in $(seq 1 $N); do
 	echo "change $k" >>"$R/notes.txt"
-	[ "$k" = 11 ] && echo '#define WORK_US 26000' >"$R/work.h"
-	# changes 7 and 8 do not build: the first candidate is one of them
-	case $k in 7) echo 'syntax error' >"$R/broken.h" ;; 9) rm -f "$R/broken.h" ;; esac
+	[ "$k" = $K ] && echo "#define WORK_US $SLOW" >"$R/work.h"
+	# changes B1 and B1 + 1 do not build: the first candidate is one of them
+	case $k in $B1) echo 'syntax error' >"$R/broken.h" ;; $B2) rm -f "$R/broken.h" ;; esac
 	git -C "$R" add -A . && git -C "$R" commit -qm "change $k"
 done
-culprit=$(git -C "$R" log --format=%H --grep='^change 11$')
-good=$(git -C "$R" rev-parse HEAD~15)
+culprit=$(git -C "$R" log --format=%H --grep="^change $K\$")
+good=$(git -C "$R" rev-parse HEAD~$N)
+# the last commit before the culprit: a range whose ends do not differ
+same=HEAD~$((N - K + 1))
 build='cc -O1 -o bench bench.c && if [ -e broken.h ]; then exit 1; fi'
 B="-q --no-warmup --delay 0 --dir $T -w cmd"
 wt() { git -C "$R" worktree list | wc -l; }
@@ -67,14 +75,14 @@ trees=$(wt)
 run bisect start --repo "$R" --good nosuch --bad HEAD --build "$build" $B -- ./bench
 expect_rc "a revision that does not exist: exit 2" 2
 expect_err "it names it" "nosuch"
-run bisect start --repo "$R" --good HEAD --bad HEAD~15 --build "$build" $B -- ./bench
+run bisect start --repo "$R" --good HEAD --bad HEAD~$N --build "$build" $B -- ./bench
 expect_rc "good not an ancestor of bad: exit 2" 2
 expect_err "it says so" "is not an ancestor of --bad"
-run bisect start --repo "$R" --good HEAD~15 --bad HEAD --build "nosuchbuild -j2" $B -- ./bench
+run bisect start --repo "$R" --good HEAD~$N --bad HEAD --build "nosuchbuild -j2" $B -- ./bench
 expect_rc "a build command that is not found: exit 2" 2
 expect_err "it names it" "--build: cannot run 'nosuchbuild': command not found"
 echo dirty >>"$R/notes.txt"
-run bisect start --repo "$R" --good HEAD~15 --bad HEAD --build "$build" $B -- ./bench
+run bisect start --repo "$R" --good HEAD~$N --bad HEAD --build "$build" $B -- ./bench
 expect_rc "a dirty tree: exit 2" 2
 expect_err "it says so" "uncommitted changes"
 git -C "$R" checkout -q notes.txt
@@ -87,7 +95,7 @@ check "and nothing stored" test "$(sql "select count(*) from bisections" 2>/dev/
 # make check of 29b5349 met one): the range is tried again when it did,
 # and the test fails by chance one time in 400
 for try in 1 2; do
-	run bisect start --repo "$R" --good HEAD~15 --bad HEAD~6 --build "$build" --max-runs 10 $B -- ./bench
+	run bisect start --repo "$R" --good HEAD~$N --bad $same --build "$build" --max-runs 10 $B -- ./bench
 	"$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
 	grep -q "regression .*: same" "$T/err" && break
 done
@@ -95,7 +103,7 @@ expect_rc "good and bad that do not differ: exit 5" 5
 expect_err "it says so" "no first bad commit: good and bad do not differ after 10 runs a side"
 
 # a whole bisection (the SIGKILLed one below is the second)
-run bisect start --repo "$R" --good HEAD~15 --bad HEAD --build "$build" $B -- ./bench
+run bisect start --repo "$R" --good HEAD~$N --bad HEAD --build "$build" $B -- ./bench
 expect_rc "the bisection ends with the culprit: exit 0" 0
 expect_out "it names it as git does" "^$culprit is the first bad commit\$"
 runs=$(sed -n 's/.* \([0-9]*\) runs judged.*/\1/p' "$T/out")
@@ -105,7 +113,7 @@ expect_out "status shows a skipped build" "skip .*the build failed"
 expect_out "and the culprit" "^$culprit is the first bad commit"
 run bisect log --repo "$R"
 expect_out "log is git's bisect log" "^git bisect good $good\$"
-expect_out "and ends with the first bad commit" "^# first bad commit: \[$culprit\] change 11\$"
+expect_out "and ends with the first bad commit" "^# first bad commit: \[$culprit\] change $K\$"
 run bisect report --repo "$R" -o "$T/b.html"
 expect_rc "report writes the page: exit 0" 0
 check "it names the culprit" grep -q "<b>$(echo "$culprit" | cut -c1-12)</b> is the first bad commit" "$T/b.html"
@@ -156,18 +164,20 @@ run bisect judge --repo "$T/clone" --good-label jgood --bad-label nosuch $B -- .
 expect_rc "judge with a label that names nothing: 255, which stops git bisect run" 255
 
 # SIGKILL in the middle, then status and resume
-"$CONTEND" bisect start --repo "$R" --good HEAD~15 --bad HEAD --build "$build" $B -- ./bench >"$T/k.out" 2>&1 &
+"$CONTEND" bisect start --repo "$R" --good HEAD~$N --bad HEAD --build "$build" $B -- ./bench >"$T/k.out" 2>&1 &
 pid=$!
 n=0
-while [ "$n" -lt 600 ] && [ "$(sql "select count(*) from bisect_steps s join bisections b on b.id = s.bisection_id where b.status = 'running' and s.answer <> ''")" -lt 2 ]; do
+# killed mid-sitting: two steps answered and the third's session holding
+# runs, which the sitting after the kill must pair with its own
+while [ "$n" -lt 600 ] && { [ "$(sql "select count(*) from bisect_steps s join bisections b on b.id = s.bisection_id where b.status = 'running' and s.answer <> ''")" -lt 2 ] ||
+	[ "$(sql "select count(*) from runs r join bisect_steps s on s.session_id = r.session_id join bisections b on b.id = s.bisection_id where b.status = 'running' and s.answer = ''")" -lt 4 ]; }; do
 	sleep 0.2
 	n=$((n + 1))
 done
-sleep 0.5
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 answered=$(sql "select group_concat(seq) from bisect_steps s join bisections b on b.id = s.bisection_id where b.status = 'running' and s.answer <> ''")
-check "two steps were answered before the kill (waited $n of 600 polls)" test "$n" -lt 600
+check "two steps were answered and a third had runs before the kill (waited $n of 600 polls)" test "$n" -lt 600
 nonempty "the answered steps: $answered" "$answered"
 run bisect status --repo "$R"
 expect_rc "after SIGKILL status: exit 0" 0
@@ -184,15 +194,15 @@ check "no step answered before the kill was measured again ($answered)" test "$t
 cat >"$T/boot" <<EOF
 #!/bin/sh
 echo "\$1" >"$T/booted"
-if git -C "$R" merge-base --is-ancestor $culprit "\$1"; then echo 0.060 >"$T/cost"; else echo 0.040 >"$T/cost"; fi
+if git -C "$R" merge-base --is-ancestor $culprit "\$1"; then echo $BOOTSLOW >"$T/cost"; else echo 0.040 >"$T/cost"; fi
 EOF
 chmod +x "$T/boot"
 echo none >"$T/booted"
-run bisect start --repo "$R" --good HEAD~15 --bad HEAD --step --id "cat $T/booted" --next-cmd "$T/boot" $B --shell -- "sleep \$(cat $T/cost)"
+run bisect start --repo "$R" --good HEAD~$N --bad HEAD --step --id "cat $T/booted" --next-cmd "$T/boot" $B --shell -- "sleep \$(cat $T/cost)"
 expect_rc "start --step: exit 0" 0
 expect_out "it names the first commit to boot: good" "^next: build and boot $good "
 check "and --next-cmd booted it" test "$(cat "$T/booted")" = "$good"
-run bisect start --repo "$R" --good HEAD~15 --bad HEAD $B -- ./bench
+run bisect start --repo "$R" --good HEAD~$N --bad HEAD $B -- ./bench
 expect_rc "a bisection already in progress: exit 2" 2
 cp "$T/booted" "$T/booted.save"
 echo 0000000 >"$T/booted"
