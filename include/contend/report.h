@@ -391,7 +391,6 @@ enum ct_report_format {
 };
 /* "text", "json", "csv", "md", "html", NULL-terminated, by enum value. */
 extern const char *const ct_report_format_names[];
-int ct_report_format_parse(const char *name, enum ct_report_format *out) CT_WUR;
 
 /*
  * A bisection as its page shows it (contend bisect report): the commits of

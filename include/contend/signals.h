@@ -17,7 +17,5 @@ int ct_signals_fd(void);
 /* The first signal received, or 0. Safe to call anywhere, including long
  * loops in prepare steps that want to give up early. */
 int ct_signals_pending(void);
-/* Restores default dispositions (children do this themselves). */
-void ct_signals_reset(void);
 
 #endif

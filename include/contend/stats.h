@@ -475,7 +475,6 @@ struct ct_bisect;
 int ct_bisect_new(size_t n, const size_t *nparents, const size_t *parents, double eps,
 		  struct ct_bisect **out) CT_WUR;
 void ct_bisect_free(struct ct_bisect *b);
-size_t ct_bisect_size(const struct ct_bisect *b);
 /* Whether commit a is an ancestor of c (or c itself). */
 bool ct_bisect_is_ancestor(const struct ct_bisect *b, size_t a, size_t c);
 /* Records that commit c was judged bad (or good). */

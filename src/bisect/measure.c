@@ -323,8 +323,15 @@ int ct_bisector_measure(struct ct_bisector *c, const struct ct_bisect_plan *p, c
 	snprintf(dbase, sizeof(dbase), "%s/base", c->dir);
 	snprintf(dcand, sizeof(dcand), "%s/candidate", c->dir);
 	rc = tree_ready(c, "base", p->base, why, sizeof(why), err, len);
-	if (rc == 1)
-		return ct_err(err, len, -ENOEXEC, "%s does not build: %s", lb, why);
+	if (rc == 1) { /* nothing can be measured against it: the end */
+		struct ct_bisect_plan end = { .end = true,
+					      .status = CT_BISECTION_NONE,
+					      .culprit = -1 };
+
+		snprintf(end.note, sizeof(end.note), "the base %s does not build: %.200s", lb, why);
+		rc = ct_bisector_end(c, &end, err, len);
+		return rc ? rc : ct_err(err, len, -ENOEXEC, "%s does not build: %s", lb, why);
+	}
 	if (!rc)
 		rc = tree_ready(c, "candidate", p->sha, why, sizeof(why), err, len);
 	if (rc < 0)

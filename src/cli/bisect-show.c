@@ -115,7 +115,10 @@ void bisect_print_status(const struct ct_bisector *c, FILE *f)
 
 	when(c->b.started_at, t, sizeof(t));
 	fprintf(f, "bisection of %s: %s (started %s, %s)\n", c->b.repo,
-		ct_enum_name(ct_bisection_status_names, CT_BISECTION_NSTATUS, c->b.status), t,
+		c->b.status == CT_BISECTION_NONE ? "none - it ended without a first bad commit"
+						 : ct_enum_name(ct_bisection_status_names,
+								CT_BISECTION_NSTATUS, c->b.status),
+		t,
 		c->b.mode == CT_BISECTION_STEP ? "one step per boot"
 					       : "contend builds and measures");
 	subject(c, c->b.good, subj, sizeof(subj));

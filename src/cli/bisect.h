@@ -37,6 +37,10 @@ void bisect_event(void *ctx, enum ct_bisect_event ev, const struct ct_bisector *
  * there is none (CT_EXIT_NO_ANSWER). */
 int bisect_finish(struct bisect *x, const struct ct_bisect_plan *p);
 
+/* What would give an answer to a bisection that ended without one: more
+ * runs a side, said with the option. */
+void bisect_hint(const struct ct_bisector *c, unsigned max_runs, FILE *f);
+
 /* The 12-digit label of a commit's configs. */
 void bisect_label(const char *sha, char *buf, size_t len);
 const char *bisect_role(enum ct_bisect_role r);

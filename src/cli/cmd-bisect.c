@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define BISECT_SYNOPSIS                                                                         \
 	"contend bisect start --good REV --bad REV [--build CMD] [options] [-- command...]\n"   \
@@ -228,7 +229,30 @@ int bisect_finish(struct bisect *x, const struct ct_bisect_plan *p)
 		return 0;
 	}
 	cli_error("bisect: no first bad commit: %s", p->note);
+	bisect_hint(&x->c, x->a->bisect_max, stderr);
 	return CT_EXIT_NO_ANSWER;
+}
+
+void bisect_hint(const struct ct_bisector *c, unsigned max_runs, FILE *f)
+{
+	const struct ct_bisect_step *reg = ct_bisector_last(c, CT_ROLE_REGRESSION, true);
+	size_t unanswered = 0;
+
+	for (size_t i = 0; i < c->nsteps; i++)
+		unanswered += c->steps[i].answer == CT_ANSWER_SKIP &&
+			      !strncmp(c->steps[i].why, "no answer", 9);
+	if (reg && reg->answer == CT_ANSWER_SAME)
+		fprintf(f,
+			"contend: bisect: hint: the range's ends measured alike; if the change is "
+			"smaller than their spread, more runs a side (--max-runs %u) or a quieter "
+			"machine may tell them apart\n",
+			2 * max_runs);
+	else if (unanswered)
+		fprintf(f,
+			"contend: bisect: hint: %zu step%s gave no answer after %u runs a side; "
+			"more "
+			"runs (--max-runs %u) or a quieter machine would answer them\n",
+			unanswered, unanswered == 1 ? "" : "s", max_runs, 2 * max_runs);
 }
 
 /* The interleaved loop: each step the state machine names, measured, to
@@ -300,12 +324,6 @@ static int check_range(struct run_args *a, char *top, size_t tlen, char *good, c
 	if (!rc)
 		return cli_usage_error("bisect", "--good %s is not an ancestor of --bad %s",
 				       ct_quote(a->good, q, sizeof(q)), a->bad);
-	rc = ct_git_dirty(top, err, sizeof(err));
-	if (rc < 0)
-		return cli_fail(rc, err);
-	if (rc)
-		return cli_usage_error(
-			"bisect", "%s has uncommitted changes: commit or stash them first", top);
 	if (a->build) {
 		char **words = NULL;
 		int n = ct_split_words(a->build, &words);
@@ -573,8 +591,20 @@ static int cmd_show(int argc, char **argv, enum show what)
 	if (rc) {
 		ex = cli_fail(rc, err);
 	} else if (what == SHOW_REPORT) {
+		const char *dot = ia.output ? strrchr(ia.output, '.') : NULL;
 		struct cli_out o;
 
+		/* one HTML page: an extension that names another format is a
+		 * mistake, not a page under another name */
+		if (dot && strchr(dot, '/'))
+			dot = NULL;
+		if (dot && strcmp(dot, ".html") && strcmp(dot, ".htm")) {
+			ct_bisector_release(&c);
+			ct_store_close(c.st);
+			return cli_usage_error(
+				"bisect", "report writes one HTML page: -o FILE.html, not '%s'",
+				ia.output);
+		}
 		ex = cli_out_setup(&o, "bisect", CT_FORMAT_HTML, ia.output, true);
 		if (!ex)
 			ex = cli_out_open(&o, "bisect");
@@ -609,8 +639,13 @@ static int cmd_reset(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/%s", c.dir, trees[i]);
 		rc = ct_git_worktree_remove(c.b.repo, path, err, sizeof(err));
 	}
-	if (!rc)
-		rc = ct_rm_rf(c.dir);
+	/* the build logs stay: a failed build's message names its log */
+	for (size_t i = 0; !rc && i < CT_ARRAY_SIZE(trees); i++) {
+		snprintf(path, sizeof(path), "%s/%s.built", c.dir, trees[i]);
+		if (unlink(path) && errno != ENOENT)
+			rc = ct_err(err, sizeof(err), -errno, "cannot remove %s: %s", path,
+				    strerror(errno));
+	}
 	if (!rc && c.b.status == CT_BISECTION_RUNNING) {
 		c.b.status = CT_BISECTION_RESET;
 		snprintf(c.b.note, sizeof(c.b.note), "reset before its end");
@@ -620,8 +655,9 @@ static int cmd_reset(int argc, char **argv)
 	ct_store_close(c.st);
 	if (rc)
 		return cli_fail(rc, err);
-	printf("bisection of %s reset: its work trees are removed, its steps stay stored\n",
-	       c.b.repo);
+	printf("bisection of %s reset: its work trees are removed, its steps and build logs "
+	       "(%s) stay\n",
+	       c.b.repo, c.dir);
 	return 0;
 }
 

@@ -117,9 +117,21 @@ const struct cli_opt run_base_opts[] = {
 	  .argh = "NAME",
 	  .help = "kbuild (default), cmd (the command after --), oltp,\nlatency, selftest",
 	  .def = "kbuild" },
-	STR('l', "loads", A, loads, "LIST",
-	    "comma-separated loads (default: none,process,io,read,\nlist,mem,dbench; oltp: none; "
-	    "see: contend loads)"),
+	{ .type = CLI_OPT_STRING,
+	  .short_name = 'l',
+	  .long_name = "loads",
+	  .off = offsetof(A, loads),
+	  .argh = "LIST",
+	  .help = "comma-separated loads (default: none,process,io,read,\nlist,mem,dbench; oltp: "
+		  "none; see: contend loads)",
+	  .only = "run,calibrate" },
+	{ .type = CLI_OPT_STRING,
+	  .short_name = 'l',
+	  .long_name = "loads",
+	  .off = offsetof(A, loads),
+	  .argh = "LOAD",
+	  .help = "the one load every step is measured under (default:\nnone; see: contend loads)",
+	  .only = "bisect" },
 	CLI_CHOICE("load-order", A, O(load_order), "O",
 		   "rounds (run i of every load, then run i+1, so the loads\nshare the session's "
 		   "minutes; the default with one config)\nor grouped (every run of one load, then "

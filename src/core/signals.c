@@ -56,9 +56,3 @@ int ct_signals_pending(void)
 {
 	return pending;
 }
-
-void ct_signals_reset(void)
-{
-	for (size_t i = 0; i < CT_ARRAY_SIZE(handled); i++)
-		signal(handled[i], SIG_DFL);
-}

@@ -246,13 +246,3 @@ void ct_report_machine(const struct ct_owner *o, char *buf, size_t len)
 }
 
 const char *const ct_report_format_names[] = { "text", "json", "csv", "md", "html", NULL };
-
-int ct_report_format_parse(const char *name, enum ct_report_format *out)
-{
-	for (int i = 0; ct_report_format_names[i]; i++)
-		if (!strcmp(name, ct_report_format_names[i])) {
-			*out = (enum ct_report_format)i;
-			return 0;
-		}
-	return -EINVAL;
-}

@@ -108,11 +108,6 @@ void ct_bisect_free(struct ct_bisect *b)
 	free(b);
 }
 
-size_t ct_bisect_size(const struct ct_bisect *b)
-{
-	return b->n;
-}
-
 bool ct_bisect_is_ancestor(const struct ct_bisect *b, size_t a, size_t c)
 {
 	return a < b->n && c < b->n && has(row(b, c), a);

@@ -9,7 +9,7 @@
 # boot that changes what the workload measures; and each mistake is one
 # line, exit 2, the repository untouched.
 . "$CT_TESTLIB"
-plan 43
+plan 48
 
 # The bench sleeps 20 or 26 ms. On a machine whose CPUs are busy a woken
 # sleeper waits for a CPU, and that wait, not the commit, decides the run:
@@ -81,13 +81,24 @@ expect_err "it says so" "is not an ancestor of --bad"
 run bisect start --repo "$R" --good HEAD~$N --bad HEAD --build "nosuchbuild -j2" $B -- ./bench
 expect_rc "a build command that is not found: exit 2" 2
 expect_err "it names it" "--build: cannot run 'nosuchbuild': command not found"
-echo dirty >>"$R/notes.txt"
-run bisect start --repo "$R" --good HEAD~$N --bad HEAD --build "$build" $B -- ./bench
-expect_rc "a dirty tree: exit 2" 2
-expect_err "it says so" "uncommitted changes"
-git -C "$R" checkout -q notes.txt
 check "nothing of the repository changed by the mistakes" test "$(git -C "$R" status --porcelain)" = "$state" -a "$(wt)" = "$trees"
 check "and nothing stored" test "$(sql "select count(*) from bisections" 2>/dev/null || echo 0)" = 0
+# the user's uncommitted changes are none of its business: it builds
+# commits in work trees of its own
+echo dirty >>"$R/notes.txt"
+run bisect start --dry-run --repo "$R" --good HEAD~$N --bad HEAD --build "$build" $B -- ./bench
+expect_rc "uncommitted changes in the user's tree do not stop start: exit 0" 0
+git -C "$R" checkout -q notes.txt
+# a base that does not build ends the bisection, saying so, and reset
+# keeps the log the message names
+run bisect start --repo "$R" --good HEAD~$N --bad HEAD --build false $B -- ./bench
+expect_rc "a good end that does not build: exit 3" 3
+log=$(sed -n 's/.*its log: \([^)]*\)).*/\1/p' "$T/err")
+nonempty "it names the build's log: $log" "$log"
+run bisect status --repo "$R"
+expect_out "and the bisection ended without a culprit, saying why" "^bisection of .*: none .*|does not build"
+"$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
+check "reset keeps that log" test -n "$log" -a -f "$log"
 
 # a range whose ends do not differ: said, and exit 5. The first step asks
 # whether bad differs from good at all, at 95%, so it calls two equal ends
@@ -120,6 +131,9 @@ check "it names the culprit" grep -q "<b>$(echo "$culprit" | cut -c1-12)</b> is 
 check "and places every answered step with an interval at its commit" test "$(grep -c '<circle' "$T/b.html")" = "$(sql "select count(*) from bisect_steps where answer <> '' and have_effect and bisection_id = (select max(id) from bisections)")"
 run bisect status --repo "$R" -o "$T/x"
 expect_rc "-o on another subcommand: exit 2" 2
+run bisect report --repo "$R" -o "$T/b.pdf"
+expect_rc "report -o b.pdf (not a page): exit 2" 2
+check "and nothing written" test ! -e "$T/b.pdf"
 check "every step's runs are ordinary sessions labelled by commit" test "$(sql "select count(*) from configs where label = '$(echo "$culprit" | cut -c1-12)'")" -ge 1
 "$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
 check "reset removes the work trees" test "$(wt)" = "$trees"
