@@ -277,7 +277,7 @@ static void assign_bases(struct ct_fleet *fl, long base)
 /* What judging the rows reads: the fleet's ok runs by session and load,
  * the sessions, and the machines' spreads of sessions looked up so far. */
 struct fjudge {
-	const struct ct_run_value **by; /* by session id, then load, then id */
+	const struct ct_run_value **by; /* by session id, then id */
 	size_t n;
 	const struct ct_run_value *vals; /* the fleet's: its workload and parameters */
 	size_t nvals;
@@ -291,16 +291,14 @@ struct fjudge {
 	size_t nspreads;
 };
 
-static int by_session_load(const void *a, const void *b)
+static int by_session(const void *a, const void *b)
 {
 	const struct ct_run_value *x = *(const struct ct_run_value *const *)a,
 				  *y = *(const struct ct_run_value *const *)b;
-	int c;
 
 	if (x->session_id != y->session_id)
 		return (x->session_id > y->session_id) - (x->session_id < y->session_id);
-	c = strcmp(x->load, y->load);
-	return c ? c : (x->run_id > y->run_id) - (x->run_id < y->run_id);
+	return (x->run_id > y->run_id) - (x->run_id < y->run_id);
 }
 
 /* The runs of session id under load with the fleet's parameters, as a
@@ -440,7 +438,7 @@ static int judge(struct ct_fleet *fl, const struct ct_fleet_query *q,
 		return ct_err(err, len, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < nvals; i++)
 		j.by[j.n++] = &vals[i];
-	qsort(j.by, j.n, sizeof(*j.by), by_session_load);
+	qsort(j.by, j.n, sizeof(*j.by), by_session);
 	rc = judge_all(fl, &j, q);
 	if (rc == -ENOMEM)
 		rc = ct_err(err, len, rc, "out of memory");
