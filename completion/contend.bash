@@ -23,7 +23,8 @@ _contend_bin()
 # the option lines of a --help ("  -w, --workload NAME   ...").
 _contend_optspec()
 {
-	"$_contend_exe" "$1" --help 2>/dev/null | awk '
+	# shellcheck disable=SC2086 # "bisect status": a command and its subcommand
+	"$_contend_exe" $1 --help 2>/dev/null | awk '
 		/^ +(-[A-Za-z], )?--[a-z0-9][a-z0-9-]*/ {
 			line = $0
 			sub(/^ +/, "", line)
@@ -34,9 +35,11 @@ _contend_optspec()
 		}'
 }
 
+# The commands of contend --help, or with $1 the subcommands of contend
+# $1 --help (bisect's start, status...; none for most commands).
 _contend_commands()
 {
-	"$_contend_exe" --help 2>/dev/null |
+	"$_contend_exe" ${1:+"$1"} --help 2>/dev/null |
 		awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'
 }
 
@@ -241,7 +244,20 @@ _contend()
 		return 0
 	fi
 
-	spec=$(_contend_optspec "$cmd")
+	# a command with subcommands (bisect, history, fleet): the word after
+	# it names one, whose own --help gives the options
+	local subs sub='' at=$i
+	subs=$(_contend_commands "$cmd")
+	if [[ -n $subs ]]; then
+		if ((at + 1 < ${#_contend_words[@]} - 1)); then
+			w=${_contend_words[at + 1]}
+			grep -qxF -- "$w" <<<"$subs" && sub=$w && ((i++))
+		elif [[ $cur != -* ]]; then
+			_contend_add "$cur" <<<"$subs"
+			return 0
+		fi
+	fi
+	spec=$(_contend_optspec "$cmd${sub:+ $sub}")
 	# after "--" in run and calibrate: the command, then its files
 	for ((i = i + 1; i < ${#_contend_words[@]} - 1; i++)); do
 		if [[ ${_contend_words[i]} == -- ]]; then
@@ -333,14 +349,6 @@ _contend()
 			cands=$(compgen -f -- "$cur")
 			;;
 		help) cands=$(_contend_commands) ;;
-		fleet)
-			# its subcommand first, then summary's options
-			if [[ " ${_contend_words[*]} " == *" summary "* ]]; then
-				cands=$(awk '$1 ~ /^--/ { print $1 }' <<<"$spec")
-			else
-				cands=summary
-			fi
-			;;
 		*) cands=$(awk '$1 ~ /^--/ { print $1 }' <<<"$spec") ;;
 		esac
 	fi

@@ -95,6 +95,28 @@ extern const struct ct_option_choice cli_formats_html[];
 #define CLI_FORMAT_HELP	     "text (default), json, csv or md; default from -o's\nextension"
 #define CLI_FORMAT_HELP_HTML "text (default), json, csv, md or html; default from\n-o's extension"
 
+/* The options every command that reads the store or prints a report
+ * shares, declared here once (git's OPT__QUIET): --db, --format (with html
+ * for the commands that write a page) and -o (what: what it writes, "the
+ * report"). The _OF and _ONLY forms take the commands of a shared table
+ * the option belongs to (opts.h's .only). */
+#define CLI_DB_HELP  "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"
+#define CLI_DB(T, m) CLI_STRING(0, "db", T, m, "PATH", CLI_DB_HELP)
+#define CLI_FORMAT_OF(T, m, c, h, cmds)                                                            \
+	{                                                                                          \
+		.type = CLI_OPT_CHOICE, .long_name = "format", .off = offsetof(T, m), .argh = "F", \
+		.help = h, .choices = c, .only = cmds                                              \
+	}
+#define CLI_FORMAT(T, m)      CLI_FORMAT_OF(T, m, cli_formats, CLI_FORMAT_HELP, NULL)
+#define CLI_FORMAT_HTML(T, m) CLI_FORMAT_OF(T, m, cli_formats_html, CLI_FORMAT_HELP_HTML, NULL)
+#define CLI_OUTPUT_ONLY(T, m, what, cmds)                                            \
+	{                                                                            \
+		.type = CLI_OPT_STRING, .short_name = 'o', .long_name = "output",    \
+		.off = offsetof(T, m), .argh = "FILE",                               \
+		.help = "write " what " to FILE (whole or not at all)", .only = cmds \
+	}
+#define CLI_OUTPUT(T, m, what) CLI_OUTPUT_ONLY(T, m, what, NULL)
+
 struct cli_progress {
 	bool tty;
 	bool quiet;

@@ -54,13 +54,16 @@ struct info_args {
 	const char *repo, *db, *output;
 };
 static const struct cli_opt info_opts[] = {
-	CLI_STRING(
-		'o', "output", struct info_args, output, "FILE",
-		"report: write the page to FILE (whole or not at all;\ndefault: standard output)"),
+	{ .type = CLI_OPT_STRING,
+	  .short_name = 'o',
+	  .long_name = "output",
+	  .off = offsetof(struct info_args, output),
+	  .argh = "FILE",
+	  .help = "write the page to FILE (whole or not at all; default:\nstandard output)",
+	  .only = "bisect report" },
 	CLI_STRING(0, "repo", struct info_args, repo, "DIR",
 		   "the git repository (default: the one of the current\ndirectory)"),
-	CLI_STRING(0, "db", struct info_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
+	CLI_DB(struct info_args, db),
 	CLI_END,
 };
 
@@ -127,8 +130,6 @@ int bisect_parse(struct run_args *a, int argc, char **argv)
 	a->cmd_in_tree = true;
 	ex = cli_parse_in_order("bisect", BISECT_SYNOPSIS, BISECT_INTRO, run_opts_table(), a, argc,
 				argv, &p);
-	if (!ex && !a->loads)
-		a->loads = "none"; /* one load: without -l, the machine alone */
 	if (!ex)
 		ex = run_check(a, &p, argc, argv);
 	a->s.opts.runs = a->bisect_max; /* a step's most; each session sets its own */
@@ -243,10 +244,11 @@ void bisect_hint(const struct ct_bisector *c, unsigned max_runs, FILE *f)
 			      !strncmp(c->steps[i].why, "no answer", 9);
 	if (reg && reg->answer == CT_ANSWER_SAME)
 		fprintf(f,
-			"contend: bisect: hint: the range's ends measured alike; if the change is "
-			"smaller than their spread, more runs a side (--max-runs %u) or a quieter "
-			"machine may tell them apart\n",
-			2 * max_runs);
+			"contend: bisect: hint: the range's ends measured alike after %u runs a "
+			"side "
+			"(twice --max-runs); if the change is smaller than their spread, more runs "
+			"(--max-runs %u) or a quieter machine may tell them apart\n",
+			reg->runs, 2 * max_runs);
 	else if (unanswered)
 		fprintf(f,
 			"contend: bisect: hint: %zu step%s gave no answer after %u runs a side; "
@@ -385,7 +387,8 @@ static int start_dry(struct run_args *a, const char *top, const char *good, cons
 		return cli_fail(rc, err);
 	bisect_label(good, g, sizeof(g));
 	bisect_label(bad, b, sizeof(b));
-	printf("bisect: %zu commits in %s..%s of %s\n", range.n, g, b, top);
+	printf("bisect: %zu commit%s in %s..%s of %s\n", range.n, range.n == 1 ? "" : "s", g, b,
+	       top);
 	printf("each step: workload %s under load %s, %s; 5, 10, 20... up to %u runs a side, "
 	       "judged at %g%%\n",
 	       a->s.opts.workload, a->s.opts.loads[0],
@@ -481,12 +484,16 @@ static int open_info(int argc, char **argv, bool running, bool writes, struct ct
 	char top[PATH_MAX];
 	int ex;
 
+	char cmd[32];
+
 	memset(ia, 0, sizeof(*ia));
-	ex = cli_parse("bisect", BISECT_SYNOPSIS, BISECT_INTRO, info_opts, ia, argc, argv, &p);
+	/* each subcommand's --help lists its own options */
+	snprintf(cmd, sizeof(cmd), "bisect %s", argv[0]);
+	ex = cli_parse(cmd, BISECT_SYNOPSIS, BISECT_INTRO, info_opts, ia, argc, argv, &p);
+	if (ex == 1)
+		return ex;
 	if (!ex && p.rest < argc)
-		ex = cli_usage_error("bisect", "unexpected argument '%s'", argv[p.rest]);
-	if (!ex && ia->output && strcmp(argv[0], "report"))
-		ex = cli_usage_error("bisect", "-o is bisect report's");
+		ex = cli_usage_error(cmd, "unexpected argument '%s'", argv[p.rest]);
 	if (!ex)
 		ex = find_repo(ia->repo, top, sizeof(top));
 	if (!ex)
@@ -544,7 +551,7 @@ static int cmd_continue(int argc, char **argv, bool step)
 
 	ex = open_info(argc, argv, true, true, &x.c, &ia);
 	if (ex)
-		return ex;
+		return ex == 1 ? 0 : ex; /* 1: --help */
 	ct_store_close(x.c.st);
 	x.c.st = NULL;
 	if ((x.c.b.mode == CT_BISECTION_STEP) != step) {
@@ -586,7 +593,7 @@ static int cmd_show(int argc, char **argv, enum show what)
 
 	ex = open_info(argc, argv, false, false, &c, &ia);
 	if (ex)
-		return ex;
+		return ex == 1 ? 0 : ex; /* 1: --help */
 	rc = ct_bisector_load(&c, err, sizeof(err));
 	if (rc) {
 		ex = cli_fail(rc, err);
@@ -634,7 +641,7 @@ static int cmd_reset(int argc, char **argv)
 
 	ex = open_info(argc, argv, false, true, &c, &ia);
 	if (ex)
-		return ex;
+		return ex == 1 ? 0 : ex; /* 1: --help */
 	for (size_t i = 0; !rc && i < CT_ARRAY_SIZE(trees); i++) {
 		snprintf(path, sizeof(path), "%s/%s", c.dir, trees[i]);
 		rc = ct_git_worktree_remove(c.b.repo, path, err, sizeof(err));
@@ -686,8 +693,5 @@ int cmd_bisect(int argc, char **argv)
 		return cmd_reset(argc - 1, argv + 1);
 	if (!strcmp(sub, "judge"))
 		return bisect_judge_cmd(argc - 1, argv + 1);
-	return cli_usage_error("bisect",
-			       "unknown subcommand '%s' (start, resume, step, judge, status, log, "
-			       "report, reset)",
-			       sub);
+	return cli_unknown_sub("bisect", sub);
 }

@@ -124,12 +124,9 @@ static const struct cli_opt compare_opts[] = {
 		  "instead of LABELs",
 	  .cb = session_opt,
 	  .only = "report" },
-	CLI_STRING(0, "db", struct compare_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
-	CLI_CHOICE("format", struct compare_args, format, "F", CLI_FORMAT_HELP_HTML,
-		   cli_formats_html, NULL),
-	CLI_STRING('o', "output", struct compare_args, output, "FILE",
-		   "write the report to FILE (whole or not at all)"),
+	CLI_DB(struct compare_args, db),
+	CLI_FORMAT_HTML(struct compare_args, format),
+	CLI_OUTPUT(struct compare_args, output, "the report"),
 	CLI_END,
 };
 
@@ -201,7 +198,7 @@ static int what_to_compare(struct ct_store *st, const struct compare_args *a, st
 				   .workload = a->workload,
 				   .ok_only = true };
 	struct ct_run *runs = NULL;
-	char err[CT_ERRLEN], *save = NULL, *tok;
+	char err[CT_ERRLEN];
 	size_t n = 0;
 	int rc = ct_store_runs(st, &f, &runs, &n, err, sizeof(err));
 
@@ -213,11 +210,11 @@ static int what_to_compare(struct ct_store *st, const struct compare_args *a, st
 	}
 	snprintf(c->wl, sizeof(c->wl), "%s", runs[n - 1].workload);
 	snprintf(c->params, sizeof(c->params), "%s", runs[n - 1].workload_params);
-	if (a->loads) {
-		snprintf(c->loadbuf, sizeof(c->loadbuf), "%s", a->loads);
-		for (tok = strtok_r(c->loadbuf, ",", &save); tok && c->nloads < MAX_LOADS;
-		     tok = strtok_r(NULL, ",", &save))
-			c->loads[c->nloads++] = tok;
+	rc = cli_split_loads(c->cmd, a->loads, c->loadbuf, sizeof(c->loadbuf), c->loads, MAX_LOADS,
+			     &c->nloads);
+	if (rc) {
+		free(runs);
+		return rc;
 	}
 	c->own_loads = !a->loads;
 	/* a load --load-cmd defined is known by its stored runs */

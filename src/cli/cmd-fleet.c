@@ -43,12 +43,9 @@ static const struct cli_opt summary_opts[] = {
 	CLI_FLAG(0, "within-session", struct fleet_args, within_session,
 		 "judge sessions by their runs alone, as if sessions did\nnot move (compare's "
 		 "--within-session)"),
-	CLI_STRING(0, "db", struct fleet_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
-	CLI_CHOICE("format", struct fleet_args, format, "F", CLI_FORMAT_HELP_HTML, cli_formats_html,
-		   NULL),
-	CLI_STRING('o', "output", struct fleet_args, output, "FILE",
-		   "write the summary to FILE (whole or not at all)"),
+	CLI_DB(struct fleet_args, db),
+	CLI_FORMAT_HTML(struct fleet_args, format),
+	CLI_OUTPUT(struct fleet_args, output, "the summary"),
 	CLI_END,
 };
 
@@ -81,7 +78,7 @@ static int summary_main(int argc, char **argv)
 	struct fleet_args a = { .format = CLI_FORMAT_AUTO };
 	struct ct_fleet_query q = { 0 };
 	const char *loads[CT_FLEET_MAX_LOADS];
-	char loadbuf[1024], err[CT_ERRLEN], *save = NULL;
+	char loadbuf[1024], err[CT_ERRLEN];
 	struct ct_store *st = NULL;
 	struct ct_fleet fl;
 	struct cli_parsed p;
@@ -94,20 +91,10 @@ static int summary_main(int argc, char **argv)
 		return ex == 1 ? 0 : ex;
 	if (p.rest < argc)
 		return cli_usage_error("fleet summary", "unexpected operand '%s'", argv[p.rest]);
-	if (a.loads) {
-		if (strlen(a.loads) >= sizeof(loadbuf))
-			return cli_usage_error("fleet summary", "-l: the list is too long");
-		snprintf(loadbuf, sizeof(loadbuf), "%s", a.loads);
-		for (char *t = strtok_r(loadbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			if (q.nloads == CT_FLEET_MAX_LOADS)
-				return cli_usage_error("fleet summary", "-l: at most %d loads",
-						       CT_FLEET_MAX_LOADS);
-			loads[q.nloads++] = t;
-		}
-		if (!q.nloads)
-			return cli_usage_error("fleet summary", "-l names no load");
-	}
-	ex = cli_out_setup(&o, "fleet summary", a.format, a.output, true);
+	ex = cli_split_loads("fleet summary", a.loads, loadbuf, sizeof(loadbuf), loads,
+			     CT_FLEET_MAX_LOADS, &q.nloads);
+	if (!ex)
+		ex = cli_out_setup(&o, "fleet summary", a.format, a.output, true);
 	if (ex)
 		return ex;
 	q.workload = a.workload;
@@ -141,13 +128,14 @@ int cmd_fleet(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "summary"))
 		return summary_main(argc - 1, argv + 1);
-	/* --help, and options before the subcommand, go to summary's parser */
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		cli_help(stdout, "fleet", FLEET_SYNOPSIS, FLEET_INTRO, summary_opts);
+		return 0;
+	}
+	/* options before the subcommand go to summary's parser */
 	if (argc > 1 && argv[1][0] == '-')
 		return summary_main(argc, argv);
 	if (argc > 1)
-		return cli_usage_error("fleet",
-				       "unknown subcommand '%s' (fleet summary sums up the "
-				       "fleet's store)",
-				       argv[1]);
+		return cli_unknown_sub("fleet", argv[1]);
 	return cli_usage_error("fleet", "needs a subcommand: fleet summary [options]");
 }

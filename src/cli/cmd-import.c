@@ -29,8 +29,7 @@ struct import_args {
 static const struct cli_opt import_opts[] = {
 	CLI_STRING('L', "label", struct import_args, label, "LABEL",
 		   "the config the results are stored under (required)"),
-	CLI_STRING(0, "db", struct import_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
+	CLI_DB(struct import_args, db),
 	CLI_STRING(0, "metric", struct import_args, metric, "M",
 		   "fio: the figure judged: iops (default), bw, clat_p50,\nclat_p99, each "
 		   "optionally after read_, write_, trim_"),
@@ -173,6 +172,8 @@ int cmd_import(int argc, char **argv)
 				       a.metric ? "metric" : "job");
 	if (!a.label || !*a.label)
 		return cli_usage_error("import", "-L LABEL is required: the config to store under");
+	if (cli_check_label("import", a.label, sizeof(((struct ct_session_rec *)0)->label)))
+		return CT_EXIT_USAGE;
 	if (fio && a.metric && ct_fio_metric_check(a.metric, err, sizeof(err)))
 		return cli_usage_error("import", "%s", err);
 	if (fio) {

@@ -34,9 +34,8 @@ static const struct cli_opt sysinfo_opts[] = {
 	  .argh = "DIR",
 	  .help = "the work directory whose filesystem is described\n(%D)",
 	  .def = "/var/tmp" },
-	CLI_CHOICE("format", struct info_args, format, "F", CLI_FORMAT_HELP, cli_formats, NULL),
-	CLI_STRING('o', "output", struct info_args, output, "FILE",
-		   "write the facts to FILE (whole or not at all)"),
+	CLI_FORMAT(struct info_args, format),
+	CLI_OUTPUT(struct info_args, output, "the facts"),
 	CLI_END,
 };
 
@@ -50,11 +49,9 @@ static const struct cli_opt list_opts[] = {
 	CLI_NUM_DEF(CLI_OPT_UINT, 'n', "limit", struct info_args, limit, "N",
 		    "the newest N sessions (%D; %R)", 1, 1000000, 0, "50", NULL),
 	CLI_FLAG(0, "all", struct info_args, all, "every session that matches, however many"),
-	CLI_STRING(0, "db", struct info_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
-	CLI_CHOICE("format", struct info_args, format, "F", CLI_FORMAT_HELP, cli_formats, NULL),
-	CLI_STRING('o', "output", struct info_args, output, "FILE",
-		   "write the list to FILE (whole or not at all)"),
+	CLI_DB(struct info_args, db),
+	CLI_FORMAT(struct info_args, format),
+	CLI_OUTPUT(struct info_args, output, "the list"),
 	CLI_END,
 };
 

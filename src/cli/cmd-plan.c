@@ -38,8 +38,7 @@ static const struct cli_opt plan_opts[] = {
 		   "loads (default: those the first LABEL has)"),
 	CLI_NUM_DEF(CLI_OPT_DOUBLE, 0, "confidence", struct plan_args, confidence, "PCT",
 		    "confidence level (%D; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN, "95", NULL),
-	CLI_STRING(0, "db", struct plan_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
+	CLI_DB(struct plan_args, db),
 	CLI_END,
 };
 

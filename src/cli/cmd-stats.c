@@ -31,9 +31,8 @@ struct stats_args {
 };
 
 static const struct cli_opt stats_opts[] = {
-	CLI_CHOICE("format", struct stats_args, format, "F", CLI_FORMAT_HELP, cli_formats, NULL),
-	CLI_STRING('o', "output", struct stats_args, output, "FILE",
-		   "write the report to FILE (whole or not at all)"),
+	CLI_FORMAT(struct stats_args, format),
+	CLI_OUTPUT(struct stats_args, output, "the report"),
 	CLI_NUM_DEF(CLI_OPT_DOUBLE, 0, "confidence", struct stats_args, confidence, "PCT",
 		    "confidence level in percent (%D; %R)", 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN,
 		    "95", NULL),

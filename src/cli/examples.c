@@ -1,7 +1,9 @@
 /*
- * The examples that end each command's --help (hyperfine's and git's help
- * teach by example too): three to five real command lines, each with what
- * it does. tests/cli/help.sh runs every one of them.
+ * What each command's --help shows besides its options: the subcommands
+ * of a command that has them (shell completion reads them from there),
+ * and the examples that end it (hyperfine's and git's help teach by
+ * example too) - three to five real command lines, each with what it
+ * does. tests/cli/help.sh runs every one of them.
  */
 #include "opts.h"
 #include "contend/common.h"
@@ -79,7 +81,7 @@ static const struct {
 	    "kernels",
 	    "contend bisect status                       # the steps so far, the likeliest commits",
 	    "contend bisect report -o bisect.html        # one page of the bisection" } },
-	{ "fleet summary",
+	{ "fleet",
 	  { "contend fleet summary --baseline rc3        # each machine against its own rc3",
 	    "contend fleet summary --baseline-machine \"$(hostname)\"   # every row against "
 	    "this machine",
@@ -94,8 +96,49 @@ static const struct {
 
 const char *const *cli_examples(const char *cmd)
 {
+	size_t word = strcspn(cmd, " ");
+
 	for (size_t i = 0; i < CT_ARRAY_SIZE(examples); i++)
 		if (!strcmp(examples[i].cmd, cmd))
 			return examples[i].lines;
+	/* a subcommand without examples of its own: its command's */
+	for (size_t i = 0; cmd[word] && i < CT_ARRAY_SIZE(examples); i++)
+		if (!strncmp(examples[i].cmd, cmd, word) && !examples[i].cmd[word])
+			return examples[i].lines;
+	return NULL;
+}
+
+static const struct cli_sub bisect_subs[] = {
+	{ "start", "begin a bisection of good..bad and run it" },
+	{ "resume", "go on with the bisection in progress (after a crash, ^C)" },
+	{ "step", "one step of a bisection of kernels: measure this boot" },
+	{ "status", "the steps so far and the likeliest first bad commits" },
+	{ "log", "every step with its runs, answer and why" },
+	{ "report", "one HTML page of the bisection" },
+	{ "reset", "end the bisection, remove its work trees, keep its logs" },
+	{ "judge", "git bisect run's judge: good, bad or skip for this commit" },
+	{ NULL, NULL },
+};
+static const struct cli_sub history_subs[] = {
+	{ "ack", "record that the change at a session was seen" },
+	{ NULL, NULL },
+};
+static const struct cli_sub fleet_subs[] = {
+	{ "summary", "each machine's newest sessions with verdicts" },
+	{ NULL, NULL },
+};
+
+const struct cli_sub *cli_subcommands(const char *cmd)
+{
+	static const struct {
+		const char *cmd;
+		const struct cli_sub *subs;
+	} all[] = { { "bisect", bisect_subs },
+		    { "history", history_subs },
+		    { "fleet", fleet_subs } };
+
+	for (size_t i = 0; i < CT_ARRAY_SIZE(all); i++)
+		if (!strcmp(all[i].cmd, cmd))
+			return all[i].subs;
 	return NULL;
 }

@@ -162,11 +162,29 @@ static const struct ct_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+/* "'rnu' is not a contend command; did you mean 'run'?": one line, exit 2. */
+static int not_a_command(const char *word)
+{
+	const char *near = NULL;
+	size_t best = SIZE_MAX;
+	char q[96];
+
+	for (size_t i = 0; i < CT_ARRAY_SIZE(commands); i++)
+		if (cli_near(word, commands[i].name, &best))
+			near = commands[i].name;
+	ct_quote(word, q, sizeof(q));
+	if (near)
+		cli_error("%s is not a contend command; did you mean '%s'? (see: contend help)", q,
+			  near);
+	else
+		cli_error("%s is not a contend command (see: contend help)", q);
+	return CT_EXIT_USAGE;
+}
+
 /* `contend help [COMMAND]`: the list, or that command's --help. */
 static int cmd_help(int argc, char **argv)
 {
 	const struct ct_cmd *c;
-	char q[96];
 
 	if (argc > 2)
 		return cli_usage_error("help", "takes one command");
@@ -175,12 +193,9 @@ static int cmd_help(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (argc > 2)
-		return cli_usage_error("help", "takes one command");
 	c = find_cmd(argv[1]);
 	if (!c)
-		return cli_usage_error("help", "%s is not a contend command",
-				       ct_quote(argv[1], q, sizeof(q)));
+		return not_a_command(argv[1]);
 	char *args[] = { argv[1], "--help", NULL };
 
 	return run_cmd(c, 2, args);
@@ -221,15 +236,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("contend %s\n", CT_VERSION);
+		printf("contend %s\n", ct_version);
 		return 0;
 	}
 	const struct ct_cmd *c = find_cmd(argv[1]);
-	char q[96];
 
 	if (c)
 		return run_cmd(c, argc - 1, argv + 1);
-	cli_error("%s is not a contend command (see: contend help)",
-		  ct_quote(argv[1], q, sizeof(q)));
-	return CT_EXIT_USAGE;
+	return not_a_command(argv[1]);
 }

@@ -227,10 +227,72 @@ static const struct cli_opt *by_short(const struct cli_opt *opts, const char *cm
 	return NULL;
 }
 
+size_t cli_distance(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b), d[3][64], *prev2 = d[0], *prev = d[1], *cur = d[2],
+	       *t;
+
+	if (na >= 63 || nb >= 63)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= nb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]), v = sub;
+
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < v)
+				v = prev2[j - 2] + 1;
+			cur[j] = v;
+		}
+		t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[nb];
+}
+
+bool cli_near(const char *typed, const char *known, size_t *best)
+{
+	size_t d = cli_distance(typed, known);
+
+	/* a third of the word at most: "foo" is no typo of "log" */
+	if (d > 2 || 3 * d > strlen(typed) + 2 || d >= *best)
+		return false;
+	*best = d;
+	return true;
+}
+
+/* The long option of cmd nearest to what was typed ("--quik", or
+ * "--quik=x"), for "did you mean"; NULL when none is near. */
+static const char *nearest_option(const struct cli_opt *opts, const char *cmd, const char *arg)
+{
+	char typed[64];
+	const char *near = NULL;
+	size_t best = SIZE_MAX;
+
+	if (strncmp(arg, "--", 2))
+		return NULL;
+	snprintf(typed, sizeof(typed), "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++)
+		if (opts[i].long_name && of_cmd(&opts[i], cmd) && !(opts[i].flags & CLI_HIDDEN) &&
+		    cli_near(typed, opts[i].long_name, &best))
+			near = opts[i].long_name;
+	if (cli_near(typed, "help", &best))
+		near = "help";
+	return near;
+}
+
 /* What getopt stopped at, for the message. */
 static int getopt_error(const char *cmd, const struct cli_opt *opts, int c, char **argv)
 {
-	const char *arg = argv[optind - 1];
+	const char *arg = argv[optind - 1], *near;
 	char q[96];
 
 	if (c == ':') {
@@ -250,6 +312,11 @@ static int getopt_error(const char *cmd, const struct cli_opt *opts, int c, char
 		return cli_usage_error(cmd, "unknown option %s", q);
 	}
 	ct_quote(arg, q, sizeof(q));
+	near = nearest_option(opts, cmd, arg);
+	if (near && !strncmp(arg + 2, near, strlen(near)) && arg[2 + strlen(near)] == '=')
+		return cli_usage_error(cmd, "--%s takes no value", near);
+	if (near)
+		return cli_usage_error(cmd, "unknown option %s; did you mean '--%s'?", q, near);
 	return cli_usage_error(cmd, "unknown option %s", q);
 }
 
@@ -357,15 +424,25 @@ bool cli_given(const struct cli_opt *opts, const struct cli_parsed *p, const cha
 	return false;
 }
 
-int cli_quick_defaults(const char *cmd, const struct cli_opt *opts, void *base,
-		       const struct cli_parsed *p)
+int cli_late_defaults(const char *cmd, const struct cli_opt *opts, void *base,
+		      const struct cli_parsed *p, bool quick)
 {
-	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++) {
+	for (size_t i = 0; quick && opts[i].type != CLI_OPT_END; i++) {
 		int rc;
 
 		if (!opts[i].quick || p->given[i] || !of_cmd(&opts[i], cmd))
 			continue;
 		rc = set_value(cmd, &opts[i], base, opts[i].quick);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++) {
+		int rc;
+
+		if (!opts[i].with || p->given[i] || !of_cmd(&opts[i], cmd) ||
+		    !cli_given(opts, p, opts[i].with))
+			continue;
+		rc = set_value(cmd, &opts[i], base, opts[i].with_def);
 		if (rc)
 			return rc;
 	}
@@ -422,6 +499,8 @@ void cli_expand(FILE *f, const char *text, const struct cli_opt *o, const struct
 			fprintf(f, "default %s", o->def ? o->def : "");
 			if (o->quick)
 				fprintf(f, ", quick %s", o->quick);
+			if (o->with)
+				fprintf(f, ", %s with --%s", o->with_def, o->with);
 			s++;
 		} else if (s[0] == '%' && s[1] == '{' && (end = strchr(s, '}')) != NULL) {
 			fputs(def_of(opts, cmd, s + 2, (size_t)(end - s - 2)), f);
@@ -446,12 +525,17 @@ void cli_help(FILE *f, const char *cmd, const char *synopsis, const char *intro,
 	      const struct cli_opt *opts)
 {
 	const char *const *ex;
+	const struct cli_sub *sub = cli_subcommands(cmd);
 
 	fprintf(f, "usage: %s\n\n", synopsis);
 	if (intro) {
 		cli_expand(f, intro, NULL, opts, cmd, 0);
 		fputs("\n\n", f);
 	}
+	/* as contend --help lists the commands: shell completion reads both */
+	for (size_t i = 0; sub && sub[i].name; i++)
+		fprintf(f, "%s  %-8s  %s\n%s", i ? "" : "commands:\n", sub[i].name, sub[i].summary,
+			sub[i + 1].name ? "" : "\n");
 	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++) {
 		const struct cli_opt *o = &opts[i];
 		int col;
@@ -481,4 +565,93 @@ void cli_help(FILE *f, const char *cmd, const char *synopsis, const char *intro,
 	ex = cli_examples(cmd);
 	for (size_t i = 0; ex && ex[i]; i++)
 		fprintf(f, "%s  %s\n", i ? "" : "\nexamples:\n", ex[i]);
+}
+
+int cli_split_loads(const char *cmd, const char *list, char *buf, size_t size, const char **loads,
+		    size_t max, size_t *n)
+{
+	char *save = NULL;
+
+	*n = 0;
+	if (!list)
+		return 0;
+	if (strlen(list) >= size)
+		return cli_usage_error(cmd, "-l: the list is too long");
+	snprintf(buf, size, "%s", list);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		t += strspn(t, " \t");
+		for (end = t + strlen(t); end > t && (end[-1] == ' ' || end[-1] == '\t');)
+			*--end = '\0';
+		if (!*t)
+			continue;
+		for (size_t i = 0; i < *n; i++)
+			if (!strcmp(loads[i], t))
+				return cli_usage_error(cmd, "load '%s' given twice", t);
+		if (*n == max)
+			return cli_usage_error(cmd, "too many loads (at most %zu)", max);
+		loads[(*n)++] = t;
+	}
+	if (!*n)
+		return cli_usage_error(cmd, "empty load list");
+	return 0;
+}
+
+int cli_unknown_sub(const char *cmd, const char *word)
+{
+	const struct cli_sub *sub = cli_subcommands(cmd);
+	const char *near = NULL;
+	size_t best = SIZE_MAX;
+	char q[96], list[256] = "";
+	size_t off = 0;
+
+	for (size_t i = 0; sub && sub[i].name; i++) {
+		if (cli_near(word, sub[i].name, &best))
+			near = sub[i].name;
+		off += (size_t)snprintf(list + off, off < sizeof(list) ? sizeof(list) - off : 0,
+					"%s%s", i ? ", " : "", sub[i].name);
+	}
+	ct_quote(word, q, sizeof(q));
+	if (near)
+		return cli_usage_error(cmd, "unknown subcommand %s; did you mean '%s'?", q, near);
+	return cli_usage_error(cmd, "unknown subcommand %s (%s)", q, list);
+}
+
+int cli_check_label(const char *cmd, const char *label, size_t max)
+{
+	static const char bad[] = " \t!\"#$&'()*;<>?[\\]`{|}";
+	const char *plus = strchr(label, '+'), *c;
+	char q[160];
+
+	ct_quote(label, q, sizeof(q));
+	if (strlen(label) >= max)
+		return cli_usage_error(cmd, "label %s is longer than %zu bytes", q, max - 1);
+	if (*label == '-')
+		return cli_usage_error(cmd,
+				       "label %s starts with '-': a later command would take it "
+				       "for an option",
+				       q);
+	for (c = label; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f || strchr(bad, *c)) {
+			char what[32];
+
+			if (*c == ' ' || (unsigned char)*c < 0x20 || *c == 0x7f)
+				snprintf(what, sizeof(what), "a %s",
+					 *c == ' ' ? "space" : "control character");
+			else
+				snprintf(what, sizeof(what), "'%c'", *c);
+			return cli_usage_error(
+				cmd,
+				"label %s holds %s: a label is one word a later command "
+				"takes back whole (letters, digits, . _ - + : @ / = , "
+				"~ ^ %%)",
+				q, what);
+		}
+	if (plus && strchr(plus, '='))
+		return cli_usage_error(cmd,
+				       "label %s has the form LABEL+NAME=VALUE by which --vary "
+				       "and --set name their configs; give LABEL and the knob",
+				       q);
+	return 0;
 }

@@ -64,8 +64,11 @@ struct cli_opt {
 	 * command put there) */
 	const char *def;
 	/* the default in the quick profile when it is another; set by
-	 * cli_quick_defaults() */
+	 * cli_late_defaults() */
 	const char *quick;
+	/* the default when the option named with is given (calibrate's -n:
+	 * 5 with --sessions); set by cli_late_defaults() too */
+	const char *with, *with_def;
 	/* a workload's or load's option (contend/option.h): it applies only
 	 * when the workload or a chosen load declares one of its name */
 	const struct ct_option *plugin;
@@ -98,10 +101,12 @@ int cli_parse_in_order(const char *cmd, const char *synopsis, const char *intro,
 		       struct cli_parsed *p);
 /* Whether the option named long_name was given. */
 bool cli_given(const struct cli_opt *opts, const struct cli_parsed *p, const char *long_name);
-/* Sets every option of cmd that has a quick default and was not given to
- * that default (after the profile is known). 0, or CT_EXIT_USAGE. */
-int cli_quick_defaults(const char *cmd, const struct cli_opt *opts, void *base,
-		       const struct cli_parsed *p);
+/* The defaults that depend on what was given, once it is known: with
+ * quick, every option of cmd that has a quick default and was not given is
+ * set to it; then each that has a default with another option that was
+ * given (.with) is set to that one. 0, or CT_EXIT_USAGE. */
+int cli_late_defaults(const char *cmd, const struct cli_opt *opts, void *base,
+		      const struct cli_parsed *p, bool quick);
 /* cmd's entry of the option named long_name; NULL when it has none. */
 const struct cli_opt *cli_find(const struct cli_opt *opts, const char *cmd, const char *long_name);
 /* The word of a choice option's value; NULL when none has it. */
@@ -148,8 +153,16 @@ const char *cli_choice_name(const struct ct_option_choice *choices, int val);
 		.type = CLI_OPT_END \
 	}
 
-/* The --help text of cmd: synopsis, intro (may be NULL), then every option
- * that is cmd's. */
+/* A subcommand and what it does, as --help lists it. */
+struct cli_sub {
+	const char *name, *summary;
+};
+/* The subcommands of cmd ("bisect"), NULL-terminated; NULL when it has
+ * none (examples.c). */
+const struct cli_sub *cli_subcommands(const char *cmd);
+
+/* The --help text of cmd: synopsis, intro (may be NULL), its subcommands
+ * under "commands:", then every option that is cmd's. */
 /* The example lines that end cmd's --help, NULL-terminated; NULL for none
  * (examples.c). */
 const char *const *cli_examples(const char *cmd);
@@ -165,6 +178,35 @@ void cli_expand(FILE *f, const char *text, const struct cli_opt *o, const struct
 /* Prints "contend: CMD: <msg> (see: contend CMD --help)" and returns
  * CT_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) CT_PRINTF(2, 3);
+
+/* How many single-character edits (insertions, deletions, substitutions,
+ * swaps of two neighbours) turn a into b: "rnu" is 1 from "run". */
+size_t cli_distance(const char *a, const char *b);
+/* Whether a typed word is near enough a known one to suggest it (git's
+ * "did you mean"), and nearer than *best (then set to its distance): at
+ * most two edits, and a third of the word. */
+bool cli_near(const char *typed, const char *known, size_t *best);
+
+/* A label a later command takes back whole: one word of at most max - 1
+ * bytes, not starting with '-', without a character a shell or a --label
+ * pattern would read (blanks, quotes, ! $ & ; | < > ( ) { } \ ` # * ? [ ])
+ * and not of the form '+NAME=VALUE' that --vary and --set name configs by
+ * (a user's 'k+iosched=none' would be taken for one). 0, or CT_EXIT_USAGE
+ * after one line naming the label and what is wrong with it. */
+int cli_check_label(const char *cmd, const char *label, size_t max);
+
+/* "unknown subcommand 'sttus'; did you mean 'status'?" (else the list of
+ * cmd's subcommands): one line, CT_EXIT_USAGE. */
+int cli_unknown_sub(const char *cmd, const char *word);
+
+/* -l's list, the one way every command reads it: names separated by
+ * commas, blanks around a comma no part of a name ('none, io'), an empty
+ * item skipped, into loads[] (pointers into buf, of size bytes), at most
+ * max. 0, or CT_EXIT_USAGE after one line: a list too long, too many, one
+ * named twice, none. NULL list: *n is 0, and 0. Whether a name is a load
+ * is the command's to check (compare knows loads only stored runs name). */
+int cli_split_loads(const char *cmd, const char *list, char *buf, size_t size, const char **loads,
+		    size_t max, size_t *n);
 
 /* The range an option accepts, as its help says it: "1 to 100000", "at
  * least 5", "0 <= X < 1". "" when it has none. */

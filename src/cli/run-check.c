@@ -24,34 +24,17 @@
 static int split_loads(struct run_args *a)
 {
 	struct ct_session_opts *o = &a->s.opts;
-	char *save = NULL, *tok, q[96];
+	char q[96];
+	int ex = cli_split_loads(a->cmd, a->loads, a->loadbuf, sizeof(a->loadbuf), o->loads,
+				 CT_SESSION_MAX_LOADS, &o->nloads);
 
-	snprintf(a->loadbuf, sizeof(a->loadbuf), "%s", a->loads);
-	for (tok = strtok_r(a->loadbuf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-
-		/* blanks around a comma are no part of a name: -l 'none, io' */
-		tok += strspn(tok, " \t");
-		for (end = tok + strlen(tok); end > tok && (end[-1] == ' ' || end[-1] == '\t');)
-			*--end = '\0';
-		if (!*tok)
-			continue;
-		if (!ct_load_find(tok)) {
+	for (size_t i = 0; !ex && i < o->nloads; i++)
+		if (!ct_load_find(o->loads[i])) {
 			cli_error("%s: unknown load %s (see: contend loads)", a->cmd,
-				  ct_quote(tok, q, sizeof(q)));
-			return CT_EXIT_USAGE;
+				  ct_quote(o->loads[i], q, sizeof(q)));
+			ex = CT_EXIT_USAGE;
 		}
-		for (size_t i = 0; i < o->nloads; i++)
-			if (!strcmp(o->loads[i], tok))
-				return cli_usage_error(a->cmd, "load '%s' given twice", tok);
-		if (o->nloads == CT_SESSION_MAX_LOADS)
-			return cli_usage_error(a->cmd, "too many loads (at most %d)",
-					       CT_SESSION_MAX_LOADS);
-		o->loads[o->nloads++] = tok;
-	}
-	if (!o->nloads)
-		return cli_usage_error(a->cmd, "empty load list");
-	return 0;
+	return ex;
 }
 
 /* -l, or the workload's own suite, or every default load. */
@@ -386,10 +369,6 @@ static int check_modes(struct run_args *a, const struct cli_parsed *p)
 		return cli_usage_error(a->cmd, "calibrate measures one config; drop --vary");
 	if (a->calibrate && o->adaptive)
 		return cli_usage_error(a->cmd, "calibrate runs -n times; drop --adaptive");
-	/* K sessions of the table's 10 runs would be long; 5 each show the
-	 * spread between them */
-	if (a->calibrate && a->cal_sessions && !runs_given)
-		o->runs = 5;
 	if (a->aa && o->runs < ct_stats_runs_needed(95))
 		return cli_usage_error(a->cmd,
 				       "--aa needs %zu runs a side for a verdict (-n; the quick "
@@ -432,7 +411,7 @@ int run_check(struct run_args *a, const struct cli_parsed *p, int argc, char **a
 	int ex;
 
 	a->s.env.quick = a->quick || a->profile == RUN_PROFILE_QUICK;
-	ex = a->s.env.quick ? cli_quick_defaults(a->cmd, run_opts_table(), a, p) : 0;
+	ex = cli_late_defaults(a->cmd, run_opts_table(), a, p, a->s.env.quick);
 	if (!ex)
 		ex = a->from ? check_from(a, p) : check_modes(a, p);
 	if (!ex && a->quiet && cli_given(run_opts_table(), p, "progress") &&
@@ -441,9 +420,8 @@ int run_check(struct run_args *a, const struct cli_parsed *p, int argc, char **a
 				     cli_choice_name(run_progress_modes, a->progress));
 	if (!ex)
 		ex = check_workload(a, p, argc, argv, &w);
-	if (!ex && o->label && strlen(o->label) >= sizeof(a->s.label))
-		ex = cli_usage_error(a->cmd, "--label is longer than %zu bytes",
-				     sizeof(a->s.label) - 1);
+	if (!ex && o->label)
+		ex = cli_check_label(a->cmd, o->label, sizeof(a->s.label));
 	if (!ex && a->commit)
 		ex = check_commit(a);
 	if (!ex)

@@ -130,7 +130,8 @@ const struct cli_opt run_base_opts[] = {
 	  .long_name = "loads",
 	  .off = offsetof(A, loads),
 	  .argh = "LOAD",
-	  .help = "the one load every step is measured under (default:\nnone; see: contend loads)",
+	  .help = "the one load every step is measured under (%D; see:\ncontend loads)",
+	  .def = "none",
 	  .only = "bisect" },
 	CLI_CHOICE("load-order", A, O(load_order), "O",
 		   "rounds (run i of every load, then run i+1, so the loads\nshare the session's "
@@ -171,6 +172,10 @@ const struct cli_opt run_base_opts[] = {
 	  .min = 5,
 	  .max = 100000,
 	  .def = "10",
+	  /* K sessions of 10 runs would be long; 5 each show the spread
+	   * between them */
+	  .with = "sessions",
+	  .with_def = "5",
 	  .only = "calibrate" },
 	{ .type = CLI_OPT_STRING,
 	  .short_name = 'L',
@@ -196,8 +201,7 @@ const struct cli_opt run_base_opts[] = {
 	CLI_CHOICE("profile", A, profile, "P", "quick or full (%D)", profiles, "full"),
 	STR(0, "dir", A, O(dir), "DIR", "where the work directory is made (default /var/tmp)"),
 	CLI_FLAG(0, "keep-files", A, keep, "leave the work directory behind"),
-	STR(0, "db", A, db, "PATH",
-	    "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
+	CLI_DB(A, db),
 	/* quick: the quick profile's loads are small; io's start-up work (an
 	 * eighth of its file written) still comes before the go, whatever
 	 * the delay */
@@ -247,7 +251,8 @@ const struct cli_opt run_base_opts[] = {
 	  .long_name = "max-runs",
 	  .off = offsetof(A, bisect_max),
 	  .argh = "N",
-	  .help = "runs a side a step may take: 5, 10, 20... until its\nanswer (%D; %R)",
+	  .help = "runs a side a step may take: 5, 10, 20... until its\nanswer (%D; %R); the "
+		  "regression twice that",
 	  .min = 5,
 	  .max = 1000,
 	  .def = "40",
@@ -269,20 +274,8 @@ const struct cli_opt run_base_opts[] = {
 		   "auto (default: a line rewritten in place on a terminal),\nplain (a line per "
 		   "run, for CI logs) or none",
 		   run_progress_modes, "auto"),
-	{ .type = CLI_OPT_CHOICE,
-	  .long_name = "format",
-	  .off = offsetof(A, format),
-	  .argh = "F",
-	  .help = CLI_FORMAT_HELP_HTML,
-	  .choices = cli_formats_html,
-	  .only = "run" },
-	{ .type = CLI_OPT_STRING,
-	  .short_name = 'o',
-	  .long_name = "output",
-	  .off = offsetof(A, output),
-	  .argh = "FILE",
-	  .help = "write the session's report to FILE (whole or not at all)",
-	  .only = "run" },
+	CLI_FORMAT_OF(A, format, cli_formats_html, CLI_FORMAT_HELP_HTML, "run"),
+	CLI_OUTPUT_ONLY(A, output, "the session's report", "run"),
 	{ .type = CLI_OPT_FLAG,
 	  .long_name = "dry-run",
 	  .off = offsetof(A, dry_run),

@@ -11,7 +11,7 @@
 . "$CT_TESTLIB"
 
 script=${CT_COMPLETION:-$(dirname "$CT_TESTLIB")/../../completion/contend.bash}
-total=38
+total=46
 plan $total
 if ! command -v bash >/dev/null 2>&1; then
 	i=0
@@ -68,8 +68,10 @@ fi
 # the store whose labels are offered
 run run -w selftest -l none -n 2 -L mylabel --db "$T/x.db" -q
 expect_rc "a store with label mylabel" 0
-run run -w selftest -l none -n 2 --scale 0.05 -L k1+sysctl.vm.swappiness=10 --db "$T/x.db" -q
-expect_rc "and one whose label holds '='" 0
+run run -w selftest -l none -n 2 --scale 0.05 -L k1 --db "$T/x.db" -q
+# a label as --set names a config (no knob changed: named here)
+sqlite3 "$T/x.db" "update configs set label = 'k1+sysctl.vm.swappiness=10' where label = 'k1'" && rc=0 || rc=$?
+expect_rc "and one whose label holds '=', as --set names its config" 0
 
 # what the binary says, read before it is compared: an empty list would
 # be matched by a completion that offers nothing
@@ -95,6 +97,24 @@ comp "contend run --lo"
 expect "contend run --lo<tab>: --loads, --log-size" $lo
 comp "contend compare --"
 expect "contend compare --<tab>: every long option of compare --help" $copts
+
+# subcommands: bisect's, history's ack, fleet's summary, and a
+# subcommand's own options
+bsubs=$("$CONTEND" bisect --help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }')
+sopts=$("$CONTEND" bisect status --help | grep -oE '^ +(-., )?--[a-z0-9-]+' | grep -oE -- '--[a-z0-9-]+')
+nonempty "bisect --help lists its subcommands" "$bsubs"
+nonempty "bisect status --help lists its options" "$sopts"
+comp "contend bisect "
+expect "contend bisect <tab>: its subcommands" $bsubs
+has "they are start, status, log, reset, resume, report, step, judge" start status log reset resume report step judge
+comp "contend history a"
+expect "contend history a<tab>: ack" ack
+comp "contend bisect status --"
+expect "contend bisect status --<tab>: status's options, not start's" $sopts
+comp "contend fleet "
+expect "contend fleet <tab>: summary" summary
+comp "contend fleet summary --baseline-m"
+expect "contend fleet summary --baseline-m<tab>: summary's option" --baseline-machine
 
 comp "contend run -l none,pr"
 expect "contend run -l none,pr<tab>: none,process" none,process

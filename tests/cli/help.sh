@@ -109,7 +109,7 @@ done
 # every command contend --help lists (not a list of this file's)
 cmds=$("$CONTEND" --help | awk '/^commands:$/ { c = 1; next } c && /^$/ { c = 0 } c && $1 != "help" { print $1 }')
 ncmds=$(echo $cmds | wc -w)
-plan $((ncmds + 14))
+plan $((ncmds + 17))
 [ "$n" -ge 15 ] && ok "the help states ranges for $n options" || not_ok "the help states ranges for $n options"
 [ "$bad" = 0 ] && ok "every stated bound is the parser's ($n options)" || not_ok "every stated bound is the parser's" "$bad probes disagree"
 
@@ -133,11 +133,17 @@ expect_err "and says so in one line" "^contend: loads: unknown option '--db' \\(
 [ "$(wc -l <"$T/err")" = 1 ] && ok "one line" || not_ok "one line" "$(cat "$T/err")"
 
 # a default the help states is the one the command takes: -n's in run's
-# help (full and quick profile) and calibrate's, against the runs each dry
-# run plans
-help_n() { "$CONTEND" "$1" --help | sed -n "s/^  -n, --runs N  *runs per load (default \([0-9][0-9]*\)\(, quick \([0-9][0-9]*\)\)\{0,1\};.*/\\$2/p"; }
+# help (full and quick profile) and calibrate's (alone and with
+# --sessions), against the runs each dry run plans
+help_n() {
+	"$CONTEND" "$1" --help | grep -E '^  -n, --runs N' | case $2 in
+	default) sed -n 's/.*(default \([0-9][0-9]*\).*/\1/p' ;;
+	quick) sed -n 's/.*, quick \([0-9][0-9]*\).*/\1/p' ;;
+	sessions) sed -n 's/.*, \([0-9][0-9]*\) with --sessions.*/\1/p' ;;
+	esac
+}
 plan_n() { "$CONTEND" "$@" --dry-run -w selftest -l none 2>"$T/err" | sed -n 's/^runs: *\([0-9][0-9]*\) per load.*/\1/p'; }
-for c in "run 1" "run 3 --quick" "calibrate 1"; do
+for c in "run default" "run quick --quick" "calibrate default" "calibrate sessions --sessions 2"; do
 	set -- $c
 	h=$(help_n "$1" "$2")
 	cmd=$1
@@ -150,8 +156,15 @@ for c in "run 1" "run 3 --quick" "calibrate 1"; do
 done
 rc=0
 "$CONTEND" calibrate --help >"$T/h" 2>&1 || rc=$?
-h=$(help_n calibrate 1)
+h=$(help_n calibrate default)
 [ $rc = 0 ] && [ -n "$h" ] && grep -q "^Runs the workload -n times (default $h) under each load" "$T/h" && ok "calibrate's intro states its -n default ($h)" || not_ok "calibrate's intro states its -n default" "$(head -c 300 "$T/h")"
+bl=$("$CONTEND" bisect --help | grep -A1 -E '^  -l, --loads LOAD' | tr -s ' \n' ' ' | sed -n 's/.*(default \([a-z]*\);.*/\1/p')
+nonempty "bisect --help states -l's default" "$bl"
+git init -q "$T/brepo" && git -C "$T/brepo" -c user.name=t -c user.email=t@t commit -q --allow-empty -m a &&
+	git -C "$T/brepo" -c user.name=t -c user.email=t@t commit -q --allow-empty -m b
+rc=0
+(cd "$T/brepo" && "$CONTEND" bisect start --dry-run --good HEAD~1 --bad HEAD --db "$T/b.db" -w cmd -- true) >"$T/out" 2>"$T/err" || rc=$?
+expect_out "bisect --help's default load ($bl) is the one a step is measured under" "under load $bl,"
 
 # the workloads' and loads' own options (declared in their ops): each
 # heading of run's --help names who takes the options under it, and each

@@ -144,8 +144,12 @@ if [ "${colours:-0}" -gt 20 ]; then ok "the screenshot is not blank ($colours co
 # labels that attack the page
 xss1='<script>alert(1)</script>'
 xss2='"><img src=x onerror=alert(1)>'
-run run -w selftest -l none -n 2 -L "$xss1"
-run run -w selftest -l none -n 2 -L "$xss2"
+# (-L refuses them; a store from elsewhere - an older contend, a fleet's
+# push - may hold them: named so here)
+run run -w selftest -l none -n 2 -L xss1
+run run -w selftest -l none -n 2 -L xss2
+sql "update configs set label = '$xss1' where label = 'xss1'"
+sql "update configs set label = '$(echo "$xss2" | sed "s/'/''/g")' where label = 'xss2'"
 run report "$xss1" "$xss2" -o "$T/xss.html"
 expect_rc "a report of hostile labels: exit 0" 0
 dom "$T/xss.html" "$T/xss.dom"

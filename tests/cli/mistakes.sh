@@ -4,7 +4,7 @@
 # documented exit code, before anything runs. The crash with --db that left
 # a knob changed is tests/cli/vary.sh's (it needs a disk's scheduler).
 . "$CT_TESTLIB"
-plan 90
+plan 105
 
 sel="-w selftest --scale 0.05 --delay 0 --no-warmup --dir $T"
 # shellcheck disable=SC2086
@@ -139,6 +139,30 @@ expect_out "as the second dataset" "^\\+ +6 .* -\$"
 run run $sel -l none -n 1 -L "$(printf 'a\nb')"
 expect_rc "a label with a newline: exit 2" 2
 expect_err "quoted, the newline escaped" "--label must be printable text, not 'a\\\\nb'"
+# labels a later command would not take back whole; none stores anything
+nses=$(sql "select count(*) from sessions")
+nonempty "sessions counted" "$nses"
+for l in "bad label!|a space" "x y|a space" "k'1|holds '''" "a*|holds '\*'" "-x|starts with '-'" "a+iosched=none|LABEL\+NAME=VALUE"; do
+	lab=${l%%|*}
+	run run -w cmd -l none -n 1 --no-warmup --delay 0 -L "$lab" -- true
+	[ "$rc" = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -Eq -- "label .*${l#*|}" "$T/err" &&
+		ok "label '$lab' refused: one line, exit 2" || not_ok "label '$lab' refused: one line, exit 2" "exit $rc" "$(cat "$T/err")"
+done
+run run -w cmd -l none -n 1 --no-warmup --delay 0 --dir "$T" -L '6.1.0-rc3+' -- true
+expect_rc "a kernel release's '+' is a label's" 0
+[ "$(sql "select count(*) from sessions")" = $((nses + 1)) ] && ok "only that session was stored" ||
+	not_ok "only that session was stored" "$(sql "select count(*) from sessions")"
+# typos: the nearest command, subcommand or option
+for t in "rnu|'rnu' is not a contend command; did you mean 'run'\?" \
+	"run --quik|unknown option '--quik'; did you mean '--quick'\?" \
+	"bisect sttus|unknown subcommand 'sttus'; did you mean 'status'\?" \
+	"compare --baseine x|did you mean '--baseline'\?" \
+	"run --quick=3|--quick takes no value" \
+	"bisect foo|unknown subcommand 'foo' \(start, resume"; do
+	run ${t%%|*}
+	[ "$rc" = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -Eq -- "${t#*|}" "$T/err" &&
+		ok "contend ${t%%|*}: one line, exit 2, the nearest named" || not_ok "contend ${t%%|*}: one line, exit 2, the nearest named" "exit $rc" "$(cat "$T/err")"
+done
 run run -w cmd -l none -n 1 -- "sleep 0.1"
 expect_rc "a command with a space in its name: exit 2" 2
 expect_err "with the hint that no shell is used" "no shell is used: add --shell, or write -- sh -c"
