@@ -76,14 +76,28 @@ struct ct_history_change {
 	size_t nfacts;
 };
 
+/* A series is one load, machine and set of workload parameters: a
+ * command's arguments are part of what it measures, so sessions of other
+ * parameters make a series of their own. */
 struct ct_history_series {
 	char load[32];
+	char params[256];    /* the runs' workload parameters */
 	char machine_id[64]; /* "" when pooled */
 	char machine[128];   /* as reports show it; "all" when pooled */
 	struct ct_history_point *points;
 	size_t npoints;
 	struct ct_history_change *changes;
 	size_t nchanges;
+};
+
+/* Where the parameters of one load's sessions on one machine changed (a
+ * series ends there and another begins). */
+struct ct_history_param_change {
+	char load[32];
+	char machine[128];
+	int64_t session_id; /* the first session of the new parameters */
+	int64_t started_at;
+	char before[256], after[256];
 };
 
 struct ct_history {
@@ -95,6 +109,9 @@ struct ct_history {
 	size_t nsessions; /* matched */
 	struct ct_history_series *series;
 	size_t nseries;
+	bool mixed_params; /* the series hold more than one set of parameters */
+	struct ct_history_param_change *param_changes;
+	size_t nparam_changes;
 };
 
 /*

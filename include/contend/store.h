@@ -77,6 +77,7 @@ struct ct_session_filter {
 	int64_t group_id;     /* the sessions of one --vary run (its first's id); 0 any */
 	bool with_commit;     /* only sessions that name their commit (run --commit) */
 	bool with_ok_runs;    /* only sessions with an ok run */
+	bool no_bisect;	      /* not a session a bisection's step ran (history) */
 	unsigned status;      /* a mask of CT_SESSION_ONLY(status); 0 any */
 	size_t limit;	      /* the first limit of them (in id order, newest id first); 0 all */
 	/* count each session's runs (nruns, nfailed); without it they are 0:

@@ -234,6 +234,28 @@ static void range_subjects(const struct ct_bisector *c, struct ct_report_bisect_
 	free(out);
 }
 
+/* The confidence the bisection's stored options give (--confidence PCT,
+ * else 95): the level of its steps' intervals. */
+static double stored_confidence(const char *argv)
+{
+	char **w = NULL;
+	double conf = 95;
+	int n = ct_split_words(argv, &w);
+
+	for (int i = 0; i < n; i++) {
+		const char *v = !strcmp(w[i], "--confidence") && i + 1 < n ? w[i + 1]
+				: !strncmp(w[i], "--confidence=", 13)	   ? w[i] + 13
+									   : NULL;
+		char *end;
+		double x = v ? strtod(v, &end) : 0;
+
+		if (v && end != v && !*end && x > 0 && x < 100)
+			conf = x;
+	}
+	free(w);
+	return conf;
+}
+
 int bisect_print_html(const struct ct_bisector *c, FILE *f)
 {
 	const struct ct_bisect_step *reg = ct_bisector_last(c, CT_ROLE_REGRESSION, true);
@@ -250,6 +272,7 @@ int bisect_print_html(const struct ct_bisector *c, FILE *f)
 	if (commits && steps) {
 		bisect_label(c->b.good, b.good, sizeof(b.good));
 		bisect_label(c->b.bad, b.bad, sizeof(b.bad));
+		b.confidence = stored_confidence(c->b.argv);
 		b.have_regression = reg && reg->have_effect;
 		b.regression = b.have_regression ? reg->effect : 0;
 		for (size_t i = 0; i < c->range.n; i++) {

@@ -32,6 +32,7 @@ static const struct ct_option_choice orders[] = {
 
 struct history_args {
 	const char *workload, *loads, *label, *machine, *db, *output, *note;
+	const char *since_arg; /* --since as given */
 	int64_t since;
 	int order, format;
 	double confidence, fail_pct;
@@ -52,6 +53,7 @@ static int since_opt(const struct cli_opt *o, void *base, const char *arg, char 
 	days = strtoul(arg, &end, 10);
 	if (end != arg && !strcmp(end, "d") && !errno && days <= 100000 && *arg != '-') {
 		a->since = ((int64_t)time(NULL) - (int64_t)days * 86400) * 1000000000;
+		a->since_arg = arg;
 		return 0;
 	}
 	for (size_t i = 0; i < CT_ARRAY_SIZE(forms); i++) {
@@ -68,6 +70,7 @@ static int since_opt(const struct cli_opt *o, void *base, const char *arg, char 
 		if (t == (time_t)-1)
 			break;
 		a->since = (int64_t)t * 1000000000;
+		a->since_arg = arg;
 		return 0;
 	}
 	return ct_err(err, len, -EINVAL,
@@ -76,11 +79,26 @@ static int since_opt(const struct cli_opt *o, void *base, const char *arg, char 
 		      arg);
 }
 
+/* One table for history and its ack: the options that choose the
+ * sessions are both's, so that an ack is checked against the history the
+ * gate read. */
 static const struct cli_opt history_opts[] = {
 	CLI_STRING('w', "workload", struct history_args, workload, "NAME",
-		   "workload (default: the newest matching session's)"),
-	CLI_STRING('l', "loads", struct history_args, loads, "LIST",
-		   "loads, separated by commas (default: every load run)"),
+		   "workload (default: the newest matching session's; ack:\nthe session's)"),
+	{ .type = CLI_OPT_STRING,
+	  .short_name = 'l',
+	  .long_name = "loads",
+	  .off = offsetof(struct history_args, loads),
+	  .argh = "LIST",
+	  .help = "loads, separated by commas (default: every load run)",
+	  .only = "history" },
+	{ .type = CLI_OPT_STRING,
+	  .short_name = 'l',
+	  .long_name = "load",
+	  .off = offsetof(struct history_args, loads),
+	  .argh = "LOAD",
+	  .help = "only the change of this load (default: every load's)",
+	  .only = "history ack" },
 	CLI_STRING(0, "label", struct history_args, label, "GLOB",
 		   "only sessions whose label matches GLOB (fnmatch: 6.1.*)"),
 	CLI_STRING(0, "machine", struct history_args, machine, "M",
@@ -93,31 +111,34 @@ static const struct cli_opt history_opts[] = {
 		   "order sessions by time (default) or by commit (the\ncommit time of run "
 		   "--commit; sessions without one are\nleft out)",
 		   orders, "time"),
-	CLI_NUM_DEF(CLI_OPT_DOUBLE, 0, "confidence", struct history_args, confidence, "PCT",
-		    "confidence level of the intervals (%D; %R)", 0, 100,
-		    CLI_MIN_OPEN | CLI_MAX_OPEN, "95", NULL),
+	{ .type = CLI_OPT_DOUBLE,
+	  .long_name = "confidence",
+	  .off = offsetof(struct history_args, confidence),
+	  .argh = "PCT",
+	  .help = "confidence level of the intervals (%D; %R)",
+	  .min = 0,
+	  .max = 100,
+	  .flags = CLI_MIN_OPEN | CLI_MAX_OPEN,
+	  .def = "95",
+	  .only = "history" },
 	{ .type = CLI_OPT_DOUBLE,
 	  .long_name = "fail-on-change",
 	  .off = offsetof(struct history_args, fail_pct),
 	  .argh = "PCT",
 	  .help = "exit 1 when a series' newest change point past the last\nacknowledged one is a "
 		  "slowdown larger than PCT percent\n(%R)",
-	  .max = INFINITY },
-	CLI_STRING(0, "db", struct history_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
-	CLI_CHOICE("format", struct history_args, format, "F", CLI_FORMAT_HELP_HTML,
-		   cli_formats_html, NULL),
-	CLI_STRING('o', "output", struct history_args, output, "FILE",
-		   "write the history to FILE (whole or not at all)"),
-	CLI_END,
-};
-
-static const struct cli_opt ack_opts[] = {
-	CLI_STRING('l', "load", struct history_args, loads, "LOAD",
-		   "only the change of this load (default: every load's)"),
-	CLI_STRING(0, "note", struct history_args, note, "TEXT", "why it is acknowledged"),
-	CLI_STRING(0, "db", struct history_args, db, "PATH",
-		   "results store (default $CONTEND_DB or\n$XDG_DATA_HOME/contend/results.db)"),
+	  .max = INFINITY,
+	  .only = "history" },
+	{ .type = CLI_OPT_STRING,
+	  .long_name = "note",
+	  .off = offsetof(struct history_args, note),
+	  .argh = "TEXT",
+	  .help = "why it is acknowledged",
+	  .only = "history ack" },
+	CLI_DB(struct history_args, db),
+	CLI_FORMAT_OF(struct history_args, format, cli_formats_html, CLI_FORMAT_HELP_HTML,
+		      "history"),
+	CLI_OUTPUT_ONLY(struct history_args, output, "the history", "history"),
 	CLI_END,
 };
 
@@ -126,27 +147,6 @@ static const struct cli_opt ack_opts[] = {
 	"finds the change points in stored results over time: the matching sessions in\n"   \
 	"order, a series per load and machine, where each series moved, by how much, and\n" \
 	"what else changed there; ack ID records that the change at session ID was seen"
-
-/* Splits -l's list into loads[] (pointers into buf). */
-static int split_loads(const char *list, char *buf, size_t size, const char **loads, size_t *n)
-{
-	char *save = NULL;
-
-	*n = 0;
-	if (!list)
-		return 0;
-	if (strlen(list) >= size)
-		return cli_usage_error("history", "-l: the list is too long");
-	snprintf(buf, size, "%s", list);
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (*n == MAX_LOADS)
-			return cli_usage_error("history", "-l: at most %d loads", MAX_LOADS);
-		loads[(*n)++] = t;
-	}
-	if (!*n)
-		return cli_usage_error("history", "-l names no load");
-	return 0;
-}
 
 static int print_history(const struct ct_history *h, struct cli_out *o)
 {
@@ -165,39 +165,90 @@ static int print_history(const struct ct_history *h, struct cli_out *o)
 	}
 }
 
+/* The options that chose the sessions, as a command line takes them
+ * again (the gate's ack names the history it read). */
+static void selection_words(const struct history_args *a, char *buf, size_t size)
+{
+	size_t off = 0;
+	char since[32];
+
+	buf[0] = '\0';
+	if (a->workload && ct_append_word(buf, size, &off, "-w"))
+		ct_append_word(buf, size, &off, a->workload);
+	if (a->label && ct_append_word(buf, size, &off, "--label"))
+		ct_append_word(buf, size, &off, a->label);
+	if (a->machine && ct_append_word(buf, size, &off, "--machine"))
+		ct_append_word(buf, size, &off, a->machine);
+	if (a->since_arg && ct_append_word(buf, size, &off, "--since")) {
+		snprintf(since, sizeof(since), "%s", a->since_arg);
+		ct_append_word(buf, size, &off, since);
+	}
+	if (a->order == ORDER_COMMIT && ct_append_word(buf, size, &off, "--by"))
+		ct_append_word(buf, size, &off, "commit");
+}
+
 /* --fail-on-change: each series' newest change past the last
  * acknowledged one; the exit code. */
-static int gate(const struct ct_history *h, double pct)
+static int gate(const struct ct_history *h, const struct history_args *a)
 {
+	char sel[1024];
 	int ex = 0;
 
+	selection_words(a, sel, sizeof(sel));
 	for (size_t i = 0; i < h->nseries; i++) {
 		const struct ct_history_series *s = &h->series[i];
 		const struct ct_history_change *c = ct_history_newest(s);
 		char d[32];
 
-		if (!c || !c->worse || !(fabs(c->effect) * 100 > pct))
+		if (!c || !c->worse || !(fabs(c->effect) * 100 > a->fail_pct))
 			continue;
 		ct_history_date(s->points[c->at].started_at, d, sizeof(d));
 		cli_error("history: %s under load '%s' (machine %s) moved %+.1f%% since session "
 			  "%lld (%s), past --fail-on-change %g%%; once seen: contend history ack "
-			  "%lld",
+			  "%lld%s%s%s%s",
 			  h->workload, s->load, s->machine, 100 * c->effect,
-			  (long long)s->points[c->at].session_id, d, pct,
-			  (long long)s->points[c->at].session_id);
+			  (long long)s->points[c->at].session_id, d, a->fail_pct,
+			  (long long)s->points[c->at].session_id, h->nseries > 1 ? " -l " : "",
+			  h->nseries > 1 ? s->load : "", sel[0] ? " " : "", sel);
 		ex = CT_EXIT_REGRESSION;
 	}
 	return ex;
 }
 
-static int history_main(int argc, char **argv)
+/* The history the options choose; 0, or the exit code after one line. */
+static int build(const char *cmd, const struct history_args *a, const char *workload,
+		 struct ct_history *h)
 {
-	struct history_args a = { .fail_pct = -1, .format = CLI_FORMAT_AUTO };
 	struct ct_history_query q = { 0 };
-	struct ct_history h;
 	struct ct_store *st = NULL;
 	const char *loads[MAX_LOADS];
 	char loadbuf[1024], err[CT_ERRLEN];
+	int ex, rc;
+
+	ex = cli_split_loads(cmd, a->loads, loadbuf, sizeof(loadbuf), loads, MAX_LOADS, &q.nloads);
+	if (ex)
+		return ex;
+	q.workload = workload;
+	q.loads = loads;
+	q.label_glob = a->label;
+	q.machine = a->machine;
+	q.since = a->since;
+	q.by_commit = a->order == ORDER_COMMIT;
+	q.confidence = a->confidence > 0 ? a->confidence : 95;
+	ex = cli_open_store(a->db, &st);
+	if (ex)
+		return ex;
+	rc = ct_history_build(h, st, &q, err, sizeof(err));
+	ct_store_close(st);
+	if (rc == -ENOENT || rc == -EDOM || rc == -EINVAL)
+		return cli_cmd_fail(cmd, -EINVAL, err);
+	return rc ? cli_fail(rc, err) : 0;
+}
+
+static int history_main(int argc, char **argv)
+{
+	struct history_args a = { .fail_pct = -1, .format = CLI_FORMAT_AUTO };
+	struct ct_history h;
 	struct cli_parsed p;
 	struct cli_out o;
 	int ex, rc;
@@ -210,27 +261,11 @@ static int history_main(int argc, char **argv)
 		return cli_usage_error("history",
 				       "unexpected operand '%s' (ack ID records a change)",
 				       argv[p.rest]);
-	ex = split_loads(a.loads, loadbuf, sizeof(loadbuf), loads, &q.nloads);
+	ex = cli_out_setup(&o, "history", a.format, a.output, true);
 	if (!ex)
-		ex = cli_out_setup(&o, "history", a.format, a.output, true);
+		ex = build("history", &a, a.workload, &h);
 	if (ex)
 		return ex;
-	q.workload = a.workload;
-	q.loads = loads;
-	q.label_glob = a.label;
-	q.machine = a.machine;
-	q.since = a.since;
-	q.by_commit = a.order == ORDER_COMMIT;
-	q.confidence = a.confidence;
-	ex = cli_open_store(a.db, &st);
-	if (ex)
-		return ex;
-	rc = ct_history_build(&h, st, &q, err, sizeof(err));
-	ct_store_close(st);
-	if (rc == -ENOENT || rc == -EDOM || rc == -EINVAL)
-		return cli_cmd_fail("history", -EINVAL, err);
-	if (rc)
-		return cli_fail(rc, err);
 	ex = cli_out_open(&o, "history");
 	if (!ex) {
 		rc = print_history(&h, &o);
@@ -239,29 +274,125 @@ static int history_main(int argc, char **argv)
 			ex = cli_fail(rc, "cannot print the history");
 	}
 	if (!ex && a.fail_pct >= 0)
-		ex = gate(&h, a.fail_pct);
+		ex = gate(&h, &a);
 	ct_history_release(&h);
 	return ex;
 }
 
-/* history ack ID: the change at session ID was seen. */
+/* The change of h (of load, NULL any) within CT_HISTORY_ACK_TOL points of
+ * the session uuid, else NULL and the change nearest in time to when it
+ * started in *near (NULL when h has none). */
+static const struct ct_history_change *change_at(const struct ct_history *h, const char *load,
+						 const struct ct_session_rec *r,
+						 const struct ct_history_series **in,
+						 const struct ct_history_change **near,
+						 const struct ct_history_series **near_in)
+{
+	int64_t best = INT64_MAX;
+
+	*near = NULL;
+	for (size_t i = 0; i < h->nseries; i++) {
+		const struct ct_history_series *s = &h->series[i];
+		long at = -1;
+
+		if (load && strcmp(load, s->load))
+			continue;
+		for (size_t p = 0; p < s->npoints && at < 0; p++)
+			if (!strcmp(s->points[p].uuid, r->uuid))
+				at = (long)p;
+		for (size_t c = 0; c < s->nchanges; c++) {
+			const struct ct_history_change *ch = &s->changes[c];
+			int64_t gap = s->points[ch->at].started_at - r->started_at;
+
+			if (at >= 0 && labs(at - (long)ch->at) <= CT_HISTORY_ACK_TOL) {
+				*in = s;
+				return ch;
+			}
+			gap = gap < 0 ? -gap : gap;
+			if (gap < best) {
+				best = gap;
+				*near = ch;
+				*near_in = s;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* Stores the acknowledgement of the change at session r; the exit code. */
+static int ack_store(const struct history_args *a, const struct ct_session_rec *r, long long id)
+{
+	struct ct_history_ack k = { 0 };
+	struct ct_store *st = NULL;
+	char err[CT_ERRLEN];
+	int ex = cli_open_store(a->db, &st), rc;
+
+	if (ex)
+		return ex;
+	snprintf(k.session_uuid, sizeof(k.session_uuid), "%s", r->uuid);
+	snprintf(k.workload, sizeof(k.workload), "%s", r->workload);
+	snprintf(k.load, sizeof(k.load), "%s", a->loads ? a->loads : "");
+	snprintf(k.machine, sizeof(k.machine), "%s", r->owner.machine);
+	snprintf(k.note, sizeof(k.note), "%s", a->note ? a->note : "");
+	k.acked_at = ct_wall_ns();
+	rc = ct_store_ack_put(st, &k, err, sizeof(err));
+	ct_store_close(st);
+	if (rc)
+		return cli_fail(rc, err);
+	printf("acknowledged the change at session %lld (%s, %s)\n", id, k.workload,
+	       a->loads ? a->loads : "every load");
+	return 0;
+}
+
+/* The session ID names, into *r; 0, or the exit code after one line. */
+static int ack_session(const struct history_args *a, long long id, struct ct_session_rec *r)
+{
+	struct ct_session_rec *recs = NULL;
+	const struct ct_session_rec *found;
+	struct ct_store *st = NULL;
+	char err[CT_ERRLEN];
+	size_t n = 0;
+	int ex = cli_open_store(a->db, &st), rc;
+
+	if (ex)
+		return ex;
+	rc = ct_store_sessions(st, NULL, &recs, &n, err, sizeof(err));
+	ct_store_close(st);
+	if (rc)
+		return cli_fail(rc, err);
+	found = ct_store_session_of(recs, n, id);
+	if (found)
+		*r = *found;
+	free(recs);
+	if (!found) {
+		cli_error(
+			"history ack: no session %lld in the results store (see: contend history)",
+			id);
+		return CT_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* history ack ID: the change at session ID was seen - a change point the
+ * history of the same options finds there (or within CT_HISTORY_ACK_TOL
+ * sessions of it), else one line naming the nearest and exit 2. */
 static int ack_main(int argc, char **argv)
 {
 	struct history_args a = { 0 };
-	struct ct_history_ack k = { 0 };
-	struct ct_session_rec *recs = NULL;
-	struct ct_store *st = NULL;
-	char err[CT_ERRLEN], *end;
-	const struct ct_session_rec *r;
+	const struct ct_history_change *c, *near;
+	const struct ct_history_series *in = NULL, *near_in = NULL;
+	struct ct_session_rec r;
+	struct ct_history h;
 	struct cli_parsed p;
+	char *end;
 	long long id;
-	size_t n = 0;
-	int ex, rc;
+	int ex;
 
 	ex = cli_parse("history ack", "contend history ack ID [options]",
 		       "records that the change point at session ID was seen: --fail-on-change "
-		       "looks\nonly past it",
-		       ack_opts, &a, argc, argv, &p);
+		       "looks\nonly past it. The options that chose the sessions are history's: "
+		       "the change\nmust be one that history finds with them",
+		       history_opts, &a, argc, argv, &p);
 	if (ex)
 		return ex == 1 ? 0 : ex;
 	if (p.rest != argc - 1)
@@ -274,41 +405,32 @@ static int ack_main(int argc, char **argv)
 				       "ID is a session id (see: contend history), "
 				       "not '%s'",
 				       argv[p.rest]);
-	if (a.loads && strlen(a.loads) >= sizeof(k.load))
+	if (a.loads && strlen(a.loads) >= sizeof(((struct ct_history_ack *)0)->load))
 		return cli_usage_error("history ack", "-l: no load has so long a name");
-	if (a.note && strlen(a.note) >= sizeof(k.note))
+	if (a.note && strlen(a.note) >= sizeof(((struct ct_history_ack *)0)->note))
 		return cli_usage_error("history ack", "--note is longer than %zu bytes",
-				       sizeof(k.note) - 1);
-	ex = cli_open_store(a.db, &st);
+				       sizeof(((struct ct_history_ack *)0)->note) - 1);
+	ex = ack_session(&a, id, &r);
+	if (!ex)
+		ex = build("history ack", &a, a.workload ? a.workload : r.workload, &h);
 	if (ex)
 		return ex;
-	rc = ct_store_sessions(st, NULL, &recs, &n, err, sizeof(err));
-	if (rc) {
-		ct_store_close(st);
-		return cli_fail(rc, err);
-	}
-	r = ct_store_session_of(recs, n, id);
-	if (!r) {
-		cli_error(
-			"history ack: no session %lld in the results store (see: contend history)",
-			id);
+	c = change_at(&h, a.loads, &r, &in, &near, &near_in);
+	if (c) {
+		ex = ack_store(&a, &r, id);
+	} else if (near) {
+		cli_error("history ack: no change point at session %lld%s%s; the nearest is at "
+			  "session %lld (load '%s', %+.1f%%)",
+			  id, a.loads ? " under load " : "", a.loads ? a.loads : "",
+			  (long long)near_in->points[near->at].session_id, near_in->load,
+			  100 * near->effect);
 		ex = CT_EXIT_USAGE;
 	} else {
-		snprintf(k.session_uuid, sizeof(k.session_uuid), "%s", r->uuid);
-		snprintf(k.workload, sizeof(k.workload), "%s", r->workload);
-		snprintf(k.load, sizeof(k.load), "%s", a.loads ? a.loads : "");
-		snprintf(k.machine, sizeof(k.machine), "%s", r->owner.machine);
-		snprintf(k.note, sizeof(k.note), "%s", a.note ? a.note : "");
-		k.acked_at = ct_wall_ns();
-		rc = ct_store_ack_put(st, &k, err, sizeof(err));
-		if (rc)
-			ex = cli_fail(rc, err);
-		else
-			printf("acknowledged the change at session %lld (%s, %s)\n", id, k.workload,
-			       a.loads ? a.loads : "every load");
+		cli_error("history ack: the history of %s%s%s finds no change point to acknowledge",
+			  h.workload, a.loads ? " under load " : "", a.loads ? a.loads : "");
+		ex = CT_EXIT_USAGE;
 	}
-	free(recs);
-	ct_store_close(st);
+	ct_history_release(&h);
 	return ex;
 }
 

@@ -18,7 +18,7 @@
 #define LEFT  60.0
 #define RIGHT 20.0
 #define TOP   14.0
-#define BOT   30.0
+#define BOT   58.0 /* the commits' labels, slanted */
 #define PH    70.0 /* the probability strip's height */
 
 static const char *colour(enum ct_bisect_answer a)
@@ -44,11 +44,32 @@ static double xof(const struct ct_report_bisect *b, long i)
 	return LEFT + w * ((double)i + 1.5);
 }
 
+/* Each commit's label under the plot, slanted (every stride-th where
+ * they would crowd; the culprit's always), and the good end's. */
+static void commit_labels(FILE *f, const struct ct_report_bisect *b)
+{
+	size_t stride = b->ncommits > 30 ? (b->ncommits + 29) / 30 : 1;
+	double y = H - BOT + 12;
+
+	for (long i = -1; i < (long)b->ncommits; i++) {
+		double x = xof(b, i);
+		const char *l = i < 0 ? b->good : b->commits[i].label;
+
+		if (i >= 0 && (size_t)i % stride && i != b->culprit)
+			continue;
+		fprintf(f,
+			"<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+			"transform=\"rotate(-35 %.1f %.1f)\">%.7s",
+			i == b->culprit ? "name" : "tick", x, y, x, y, l);
+		fprintf(f, "%s</text>\n", i < 0 ? " good" : "");
+	}
+}
+
 /* The effects' plot; its y range covers every interval, 0 and the
  * regression. */
 static void plot(FILE *f, const struct ct_report_bisect *b)
 {
-	double lo = 0, hi = 0, y0, k;
+	double lo = 0, hi = 0, y0, k, step;
 
 	if (b->have_regression) {
 		lo = fmin(lo, b->regression);
@@ -61,6 +82,10 @@ static void plot(FILE *f, const struct ct_report_bisect *b)
 		}
 	if (hi - lo < 0.01)
 		hi = lo + 0.01;
+	/* the axis from a round tick below the lowest to one above the highest */
+	step = rp_tick_step(hi - lo, 5);
+	lo = floor(lo / step - 1e-9) * step;
+	hi = ceil(hi / step + 1e-9) * step;
 	k = (H - TOP - BOT) / (hi - lo);
 	y0 = TOP + hi * k;
 #define Y(v) (y0 - (v)*k)
@@ -68,15 +93,16 @@ static void plot(FILE *f, const struct ct_report_bisect *b)
 		"<figure><svg width=\"%.0f\" height=\"%.0f\" role=\"img\" "
 		"aria-label=\"each step's effect along the range\">\n",
 		W, H + PH);
-	for (int t = 0; t <= 4; t++) {
-		double v = lo + (hi - lo) * t / 4;
+	for (double v = lo; v <= hi + step * 1e-6; v += step) {
+		double shown = fabs(v) < step * 1e-6 ? 0 : v;
 
 		fprintf(f,
 			"<line class=\"grid\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
 			"<text class=\"tick\" x=\"%.0f\" y=\"%.1f\" "
-			"text-anchor=\"end\">%+.1f%%</text>\n",
-			LEFT, W - RIGHT, Y(v), Y(v), LEFT - 4, Y(v) + 4, v * 100);
+			"text-anchor=\"end\">%+g%%</text>\n",
+			LEFT, W - RIGHT, Y(shown), Y(shown), LEFT - 4, Y(shown) + 4, shown * 100);
 	}
+	commit_labels(f, b);
 	fprintf(f, "<line class=\"zero\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", LEFT,
 		W - RIGHT, Y(0), Y(0));
 	if (b->have_regression)
@@ -119,9 +145,10 @@ static void plot(FILE *f, const struct ct_report_bisect *b)
 	}
 #undef Y
 	fprintf(f,
-		"<text class=\"unit\" x=\"%.0f\" y=\"%.0f\">effect against the base, with its "
-		"95%% interval; the commits of the range, parents left</text>\n",
-		LEFT, H - BOT + 16);
+		"<text class=\"unit\" x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">effect "
+		"against the base, with its %g%% interval; the commits of the range, parents "
+		"left</text>\n",
+		W - RIGHT, H - 4, b->confidence > 0 ? b->confidence : 95);
 	/* the probability of each commit being the first bad one */
 	for (size_t i = 0; i < b->ncommits; i++) {
 		double p = b->commits[i].prob, h = isfinite(p) ? p * (PH - 16) : 0,
@@ -149,11 +176,12 @@ static void plot(FILE *f, const struct ct_report_bisect *b)
 
 static void steps_table(FILE *f, const struct ct_report_bisect *b)
 {
-	fputs("<h2>Steps</h2>\n<table>\n<tr><th>step</th><th class=\"l\">role</th>"
-	      "<th class=\"l\">commit</th><th class=\"l\">against</th><th class=\"l\">answer</th>"
-	      "<th>effect</th><th>95% interval</th><th>runs a side</th><th class=\"l\">subject, "
-	      "why</th></tr>\n",
-	      f);
+	fprintf(f,
+		"<h2>Steps</h2>\n<table>\n<tr><th>step</th><th class=\"l\">role</th>"
+		"<th class=\"l\">commit</th><th class=\"l\">against</th><th class=\"l\">answer"
+		"</th><th>effect</th><th>%g%% interval</th><th>runs a side</th><th class=\"l\">"
+		"subject, why</th></tr>\n",
+		b->confidence > 0 ? b->confidence : 95);
 	for (size_t i = 0; i < b->nsteps; i++) {
 		const struct ct_report_bisect_step *s = &b->steps[i];
 
@@ -168,8 +196,10 @@ static void steps_table(FILE *f, const struct ct_report_bisect *b)
 		fprintf(f, "</td><td class=\"l\">%s</td>",
 			s->answer ? answer_name(s->answer) : "measuring");
 		if (s->have_effect)
-			fprintf(f, "<td>%+.1f%%</td><td>[%+.1f%%, %+.1f%%]</td>", s->effect * 100,
-				s->low * 100, s->high * 100);
+			fprintf(f,
+				"<td class=\"n\">%+.1f%%</td><td class=\"n\">[%+.1f%%, "
+				"%+.1f%%]</td>",
+				s->effect * 100, s->low * 100, s->high * 100);
 		else
 			fputs("<td></td><td></td>", f);
 		fprintf(f, "<td>%u</td><td class=\"l\">", s->runs);
@@ -212,6 +242,6 @@ int ct_report_print_bisect_html(FILE *f, const struct ct_report_bisect *b)
 	fprintf(f,
 		"<p class=\"note\">made by <code>contend bisect report</code> %s</p>\n"
 		"</body>\n</html>\n",
-		CT_VERSION);
+		ct_version);
 	return ferror(f) ? -EIO : 0;
 }

@@ -15,6 +15,7 @@
 #include <errno.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void field(FILE *f, const char *s)
@@ -32,10 +33,20 @@ static void field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The shortest text that reads back as v (0.138581136, not
+ * 0.13858113599999999): fewer digits while strtod() gives v again. */
 static void num(FILE *f, double v)
 {
-	if (isfinite(v))
-		fprintf(f, "%.17g", v);
+	char buf[32];
+
+	if (!isfinite(v))
+		return;
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, f);
 }
 
 static const char *const run_header =
@@ -106,9 +117,10 @@ static void run_row(FILE *f, const struct ct_report_block *b, const struct ct_re
 	/* the workload's own figures as name=value;name=value */
 	if (r->nmetrics) {
 		fputc('"', f);
-		for (unsigned i = 0; i < r->nmetrics; i++)
-			fprintf(f, "%s%s=%.17g", i ? ";" : "", r->metrics[i].name,
-				r->metrics[i].value);
+		for (unsigned i = 0; i < r->nmetrics; i++) {
+			fprintf(f, "%s%s=", i ? ";" : "", r->metrics[i].name);
+			num(f, r->metrics[i].value);
+		}
 		fputc('"', f);
 	}
 }
@@ -288,7 +300,7 @@ int ct_history_print_csv(FILE *f, const struct ct_history *h)
 {
 	fputs("load,machine,index,session,uuid,started_at_ns,commit,commit_time_ns,label,runs,"
 	      "median,low,high,change_effect,change_low,change_high,change_p,change_worse,"
-	      "change_acknowledged\n",
+	      "change_acknowledged,params\n",
 	      f);
 	for (size_t i = 0; i < h->nseries; i++) {
 		const struct ct_history_series *s = &h->series[i];
@@ -303,8 +315,9 @@ int ct_history_print_csv(FILE *f, const struct ct_history *h)
 			field(f, s->load);
 			fputc(',', f);
 			field(f, s->machine);
-			fprintf(f, ",%zu,%lld,%s,%lld,%s,", p, (long long)pt->session_id, pt->uuid,
-				(long long)pt->started_at, pt->commit);
+			/* numbered from 1, as the text's # */
+			fprintf(f, ",%zu,%lld,%s,%lld,%s,", p + 1, (long long)pt->session_id,
+				pt->uuid, (long long)pt->started_at, pt->commit);
 			if (pt->commit_time)
 				fprintf(f, "%lld", (long long)pt->commit_time);
 			fputc(',', f);
@@ -326,10 +339,11 @@ int ct_history_print_csv(FILE *f, const struct ct_history *h)
 					num(f, c->high);
 				fputc(',', f);
 				num(f, c->p);
-				fprintf(f, ",%d,%d", c->worse, c->acked);
+				fprintf(f, ",%d,%d,", c->worse, c->acked);
 			} else {
-				fputs(",,,,,", f);
+				fputs(",,,,,,", f);
 			}
+			field(f, s->params);
 			fputc('\n', f);
 		}
 	}

@@ -65,12 +65,26 @@ int ct_history_print_text(FILE *f, const struct ct_history *h)
 	fprintf(f, "history of %s: %zu sessions by %s; %s in %s, %s is better\n", h->workload,
 		h->nsessions, h->by_commit ? "commit time" : "start time", h->figure, h->unit,
 		h->higher_better ? "higher" : "lower");
+	if (h->mixed_params)
+		fprintf(f, "the sessions ran the workload with other parameters: a series for each "
+			   "set\n");
+	for (size_t i = 0; i < h->nparam_changes; i++) {
+		const struct ct_history_param_change *c = &h->param_changes[i];
+		char d[32];
+
+		fprintf(f,
+			"  %s on %s: the parameters changed at session %lld (%s): '%s' -> '%s'\n",
+			c->load, c->machine, (long long)c->session_id,
+			ct_history_date(c->started_at, d, sizeof(d)), c->before, c->after);
+	}
 	for (size_t i = 0; i < h->nseries; i++) {
 		const struct ct_history_series *s = &h->series[i];
 		size_t c = 0;
 
-		fprintf(f, "\n%s: machine %s, %zu sessions, %zu change point%s\n", s->load,
-			s->machine[0] ? s->machine : "(unknown)", s->npoints, s->nchanges,
+		fprintf(f, "\n%s: machine %s, ", s->load, s->machine[0] ? s->machine : "(unknown)");
+		if (h->mixed_params)
+			fprintf(f, "parameters '%s', ", s->params);
+		fprintf(f, "%zu sessions, %zu change point%s\n", s->npoints, s->nchanges,
 			s->nchanges == 1 ? "" : "s");
 		fprintf(f, "  %4s %8s  %-16s  %-12s  %-20s %5s %10s  %s\n", "#", "session",
 			"started", "commit", "label", "runs", "median", "interval");

@@ -57,6 +57,8 @@ static struct ct_session_filter filter_of(const struct ct_history_query *q, cons
 		.machine = q->machine && strcmp(q->machine, "all") ? q->machine : NULL,
 		.workload = workload,
 		.with_commit = q->by_commit,
+		/* a bisection's steps measure commits, not the nights */
+		.no_bisect = true,
 	};
 }
 
@@ -172,6 +174,7 @@ static int make_series(struct hctx *x, char *err, size_t len)
 		rec = x->sess[k];
 		for (j = 0; j < h->nseries; j++)
 			if (!strcmp(h->series[j].load, r->load) &&
+			    !strcmp(h->series[j].params, r->workload_params) &&
 			    (pooled || !strcmp(h->series[j].machine_id, rec->owner.machine)))
 				break;
 		if (j < h->nseries)
@@ -183,6 +186,8 @@ static int make_series(struct hctx *x, char *err, size_t len)
 		s = &h->series[h->nseries++];
 		memset(s, 0, sizeof(*s));
 		snprintf(s->load, sizeof(s->load), "%s", r->load);
+		snprintf(s->params, sizeof(s->params), "%s", r->workload_params);
+		h->mixed_params |= strcmp(s->params, h->series[0].params) != 0;
 		if (pooled) {
 			snprintf(s->machine, sizeof(s->machine), "all");
 		} else {
@@ -209,7 +214,7 @@ static bool in_series(const struct hctx *x, const struct ct_history_series *s, s
 	const struct ct_run *r = &x->runs[i];
 	long k = x->sess_of[i];
 
-	return k >= 0 && !strcmp(r->load, s->load) &&
+	return k >= 0 && !strcmp(r->load, s->load) && !strcmp(r->workload_params, s->params) &&
 	       (!s->machine_id[0] || !strcmp(x->sess[k]->owner.machine, s->machine_id)) &&
 	       ct_run_value(r) > 0;
 }
@@ -414,6 +419,80 @@ out:
 	return rc;
 }
 
+/* A point of a series with its session's place in the order. */
+struct placed {
+	size_t k, series, point;
+};
+
+static int by_place(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+
+	if (x->k != y->k)
+		return (x->k > y->k) - (x->k < y->k);
+	return (x->series > y->series) - (x->series < y->series);
+}
+
+/* Whether series a and b are one load on one machine. */
+static bool same_place(const struct ct_history_series *a, const struct ct_history_series *b)
+{
+	return !strcmp(a->load, b->load) && !strcmp(a->machine_id, b->machine_id) &&
+	       !strcmp(a->machine, b->machine);
+}
+
+/* Where a load's parameters on a machine changed, in the sessions' order:
+ * each point of every series placed by its session, and a change where a
+ * load and machine's point has other parameters than the one before. */
+static int param_changes(struct hctx *x, char *err, size_t len)
+{
+	struct ct_history *h = x->h;
+	struct placed *pl;
+	size_t n = 0, np = 0;
+	int rc = 0;
+
+	if (!h->mixed_params)
+		return 0;
+	for (size_t i = 0; i < h->nseries; i++)
+		np += h->series[i].npoints;
+	pl = malloc((np ? np : 1) * sizeof(*pl));
+	if (!pl)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < h->nseries; i++)
+		for (size_t p = 0; p < h->series[i].npoints; p++)
+			for (size_t k = 0; k < x->nsess; k++)
+				if (x->sess[k]->id == h->series[i].points[p].session_id) {
+					pl[n++] = (struct placed){ k, i, p };
+					break;
+				}
+	qsort(pl, n, sizeof(*pl), by_place);
+	for (size_t i = 0; !rc && i < n; i++) {
+		const struct ct_history_series *s = &h->series[pl[i].series], *prev = NULL;
+		struct ct_history_param_change *c;
+
+		for (size_t j = i; j-- > 0 && !prev;)
+			if (same_place(&h->series[pl[j].series], s))
+				prev = &h->series[pl[j].series];
+		if (!prev || prev == s)
+			continue;
+		c = realloc(h->param_changes, (h->nparam_changes + 1) * sizeof(*c));
+		if (!c) {
+			rc = ct_err(err, len, -ENOMEM, "out of memory");
+			break;
+		}
+		h->param_changes = c;
+		c = &h->param_changes[h->nparam_changes++];
+		memset(c, 0, sizeof(*c));
+		snprintf(c->load, sizeof(c->load), "%s", s->load);
+		snprintf(c->machine, sizeof(c->machine), "%s", s->machine);
+		c->session_id = s->points[pl[i].point].session_id;
+		c->started_at = s->points[pl[i].point].started_at;
+		snprintf(c->before, sizeof(c->before), "%s", prev->params);
+		snprintf(c->after, sizeof(c->after), "%s", s->params);
+	}
+	free(pl);
+	return rc;
+}
+
 const struct ct_history_change *ct_history_newest(const struct ct_history_series *s)
 {
 	size_t first = 0;
@@ -464,6 +543,8 @@ int ct_history_build(struct ct_history *h, struct ct_store *st, const struct ct_
 			rc = find_changes(&x, &h->series[i], logmed, err, len);
 		free(logmed);
 	}
+	if (!rc)
+		rc = param_changes(&x, err, len);
 	if (!rc && !h->figure)
 		rc = ct_err(err, len, -ENOENT,
 			    "the matching sessions of workload %s hold no ok run", h->workload);
@@ -487,5 +568,6 @@ void ct_history_release(struct ct_history *h)
 		free(h->series[i].points);
 	}
 	free(h->series);
+	free(h->param_changes);
 	memset(h, 0, sizeof(*h));
 }

@@ -89,11 +89,16 @@ static void axis_range(struct axis *a, double lo, double hi, double x0, double x
 	a->log = false;
 }
 
-static double tick_step(double span)
+double rp_tick_step(double span, int want)
 {
-	double raw = span / 6, p = pow(10, floor(log10(raw))), m = raw / p;
+	double raw = span / want, p = pow(10, floor(log10(raw))), m = raw / p;
 
 	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+static double tick_step(double span)
+{
+	return rp_tick_step(span, 6);
 }
 
 /* Ticks and their labels along y (horizontal axis) or x (vertical). */

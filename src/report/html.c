@@ -70,7 +70,8 @@ void rp_html_page_start(FILE *f, const char *title, const char *what)
 	      "border-bottom:1px solid #ccc}h3{font-size:1em}\n"
 	      "table{border-collapse:collapse;margin:.5em 0}th,td{padding:.2em .6em;"
 	      "border-bottom:1px solid #e4e4e4;text-align:right}th{background:#f4f4f4}\n"
-	      "td.l,th.l{text-align:left}tr.better td{background:#e3f4e1}"
+	      "td.l,th.l{text-align:left}td.n{white-space:nowrap}td.w{overflow-wrap:anywhere}"
+	      "tr.better td{background:#e3f4e1}"
 	      "tr.worse td{background:#fbe3e1}\n"
 	      "figure{margin:1em 0}svg{display:block;margin:.5em "
 	      "0;font-size:11px}.grid{stroke:#e6e6e6}"
@@ -98,7 +99,7 @@ static void head(FILE *f, const struct ct_report *rep, const char *command)
 	rp_html_esc(f, rep->base_label);
 	fprintf(f, "</b>, %g%% confidence; made by <code>contend ", rep->confidence);
 	rp_html_esc(f, command);
-	fprintf(f, "</code> %s</p>\n", CT_VERSION);
+	fprintf(f, "</code> %s</p>\n", ct_version);
 }
 
 static void summary_row(FILE *f, const struct ct_report *rep, const struct ct_report_block *b,

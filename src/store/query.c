@@ -568,6 +568,12 @@ static char *sessions_sql(const struct ct_session_filter *f, bool sql_limit)
 		fputs(" AND EXISTS (SELECT 1 FROM runs o WHERE o.session_id = s.id AND o.status = "
 		      "'ok')",
 		      w);
+	/* a step's session is the first of its group; the candidate's is in
+	 * that group */
+	if (f->no_bisect)
+		fputs(" AND NOT EXISTS (SELECT 1 FROM bisect_steps b WHERE b.session_id = s.id"
+		      " OR (s.group_id <> 0 AND b.session_id = s.group_id))",
+		      w);
 	for (unsigned i = 0, n = 0; f->status && i < CT_SESSION_NSTATUS; i++)
 		if (f->status & CT_SESSION_ONLY(i))
 			fprintf(w, "%s?%d", n++ ? ", " : " AND s.status IN (", k++);

@@ -9,7 +9,7 @@
 # the formats (JSON checked against docs/schema/contend-1.json), a fleet's
 # machines, run --commit with --by commit, and bad input (one line, exit 2).
 . "$CT_TESTLIB"
-plan 46
+plan 63
 
 need python3 Rscript
 
@@ -83,11 +83,23 @@ expect_out "the spiking night is shown" "b-15 +5 +0\.1[45]"
 run history --label 'a-*' --fail-on-change 5
 expect_rc "--fail-on-change 5 with a +10% change: exit 1" 1
 expect_err "it names the load, the change and how to acknowledge it" "under load 'none' .*moved \+[0-9.]+% since session $first21 .*contend history ack $first21"
+expect_err "the ack it prints chooses the sessions the gate read" "contend history ack $first21 --label 'a-\*'\$"
 run history --label 'a-*' --fail-on-change 20
 expect_rc "--fail-on-change 20: exit 0" 0
 run history --label 'b-*' --fail-on-change 1
 expect_rc "--fail-on-change 1 on the steady series: exit 0" 0
-run history ack "$first21" --note "the new kernel, known"
+# an ack names a change the history finds (within two sessions)
+sixth=$(sql "select s.id from sessions s join configs c on c.id = s.config_id where c.label = 'a-06'")
+nonempty "the 6th night's session is stored" "$sixth"
+run history ack "$sixth" --label 'a-*'
+expect_rc "ack of a session where no change starts: exit 2" 2
+expect_err "one line naming the nearest change" "^contend: history ack: no change point at session $sixth; the nearest is at session $first21 \(load 'none', \+[0-9.]+%\)$"
+[ "$(sql "select count(*) from history_acks")" = 0 ] && ok "and nothing is stored" ||
+	not_ok "and nothing is stored" "$(sql "select * from history_acks")"
+run history ack "$first21" --label 'b-*'
+expect_rc "ack where the history those options choose has no change: exit 2" 2
+expect_err "it says so" "finds no change point to acknowledge"
+run history ack "$first21" --label 'a-*' --note "the new kernel, known"
 expect_rc "history ack ID: exit 0" 0
 [ "$(sql "select count(*) from history_acks where note = 'the new kernel, known' and load = ''")" = 1 ] &&
 	ok "the acknowledgement is stored" || not_ok "the acknowledgement is stored" "$(sql "select * from history_acks")"
@@ -106,11 +118,26 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == 30, len(rows)
 assert [r['label'] for r in rows if r['change_effect']] == ['a-21'], rows" "$T/out"
+check "CSV: the rows numbered from 1 as the text's, the 21st night at 21" python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r['index'] for r in rows] == [str(i) for i in range(1, 31)], [r['index'] for r in rows]
+assert [r['index'] for r in rows if r['change_effect']] == ['21']" "$T/out"
+check "CSV: each number the shortest text that reads back as it (no 0.1385811359999)" python3 -c "
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    for k in ('median', 'low', 'high', 'change_effect'):
+        v = r[k]
+        if not v:
+            continue
+        assert len(v) <= len(repr(float(v))), (k, v, repr(float(v)))" "$T/out"
 run history --label 'a-*' --format md
 expect_out "Markdown: the change as a row" "^\| \| \*\*change 1\*\* \|"
 run history --label 'a-*' -o "$T/h.html"
 expect_rc "-o FILE.html: exit 0" 0
 check "HTML: a plot and the change with its effect" sh -c "grep -q '<svg' '$T/h.html' && grep -Eq '>\+[0-9.]+%</text>' '$T/h.html' && grep -q '6.2.0-test' '$T/h.html'"
+check "HTML: the y axis at round values, each session's label along x" python3 "$(dirname "$CT_TESTLIB")/ticks.py" "$T/h.html" a-01 a-21
+check "HTML: the change's p and interval are not broken across lines" grep -Eq '<td class="n">[0-9.]+e-[0-9]+</td>' "$T/h.html"
 
 # a fleet: the steady series moved to another machine
 sql "update sessions set hostname = 'other', machine_id = 'ffffeeee00001111ffffeeee00001111' where config_id in (select id from configs where label like 'b-%')" >/dev/null
@@ -125,6 +152,33 @@ check "--machine all pools them: one series of 60 sessions" python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert len(d['series']) == 1 and d['series'][0]['machine'] == 'all' and len(d['series'][0]['points']) == 60, d['series'][0]['machine']" "$T/out"
+
+# a series is one set of the workload's parameters: ./loop 150000 for ten
+# nights, then ./loop 190000 (27% more work) for ten, one label
+python3 - "$T" <<'PY'
+import json, math, os, random, sys
+for i in range(1, 21):
+    r = random.Random(300 + i)
+    n = 150000 if i <= 10 else 190000
+    t = [n / 1.5e6 * math.exp(r.gauss(0, 0.02)) for _ in range(5)]
+    json.dump({"results": [{"command": "./loop %d" % n, "mean": sum(t) / 5, "stddev": 0, "median": sorted(t)[2],
+                            "user": 0, "system": 0, "min": min(t), "max": max(t), "times": t}]},
+              open(os.path.join(sys.argv[1], "p%02d.json" % i), "w"))
+PY
+for i in $(seq -w 1 20); do "$CONTEND" import hyperfine "$T/p$i.json" -L loop -q; done
+p11=$(sql "select min(s.id) from sessions s join runs r on r.session_id = s.id where r.workload_params = './loop 190000'")
+nonempty "the first night of ./loop 190000 is stored" "$p11"
+run history --label loop
+expect_rc "history of one label whose parameters changed: exit 0" 0
+expect_out "a series for each set of parameters" "^none: machine .*, parameters './loop 150000', 10 sessions, 0 change points$"
+expect_out "the other one" "^none: machine .*, parameters './loop 190000', 10 sessions, 0 change points$"
+expect_out "where the parameters changed, named" "^  none on .*: the parameters changed at session $p11 .*: './loop 150000' -> './loop 190000'$"
+run history --label loop --format json
+check "JSON: the series' parameters and where they changed" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert sorted(s['params'] for s in d['series']) == ['./loop 150000', './loop 190000'], d['series']
+assert [(c['session'], c['before'], c['after']) for c in d['param_changes']] == [(int(sys.argv[2]), './loop 150000', './loop 190000')], d['param_changes']" "$T/out" "$p11"
 
 # run --commit, and history --by commit
 git init -q "$T/repo" && git -C "$T/repo" -c user.name=t -c user.email=t@t commit -q --allow-empty -m one &&

@@ -735,6 +735,25 @@ static void test_session_filter(void **state)
 				.labels = (const char *const[]){ "6.19", "6.18-b" }, .nlabels = 2 },
 			(const int64_t[]){ e, c, b, 0 });
 	expect_sessions(s, &(struct ct_session_filter){ .limit = 2 }, (const int64_t[]){ e, d, 0 });
+	{
+		/* a bisection's step measured a's group (a, then c and d in
+		 * it) and, in a second sitting not linked yet, nothing: those
+		 * are no nights of a history */
+		struct ct_bisection bi = { .mode = CT_BISECTION_RUN };
+		struct ct_bisect_step st = { .role = CT_ROLE_CANDIDATE }, none;
+		char err[CT_ERRLEN] = "";
+
+		snprintf(bi.repo, sizeof(bi.repo), "/repo");
+		assert_int_equal(ct_store_bisection_put(s, &bi, err, sizeof(err)), 0);
+		st.bisection_id = bi.id;
+		none = st;
+		st.session_id = a;
+		none.seq = 1;
+		assert_int_equal(ct_store_bisect_step_put(s, &st, err, sizeof(err)), 0);
+		assert_int_equal(ct_store_bisect_step_put(s, &none, err, sizeof(err)), 0);
+		expect_sessions(s, &(struct ct_session_filter){ .no_bisect = true },
+				(const int64_t[]){ e, b, 0 });
+	}
 	/* the limit counts what the filter kept, in SQL or after it */
 	expect_sessions(s, &(struct ct_session_filter){ .machine = "beta", .limit = 1 },
 			(const int64_t[]){ e, 0 });
