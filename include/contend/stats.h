@@ -479,12 +479,18 @@ void ct_bisect_free(struct ct_bisect *b);
 bool ct_bisect_is_ancestor(const struct ct_bisect *b, size_t a, size_t c);
 /* Records that commit c was judged bad (or good). */
 int ct_bisect_answer(struct ct_bisect *b, size_t c, bool bad) CT_WUR;
-/* Commit c cannot be tested (its build failed, no verdict): never asked. */
+/* Commit c cannot be tested (its build failed): never asked again. */
 int ct_bisect_skip(struct ct_bisect *b, size_t c) CT_WUR;
+/* Commit c was measured and gave no answer (its runs a side could not tell
+ * good from bad): asked again, less readily each time - a busy machine
+ * costs runs, not the answer. */
+int ct_bisect_unsure(struct ct_bisect *b, size_t c) CT_WUR;
 /* The commit to test next: of those not skipped whose answer can move the
- * weights, the one whose probability of being bad is nearest one half.
- * -ENOENT when none is left (with eps = 0: one commit remains, or only
- * skipped commits could tell the rest apart), -ENOMEM. */
+ * weights, the one whose answer is worth most - the entropy of its being
+ * bad (greatest when that probability is one half), divided by one more
+ * than the times it gave no answer. -ENOENT when none is left (with eps =
+ * 0: one commit remains, or only skipped commits could tell the rest
+ * apart), -ENOMEM. */
 int ct_bisect_next(struct ct_bisect *b, size_t *next) CT_WUR;
 /* The probability that c is the first bad commit. */
 double ct_bisect_prob(const struct ct_bisect *b, size_t c);

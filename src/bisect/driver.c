@@ -44,8 +44,11 @@ int ct_bisector_apply(struct ct_bisector *c, const struct ct_bisect_step *p)
 	}
 	if (p->role != CT_ROLE_CANDIDATE || i < 0)
 		return 0;
+	/* measured without an answer: asked again later; a build that
+	 * failed: never */
 	if (p->answer == CT_ANSWER_SKIP)
-		return ct_bisect_skip(c->search, (size_t)i);
+		return p->runs ? ct_bisect_unsure(c->search, (size_t)i)
+			       : ct_bisect_skip(c->search, (size_t)i);
 	if (p->answer == CT_ANSWER_GOOD || p->answer == CT_ANSWER_BAD)
 		return ct_bisect_answer(c->search, (size_t)i, p->answer == CT_ANSWER_BAD);
 	return 0;
@@ -109,6 +112,11 @@ static const struct ct_bisect_step *answer_of(const struct ct_bisector *c, unsig
 		if (c->steps[i].seq == seq && c->steps[i].answer)
 			return &c->steps[i];
 	return NULL;
+}
+
+unsigned bisect_max(const struct ct_bisector *c, enum ct_bisect_role role)
+{
+	return role == CT_ROLE_REGRESSION ? 2 * c->max_runs : c->max_runs;
 }
 
 unsigned bisect_runs_in(const struct ct_bisector *c, unsigned seq, const char *sha)

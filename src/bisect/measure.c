@@ -158,8 +158,9 @@ static int boot_verdict(struct ct_bisector *c, struct ct_bisect_step *row,
 		goto out;
 	/* a candidate's base (good) is not measured again: only its own
 	 * side takes more runs */
-	more = p->role == CT_ROLE_CANDIDATE ? ro < c->max_runs
-					    : rb < c->max_runs || ro < c->max_runs;
+	more = p->role == CT_ROLE_CANDIDATE
+		       ? ro < bisect_max(c, p->role)
+		       : rb < bisect_max(c, p->role) || ro < bisect_max(c, p->role);
 	if (!nb || !no)
 		more = true;
 	/* the row keeps its boot's runs (what the next boot's ladder counts) */
@@ -355,9 +356,10 @@ int ct_bisector_measure(struct ct_bisector *c, const struct ct_bisect_plan *p, c
 	c->rung = p->role == CT_ROLE_REGRESSION ? CT_BISECT_REGRESSION_RUNS : CT_BISECT_FIRST_RUNS;
 	while (c->rung <= np)
 		c->rung *= 2;
-	if (np < c->max_runs) {
+	if (np < bisect_max(c, p->role)) {
 		emit(c, CT_BISECT_EV_MEASURE, c->cur, np ? "resumed" : NULL);
-		rc = run_session(c, labels, dirs, 2, c->max_runs - np, block_hook, err, len);
+		rc = run_session(c, labels, dirs, 2, bisect_max(c, p->role) - np, block_hook, err,
+				 len);
 		if (!rc && !c->cur->session_id && c->s->cfg[0].rec.id) {
 			c->cur->session_id = c->s->cfg[0].rec.id;
 			rc = ct_store_bisect_step_end(c->st, c->cur, err, len);
@@ -373,11 +375,11 @@ int ct_bisector_measure(struct ct_bisector *c, const struct ct_bisect_plan *p, c
 
 unsigned ct_bisector_boot_runs(const struct ct_bisector *c, const struct ct_bisect_plan *p)
 {
-	unsigned have = bisect_runs_in(c, p->seq, p->sha);
+	unsigned have = bisect_runs_in(c, p->seq, p->sha), max = bisect_max(c, p->role);
 	unsigned runs = have < CT_BISECT_FIRST_RUNS ? CT_BISECT_FIRST_RUNS : have;
 
-	if (have + runs > c->max_runs)
-		runs = c->max_runs > have ? c->max_runs - have : 1;
+	if (have + runs > max)
+		runs = max > have ? max - have : 1;
 	return runs;
 }
 

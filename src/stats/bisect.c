@@ -34,6 +34,7 @@ struct ct_bisect {
 	uint64_t *anc;	   /* n rows of words: the ancestors of commit i in the range, i included */
 	unsigned *against; /* answers each commit disagrees with */
 	bool *skipped;
+	unsigned *unsure; /* steps of each that gave no answer */
 	double eps;
 	uint64_t *cls; /* scratch: a class's members */
 };
@@ -66,8 +67,9 @@ int ct_bisect_new(size_t n, const size_t *nparents, const size_t *parents, doubl
 	b->anc = calloc(n * b->words, sizeof(*b->anc));
 	b->against = calloc(n, sizeof(*b->against));
 	b->skipped = calloc(n, sizeof(*b->skipped));
+	b->unsure = calloc(n, sizeof(*b->unsure));
 	b->cls = calloc(b->words, sizeof(*b->cls));
-	if (!b->anc || !b->against || !b->skipped || !b->cls) {
+	if (!b->anc || !b->against || !b->skipped || !b->unsure || !b->cls) {
 		ct_bisect_free(b);
 		return -ENOMEM;
 	}
@@ -104,6 +106,7 @@ void ct_bisect_free(struct ct_bisect *b)
 	free(b->anc);
 	free(b->against);
 	free(b->skipped);
+	free(b->unsure);
 	free(b->cls);
 	free(b);
 }
@@ -133,6 +136,20 @@ int ct_bisect_skip(struct ct_bisect *b, size_t c)
 		return -EINVAL;
 	b->skipped[c] = true;
 	return 0;
+}
+
+int ct_bisect_unsure(struct ct_bisect *b, size_t c)
+{
+	if (c >= b->n)
+		return -EINVAL;
+	b->unsure[c]++;
+	return 0;
+}
+
+/* The binary entropy of p, in bits. */
+static double entropy(double p)
+{
+	return p <= 0 || p >= 1 ? 0 : -(p * log2(p) + (1 - p) * log2(1 - p));
 }
 
 /* The fewest answers any commit disagrees with. */
@@ -239,7 +256,7 @@ double ct_bisect_bad_prob(struct ct_bisect *b, size_t c)
 
 int ct_bisect_next(struct ct_bisect *b, size_t *next)
 {
-	double *mass = malloc(b->n * sizeof(*mass)), best = 0.5;
+	double *mass = malloc(b->n * sizeof(*mass)), best = 0;
 	int rc;
 
 	if (!mass)
@@ -251,15 +268,18 @@ int ct_bisect_next(struct ct_bisect *b, size_t *next)
 	}
 	rc = -ENOENT;
 	for (size_t c = 0; c < b->n; c++) {
-		double d = fabs(mass[c] - 0.5);
+		/* what its answer is worth, less readily asked where it gave
+		 * none: a borderline commit is not asked forever while others
+		 * can still tell */
+		double v = entropy(mass[c]) / (1 + b->unsure[c]);
 
 		/* a commit whose answer cannot move the weights (all of them
 		 * on one side) is no candidate */
 		if (b->skipped[c] || mass[c] <= NEGLIGIBLE || mass[c] >= 1 - NEGLIGIBLE)
 			continue;
 		/* of splits equal but for rounding, the first */
-		if (d < best - 1e-12) {
-			best = d;
+		if (v > best + 1e-12) {
+			best = v;
 			*next = c;
 			rc = 0;
 		}

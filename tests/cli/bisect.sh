@@ -9,7 +9,7 @@
 # boot that changes what the workload measures; and each mistake is one
 # line, exit 2, the repository untouched.
 . "$CT_TESTLIB"
-plan 48
+plan 49
 
 # The bench sleeps 20 or 26 ms. On a machine whose CPUs are busy a woken
 # sleeper waits for a CPU, and that wait, not the commit, decides the run:
@@ -111,7 +111,7 @@ for try in 1 2; do
 	grep -q "regression .*: same" "$T/err" && break
 done
 expect_rc "good and bad that do not differ: exit 5" 5
-expect_err "it says so" "no first bad commit: good and bad do not differ after 10 runs a side"
+expect_err "it says so" "no first bad commit: good and bad do not differ after 20 runs a side"
 
 # a whole bisection (the SIGKILLed one below is the second)
 run bisect start --repo "$R" --good HEAD~$N --bad HEAD --build "$build" $B -- ./bench
@@ -129,6 +129,7 @@ run bisect report --repo "$R" -o "$T/b.html"
 expect_rc "report writes the page: exit 0" 0
 check "it names the culprit" grep -q "<b>$(echo "$culprit" | cut -c1-12)</b> is the first bad commit" "$T/b.html"
 check "and places every answered step with an interval at its commit" test "$(grep -c '<circle' "$T/b.html")" = "$(sql "select count(*) from bisect_steps where answer <> '' and have_effect and bisection_id = (select max(id) from bisections)")"
+check "the y axis at round values, the commits labelled along x, the culprit among them" python3 "$(dirname "$CT_TESTLIB")/ticks.py" "$T/b.html" "$(echo "$culprit" | cut -c1-7)" good
 run bisect status --repo "$R" -o "$T/x"
 expect_rc "-o on another subcommand: exit 2" 2
 run bisect report --repo "$R" -o "$T/b.pdf"

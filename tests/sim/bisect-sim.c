@@ -6,23 +6,29 @@
  * takes 100 exp(s z) x (1 + effect when the culprit is among its
  * ancestors), s from the within-candidate CoV, and with the fluke rate a
  * run is x1.5. The regression is measured first (good against bad,
- * interleaved, 5, 10, 20, 40 runs a side until its verdict); each step then
+ * interleaved, 10, 20, 40, 80 runs a side until its verdict); each step then
  * measures the candidate interleaved with good (A/B/B/A: a block is a run
- * of each) and the runs are paired by block. Searches:
+ * of each) and the runs are paired by block; the regression takes up to
+ * 80 runs a side, a step up to 40 (contend bisect's ladders). Searches:
  *
  *   fixed     plain halving, 5 runs a side a step, bad when the verdict is
  *             "worse" (the one-verdict judge git bisect run gets);
  *   halving   plain halving, each step three-outcome (ct_bisect_judge):
  *             5, 10, 20, 40 runs a side until it is good or bad, a skip
  *             when still not;
- *   pba       the probabilistic bisection (ct_bisect_*, eps = 0.1) with the
+ *   pba-skip  the probabilistic bisection (ct_bisect_*, eps = 0.1) with the
  *             same three-outcome steps, until one commit holds 99% of the
- *             probability (or 4 log2 N + 20 steps).
+ *             probability (or 4 log2 N + 20 steps); a commit that gave no
+ *             answer is never asked again (contend's rule until 6
+ *             December);
+ *   pba       the same, a commit that gave no answer asked again, less
+ *             readily each time (ct_bisect_unsure): contend's search.
  *
  * Criteria (--check exits 1 when missed): the chosen search (pba) names
  * the culprit in at least 95% of bisections in every cell whose effect is
- * at least 3 times the CoV, less three standard errors of the rate over
- * the trials; every search's runs are reported. One line a cell:
+ * at least 3 times the CoV, and ends without an answer in at most 2% of
+ * them, each less (more) three standard errors of the rate over the
+ * trials; every search's runs are reported. One line a cell:
  * tab-separated N, effect, CoV, fluke rate, off-first-parent share, and per
  * search: correct, no answer, mean runs.
  *
@@ -45,8 +51,8 @@
 #define PBA_EPS	 0.1
 #define PBA_STOP 0.99
 
-enum search { FIXED, HALVING, PBA, NSEARCH };
-static const char *const names[NSEARCH] = { "fixed", "halving", "pba" };
+enum search { FIXED, HALVING, PBA_SKIP, PBA, NSEARCH };
+static const char *const names[NSEARCH] = { "fixed", "halving", "pba-skip", "pba" };
 
 static double unif(uint64_t *st)
 {
@@ -158,14 +164,14 @@ static void compare(const double *g, const double *c, size_t n, struct ct_stats_
 }
 
 /* The regression's size (the log shift of bad against good), NAN when no
- * verdict after MAX_RUNS a side: from 10 runs a side, as contend bisect
- * measures it (every step is read against it). */
+ * verdict after twice MAX_RUNS a side: from 10 runs a side, as contend
+ * bisect measures it (every step is read against it). */
 static double regression(struct world *w)
 {
-	double g[MAX_RUNS], c[MAX_RUNS];
+	double g[2 * MAX_RUNS], c[2 * MAX_RUNS];
 	struct ct_stats_comparison cmp;
 
-	for (size_t have = 0, n = 10; n <= MAX_RUNS; have = n, n *= 2) {
+	for (size_t have = 0, n = 10; n <= 2 * MAX_RUNS; have = n, n *= 2) {
 		measure(w, true, g, c, have, n);
 		compare(g, c, n, &cmp);
 		if (cmp.decided_by != CT_TEST_NONE && cmp.p < 1 - CONF / 100)
@@ -209,12 +215,14 @@ static int bisect(const struct range *g, size_t culprit, enum search s, struct w
 		return -1;
 	for (size_t m = g->n; m > 1; m /= 2)
 		cap += 4;
-	if (ct_bisect_new(g->n, g->np, g->parents, s == PBA ? PBA_EPS : 0, &b))
+	bool pba = s == PBA || s == PBA_SKIP;
+
+	if (ct_bisect_new(g->n, g->np, g->parents, pba ? PBA_EPS : 0, &b))
 		abort();
 	while (steps++ < cap) {
-		int a;
+		int a, rc;
 
-		if (s == PBA) {
+		if (pba) {
 			(void)ct_bisect_best(b, &p);
 			if (p >= PBA_STOP)
 				break;
@@ -222,13 +230,17 @@ static int bisect(const struct range *g, size_t culprit, enum search s, struct w
 		if (ct_bisect_next(b, &next))
 			break;
 		a = step(w, s, ct_bisect_is_ancestor(b, culprit, next), delta);
-		if (a < 0 ? ct_bisect_skip(b, next) : ct_bisect_answer(b, next, a))
+		if (a >= 0)
+			rc = ct_bisect_answer(b, next, a);
+		else
+			rc = s == PBA ? ct_bisect_unsure(b, next) : ct_bisect_skip(b, next);
+		if (rc)
 			abort();
 	}
 	{
 		size_t best = ct_bisect_best(b, &p);
 
-		if (s == PBA ? p >= PBA_STOP : p >= 1 - 1e-9)
+		if (pba ? p >= PBA_STOP : p >= 1 - 1e-9)
 			ans = best == culprit;
 	}
 	ct_bisect_free(b);
@@ -246,7 +258,7 @@ int main(int argc, char **argv)
 {
 	static const size_t ns_all[] = { 16, 256, 4096 }, ns_quick[] = { 16, 256 };
 	static const double effects[] = { 0.02, 0.05, 0.10, 0.20 }, covs[] = { 0.01, 0.03, 0.10 },
-			    flukes[] = { 0, 0.05 };
+			    flukes[] = { 0, 0.05, 0.10 };
 	unsigned trials = 200, missed = 0;
 	bool check = false, quick = false;
 	const size_t *ns = ns_all;
@@ -322,6 +334,20 @@ int main(int argc, char **argv)
 						       100.0 * t[s].none / trials,
 						       (double)t[s].runs / trials);
 					printf("%s\n", judged ? "\t*" : "");
+					if (judged) {
+						double none = (double)t[PBA].none / trials,
+						       sen = sqrt(0.02 * 0.98 / trials);
+
+						if (none > 0.02 + 3 * sen) {
+							missed++;
+							fprintf(stderr,
+								"bisect-sim: pba gave no answer "
+								"in %.1f%% of N=%zu effect %.0f%% "
+								"CoV %.0f%% fluke %.0f%%\n",
+								100 * none, ns[a], 100 * effects[e],
+								100 * covs[c], 100 * flukes[f]);
+						}
+					}
 					if (judged) {
 						double rate = (double)t[PBA].correct / trials,
 						       se = sqrt(0.95 * 0.05 / trials);

@@ -222,8 +222,8 @@ static void test_same_and_resume(void **state)
 	finish(&c);
 }
 
-/* Every candidate skipped: only skipped commits could tell the rest
- * apart. */
+/* Every candidate skipped because it does not build (no runs): only
+ * skipped commits could tell the rest apart. */
 static void test_all_skipped(void **state)
 {
 	struct ct_bisector c;
@@ -238,12 +238,49 @@ static void test_all_skipped(void **state)
 		if (p.end)
 			break;
 		assert_int_equal(p.role, CT_ROLE_CANDIDATE);
-		store_step(&c, &p, p.sha, CT_ANSWER_SKIP, 40);
+		store_step(&c, &p, p.sha, CT_ANSWER_SKIP, 0);
 		assert_true(k < NCOMMITS);
 	}
 	assert_int_equal(p.status, CT_BISECTION_NONE);
 	assert_string_equal(p.note, "only commits that were skipped could tell the rest apart");
 	finish(&c);
+}
+
+/* Every candidate measured without an answer (its runs could not tell):
+ * each is asked again rather than given up - a busy machine costs runs,
+ * not the answer - until the step budget ends the search, in both loops. */
+static void test_no_answer_asked_again(void **state)
+{
+	for (int m = 0; m < 2; m++) {
+		enum ct_bisection_mode mode = m ? CT_BISECTION_STEP : CT_BISECTION_RUN;
+		char asked[64][CT_BISECT_SHA];
+		struct ct_bisector c;
+		struct ct_bisect_plan p;
+		bool again = false;
+		int k = 0;
+
+		(void)state;
+		start(&c, mode);
+		next(&c, &p);
+		store_step(&c, &p, p.sha, CT_ANSWER_BAD, 10);
+		for (;; k++) {
+			next(&c, &p);
+			if (p.end)
+				break;
+			assert_int_equal(p.role, CT_ROLE_CANDIDATE);
+			for (int i = 0; i < k && !again; i++)
+				again = !strcmp(asked[i], p.sha);
+			snprintf(asked[k], sizeof(asked[k]), "%s", p.sha);
+			store_step(&c, &p, p.sha, CT_ANSWER_SKIP, 40);
+			assert_true(k < 60);
+		}
+		assert_true(again);
+		/* 20 and 4 for each halving of 16 commits */
+		assert_int_equal(k, 36);
+		assert_int_equal(p.status, CT_BISECTION_NONE);
+		assert_string_equal(p.note, "36 steps and no commit holds 99% of the probability");
+		finish(&c);
+	}
 }
 
 /* Answers that contradict the search: the budget (20 steps and 4 for each
@@ -397,7 +434,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_to_culprit), cmocka_unit_test(test_same_and_resume),
-		cmocka_unit_test(test_all_skipped),    cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_all_skipped),    cmocka_unit_test(test_no_answer_asked_again),
+		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_step_mode),      cmocka_unit_test(test_answer),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

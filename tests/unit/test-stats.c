@@ -767,6 +767,37 @@ static void test_bisect_chain(void **state)
 	ct_bisect_free(b);
 }
 
+/* A chain of three, 2 the bad end: the probabilities that 0 and 1 are bad
+ * are 1/3 and 2/3, worth alike (the first is asked). A commit that gave
+ * no answer is asked again, after those that have not failed to answer -
+ * never given up as a skipped one is. */
+static void test_bisect_unsure(void **state)
+{
+	const size_t np[] = { 0, 1, 1 }, parents[] = { 0, 1 };
+	struct ct_bisect *b;
+	size_t next = 99;
+
+	(void)state;
+	assert_int_equal(ct_bisect_new(3, np, parents, 0.1, &b), 0);
+	assert_int_equal(ct_bisect_next(b, &next), 0);
+	assert_int_equal(next, 0);
+	assert_int_equal(ct_bisect_unsure(b, 0), 0);
+	assert_int_equal(ct_bisect_next(b, &next), 0);
+	assert_int_equal(next, 1);
+	assert_int_equal(ct_bisect_unsure(b, 1), 0);
+	assert_int_equal(ct_bisect_next(b, &next), 0);
+	assert_int_equal(next, 0); /* both once: the first again */
+	assert_int_equal(ct_bisect_unsure(b, 0), 0);
+	assert_int_equal(ct_bisect_next(b, &next), 0);
+	assert_int_equal(next, 1);
+	/* skipped (a build that failed), they are not asked */
+	assert_int_equal(ct_bisect_skip(b, 0), 0);
+	assert_int_equal(ct_bisect_skip(b, 1), 0);
+	assert_int_equal(ct_bisect_next(b, &next), -ENOENT);
+	assert_int_equal(ct_bisect_unsure(b, 3), -EINVAL);
+	ct_bisect_free(b);
+}
+
 /* A merge, as git bisects it: 0; 1 and 2 on 0; 3 merges 1 and 2; 4 on 3.
  * Plain halving (eps = 0): 1 splits 2 of 5 (as 2 does; the first is
  * taken); "1 is good" clears 0 and 1; then 2 and 3 split {2, 3, 4} alike;
@@ -939,6 +970,7 @@ int main(void)
 		cmocka_unit_test(test_sessions_needed_r),
 		cmocka_unit_test(test_changepoints),
 		cmocka_unit_test(test_bisect_chain),
+		cmocka_unit_test(test_bisect_unsure),
 		cmocka_unit_test(test_bisect_merge),
 		cmocka_unit_test(test_bisect_judge),
 	};
