@@ -9,17 +9,18 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "${T:?}"' EXIT
-echo "1..6"
+echo "1..10"
 if ! command -v dpkg-buildpackage >/dev/null 2>&1; then
 	why="dpkg-buildpackage is not installed (apt-get install debhelper)"
 	# a failure under CT_STRICT (.ci/run), as tests/cli/lib.sh's skips
 	[ "${CT_STRICT:-}" = 1 ] && echo "Bail out! skipped, which CT_STRICT makes a failure: $why" && exit 1
-	for i in 1 2 3 4 5 6; do echo "ok $i # SKIP $why"; done
+	for i in 1 2 3 4 5 6 7 8 9 10; do echo "ok $i # SKIP $why"; done
 	exit 0
 fi
-# as make deb builds it, into a directory of the test's
+# as make deb builds it, into a directory of the test's, by a builder
+# dch would name
 rc=0
-"$top/scripts/deb" "$T/deb" >"$T/out" 2>"$T/err" || rc=$?
+DEBFULLNAME="A Builder" DEBEMAIL=builder@lab.test "$top/scripts/deb" "$T/deb" >"$T/out" 2>"$T/err" || rc=$?
 deb=$(grep '/contend_[^/]*\.deb$' "$T/out" | grep -v dbgsym | head -n 1)
 if [ $rc = 0 ] && [ -f "$deb" ]; then echo "ok 1 - make deb builds $(basename "$deb")"; else
 	echo "not ok 1 - make deb builds the package"
@@ -60,3 +61,23 @@ for c in $cmds; do grep -q "^\.SS \"contend $c\"\|^\.B $c\$" "$T/page" || miss="
 if [ -n "$cmds" ] && [ -z "$miss" ]; then echo "ok 6 - its man page has every command its --help lists ($(echo $cmds | wc -w))"; else
 	echo "not ok 6 - its man page has every command its --help lists # missing:$miss"
 fi
+# the manual beside it: the README and docs/, readable and linked
+miss=""
+for f in ./usr/share/doc/contend/README.md ./usr/share/doc/contend/docs/usage.md ./usr/share/doc/contend/docs/statistics.md; do
+	grep -qx "$f" "$T/files" || miss="$miss $f"
+done
+[ -z "$miss" ] && echo "ok 7 - it holds the README and docs/, uncompressed (its links work)" ||
+	echo "not ok 7 - it holds the README and docs/, uncompressed # missing:$miss"
+rec=$(dpkg-deb -f "$deb" Recommends)
+case ", $rec," in
+*", git,"* | *", git "*) echo "ok 8 - it recommends git, which bisect runs: $rec" ;;
+*) echo "not ok 8 - it recommends git, which bisect runs # Recommends: $rec" ;;
+esac
+m=$(dpkg-deb -f "$deb" Maintainer)
+[ "$m" = "A Builder <builder@lab.test>" ] && echo "ok 9 - its maintainer is who built it: $m" ||
+	echo "not ok 9 - its maintainer is who built it # Maintainer: $m"
+sha=$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null)
+case $v in
+*"+git"*".$sha"*) echo "ok 10 - its version names the commit it was built from: $v" ;;
+*) echo "not ok 10 - its version names the commit it was built from # got '$v', HEAD $sha" ;;
+esac

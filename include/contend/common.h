@@ -15,6 +15,10 @@
 #define CT_ERRLEN	 256
 #define CT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* contend's version and the commit it was built from, "0.1.0+git251.505d21b1a2c3"
+ * (scripts/version; "0.1.0" built outside git). */
+extern const char ct_version[];
+
 enum ct_exit {
 	CT_EXIT_OK = 0,
 	CT_EXIT_REGRESSION = 1,

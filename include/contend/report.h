@@ -225,6 +225,10 @@ struct ct_report {
 	size_t nconfigs;
 	struct ct_report_diff *diffs;
 	size_t ndiffs;
+	/* the heading of the configs' column: the seeds' "Kernel" when the
+	 * configs differ by kernel (or each is labelled by its own), else
+	 * "Config" (try+sysctl.vm.dirty_ratio=10 is no kernel) */
+	const char *row_heading;
 	/* the host's drift (stored runs): the baseline's reference over its
 	 * sessions shown, each config's against it (configs[] order), every
 	 * session shown with its references, and whether any took one */
@@ -426,6 +430,7 @@ struct ct_report_bisect {
 	long culprit;	      /* index into commits, -1 none */
 	bool have_regression; /* good..bad measured: regression is its effect */
 	double regression;
+	double confidence; /* of the steps' intervals, percent */
 };
 int ct_report_print_bisect_html(FILE *f, const struct ct_report_bisect *b);
 

@@ -115,6 +115,7 @@ struct ct_session_opts {
 
 enum ct_event_kind {
 	CT_EV_INFO, /* a line of information: msg */
+	CT_EV_NOTE, /* a line the user sees in every progress mode but quiet: msg */
 	CT_EV_WARN, /* a warning: msg */
 	CT_EV_RUN_START,
 	CT_EV_RUN_DONE,

@@ -136,6 +136,13 @@ void cli_progress_event(void *ctx, const struct ct_event *ev)
 		cli_warn("%s", ev->msg);
 		return;
 	}
+	if (ev->kind == CT_EV_NOTE) {
+		if (!p->quiet) {
+			close_line(p);
+			fprintf(stderr, "%s\n", ev->msg);
+		}
+		return;
+	}
 	if (p->plain && !p->quiet) {
 		if (ev->kind == CT_EV_INFO)
 			fprintf(stderr, "%s\n", ev->msg);

@@ -152,3 +152,16 @@ int rp_config_diffs(struct ct_report *rep)
 		}
 	return rc;
 }
+
+const char *rp_row_heading(const struct ct_report *rep)
+{
+	bool own = rep->nconfigs > 0;
+
+	for (size_t d = 0; d < rep->ndiffs; d++)
+		if (!strcmp(rep->diffs[d].name, "kernel release"))
+			return "Kernel";
+	for (size_t k = 0; k < rep->nconfigs && own; k++)
+		own = rep->configs[k].config_id &&
+		      !strcmp(rep->configs[k].label, rep->configs[k].si.kernel_release);
+	return own ? "Kernel" : "Config";
+}

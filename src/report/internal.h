@@ -10,6 +10,11 @@
 
 /* Seconds as contest printed them (two decimals), more for short runs. */
 const char *rp_fmt_time(double s, char *buf, size_t len);
+/* The heading of the configs' column, "Config" where the model has none. */
+static inline const char *rp_heading(const struct ct_report *rep)
+{
+	return rep->row_heading ? rep->row_heading : "Config";
+}
 /* "session " for one, "3 sessions, the latest " for more: before an id */
 const char *rp_sessions_of(size_t n, char *buf, size_t len);
 /* The judged figure as a column head: "Time s", "tps", "p99 us", "IOPS". */
@@ -70,6 +75,9 @@ const char *rp_drift_pct(double v, char *buf, size_t len);
 /* html.c and html-plots.c: the page and its inline SVG plots. s written
  * with &, <, >, " and ' escaped. */
 void rp_html_esc(FILE *f, const char *s);
+/* The step of an axis over span with about want ticks: 1, 2 or 5 times a
+ * power of ten, so the ticks fall on round values. */
+double rp_tick_step(double span, int want);
 /* The page's head, its style and its heading: title ("contend report"),
  * then what it is of (the workload, a repository). */
 void rp_html_page_start(FILE *f, const char *title, const char *what);

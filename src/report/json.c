@@ -469,7 +469,7 @@ static json_t *numbers_json(const struct ct_report *rep)
 static json_t *document(const char *command)
 {
 	return json_pack("{s:s, s:s, s:s}", "schema", SCHEMA, "command", command, "version",
-			 CT_VERSION);
+			 ct_version);
 }
 
 static int dump(FILE *f, json_t *doc, json_t *body)
@@ -586,7 +586,7 @@ static json_t *history_change_json(const struct ct_history_series *s,
 
 int ct_history_print_json(FILE *f, const struct ct_history *h)
 {
-	json_t *body = json_object(), *series = json_array();
+	json_t *body = json_object(), *series = json_array(), *pcs = json_array();
 
 	json_object_set_new(body, "workload", jstr(h->workload));
 	json_object_set_new(body, "figure", jstr(h->figure));
@@ -603,11 +603,23 @@ int ct_history_print_json(FILE *f, const struct ct_history *h)
 			json_array_append_new(pts, history_point_json(&s->points[p]));
 		for (size_t c = 0; c < s->nchanges; c++)
 			json_array_append_new(chs, history_change_json(s, &s->changes[c]));
-		json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o}", "load",
-							jstr(s->load), "machine", jstr(s->machine),
-							"points", pts, "changes", chs));
+		json_array_append_new(series,
+				      json_pack("{s:o, s:o, s:o, s:o, s:o}", "load", jstr(s->load),
+						"machine", jstr(s->machine), "params",
+						jstr(s->params), "points", pts, "changes", chs));
 	}
 	json_object_set_new(body, "series", series);
+	for (size_t i = 0; i < h->nparam_changes; i++) {
+		const struct ct_history_param_change *c = &h->param_changes[i];
+
+		json_array_append_new(pcs, json_pack("{s:o, s:o, s:I, s:I, s:o, s:o}", "load",
+						     jstr(c->load), "machine", jstr(c->machine),
+						     "session", (json_int_t)c->session_id,
+						     "started_at_ns", (json_int_t)c->started_at,
+						     "before", jstr(c->before), "after",
+						     jstr(c->after)));
+	}
+	json_object_set_new(body, "param_changes", pcs);
 	return dump(f, document("history"), body);
 }
 

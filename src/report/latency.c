@@ -84,8 +84,8 @@ void ct_report_print_latency(FILE *f, const struct ct_report *rep)
 		const struct ct_report_block *b = &rep->blocks[i];
 
 		fprintf(f, "%s%s:\n", i ? "\n" : "", b->load);
-		fprintf(f, "%-*s  %-6s %-7s %8s %8s %8s %8s %8s\n", w, "Kernel", "[runs]", "Task",
-			"Mean ms", "p99 ms", "Max ms", "CPU%", "Met%");
+		fprintf(f, "%-*s  %-6s %-7s %8s %8s %8s %8s %8s\n", w, rp_heading(rep), "[runs]",
+			"Task", "Mean ms", "p99 ms", "Max ms", "CPU%", "Met%");
 		for (size_t j = 0; j < b->ncells; j++) {
 			const struct ct_report_cell *c = &b->cells[j];
 

@@ -55,12 +55,12 @@ static void text(FILE *f, const char *s)
 	}
 }
 
-static void time_table(FILE *f, const struct ct_report_block *b)
+static void time_table(FILE *f, const struct ct_report *rep, const struct ct_report_block *b)
 {
 	bool noload = !strcmp(b->load, "none");
 	char t[32];
 
-	fprintf(f, "| Kernel | [runs] | Time(s) | CPU%% | Loads | LCPU%% | Ratio |\n");
+	fprintf(f, "| %s | [runs] | Time(s) | CPU%% | Loads | LCPU%% | Ratio |\n", rp_heading(rep));
 	fprintf(f, "|---|--:|--:|--:|--:|--:|--:|\n");
 	for (size_t j = 0; j < b->ncells; j++) {
 		const struct ct_report_cell *r = &b->cells[j];
@@ -422,7 +422,7 @@ int ct_report_print_md(FILE *f, const struct ct_report *rep)
 			score_table(f, &rep->blocks[i]);
 		else if (rep->figure_kind == CT_FIGURE_TIME ||
 			 rep->figure_kind == CT_FIGURE_LATENCY)
-			time_table(f, &rep->blocks[i]);
+			time_table(f, rep, &rep->blocks[i]);
 		else
 			figure_table(f, rep, &rep->blocks[i]);
 		failures(f, &rep->blocks[i]);
@@ -527,6 +527,25 @@ int ct_history_print_md(FILE *f, const struct ct_history *h)
 	fprintf(f, "# History of %s\n\n%zu sessions by %s; %s in %s, %s is better.\n", h->workload,
 		h->nsessions, h->by_commit ? "commit time" : "start time", h->figure, h->unit,
 		h->higher_better ? "higher" : "lower");
+	if (h->mixed_params)
+		fprintf(f,
+			"\nThe sessions ran the workload with other parameters: a series for each "
+			"set.\n");
+	for (size_t i = 0; i < h->nparam_changes; i++) {
+		const struct ct_history_param_change *pc = &h->param_changes[i];
+		char d[32];
+
+		fprintf(f, "%s- ", i ? "" : "\n");
+		text(f, pc->load);
+		fprintf(f, " on ");
+		text(f, pc->machine);
+		fprintf(f, ": the parameters changed at session %lld (%s): `",
+			(long long)pc->session_id, ct_history_date(pc->started_at, d, sizeof(d)));
+		text(f, pc->before);
+		fprintf(f, "` → `");
+		text(f, pc->after);
+		fprintf(f, "`\n");
+	}
 	for (size_t i = 0; i < h->nseries; i++) {
 		const struct ct_history_series *s = &h->series[i];
 		size_t c = 0;
@@ -535,6 +554,11 @@ int ct_history_print_md(FILE *f, const struct ct_history *h)
 		text(f, s->load);
 		fprintf(f, " (machine ");
 		text(f, s->machine);
+		if (h->mixed_params) {
+			fprintf(f, ", parameters `");
+			text(f, s->params);
+			fprintf(f, "`");
+		}
 		fprintf(f,
 			")\n\n| # | session | started | commit | label | runs | median | interval "
 			"|\n|---:|---:|---|---|---|---:|---:|---|\n");

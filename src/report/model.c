@@ -114,6 +114,8 @@ int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_
 	if (!rc && rp_config_diffs(rep))
 		rc = ct_err(err, len, -ENOMEM, "out of memory");
 	if (!rc)
+		rep->row_heading = rp_row_heading(rep);
+	if (!rc)
 		rc = rp_drift_build(rep, st, err, len);
 	free(x.recs);
 	if (rc)

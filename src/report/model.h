@@ -57,5 +57,8 @@ int rp_compare_all(struct ct_report *rep, const struct rp_ctx *x, char *err, siz
 int rp_load_configs(struct ct_report *rep, const struct rp_ctx *x, char *err, size_t len) CT_WUR;
 /* The facts in which the configs shown differ; -ENOMEM. */
 int rp_config_diffs(struct ct_report *rep) CT_WUR;
+/* The heading of the configs' column (ct_report.row_heading), once the
+ * configs and their differences are known. */
+const char *rp_row_heading(const struct ct_report *rep);
 
 #endif

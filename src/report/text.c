@@ -77,8 +77,8 @@ void ct_report_print_table(FILE *f, const struct ct_report *rep)
 		if (i)
 			fputc('\n', f);
 		fprintf(f, "%s:\n", b->load);
-		fprintf(f, "%-*s  %-6s %-8s %-5s %-8s %-6s %s\n", w, "Kernel", "[runs]", "Time(s)",
-			"CPU%", "Loads", "LCPU%", "Ratio");
+		fprintf(f, "%-*s  %-6s %-8s %-5s %-8s %-6s %s\n", w, rp_heading(rep), "[runs]",
+			"Time(s)", "CPU%", "Loads", "LCPU%", "Ratio");
 		for (size_t j = 0; j < b->ncells; j++) {
 			const struct ct_report_cell *r = &b->cells[j];
 			char loads[32], lcpu[16], ratio[16], cpu[16], time[16];

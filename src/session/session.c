@@ -499,6 +499,30 @@ static int run_all(struct session_rt *rt, struct ct_workload *w, bool *have_wl, 
 	return rc ? rc : sess_reference(rt, CT_REF_END, err, len);
 }
 
+/* One line once the knobs are back, as contend restore says it: each
+ * knob with the value it reads now. */
+static void restored_note(struct session_rt *rt)
+{
+	const struct ct_session *s = rt->s;
+	char msg[1024], v[CT_KNOB_VALUE_MAX], e[CT_ERRLEN];
+	size_t off = 0;
+	int n = 0;
+
+	off = (size_t)snprintf(msg, sizeof(msg), "knobs restored:");
+	for (size_t i = 0; i < s->opts.nknobs && off < sizeof(msg); i++) {
+		const struct ct_knob *k = &s->opts.knobs[i];
+
+		if (!k->npaths) /* the A/A check's placebo writes nothing */
+			continue;
+		if (ct_knob_read(k->paths[0], v, sizeof(v), e, sizeof(e)))
+			snprintf(v, sizeof(v), "?");
+		off += (size_t)snprintf(msg + off, sizeof(msg) - off, "%s %s %s", n++ ? "," : "",
+					k->name, v);
+	}
+	if (n)
+		sess_emit(rt, CT_EV_NOTE, NULL, 0, NULL, msg);
+}
+
 /* Every exit path that returns comes through here: the knobs go back
  * before anything else (SIGKILL leaves the journal to `contend restore`),
  * then the stored sessions are marked. */
@@ -520,7 +544,7 @@ static int finish(struct session_rt *rt, int rc, char *err, size_t len)
 			if (!rc)
 				rc = ct_err(err, len, -EIO, "%s", e2);
 		} else {
-			sess_emit(rt, CT_EV_INFO, NULL, 0, NULL, "knobs restored");
+			restored_note(rt);
 		}
 	}
 	for (size_t k = 0; k < s->ncfg; k++) {

@@ -8,7 +8,7 @@
 # Two quiet sessions recorded minutes apart are not that: on a shared machine
 # the second can truly run 5% slower, and the gate is right to say so.
 . "$CT_TESTLIB"
-plan 32
+plan 35
 
 rec() { "$CONTEND" run -q -w selftest --scale 0.3 -l none,null -n 5 --delay 0.2s --dir "$T" -L "$1" >/dev/null 2>&1; }
 rec a
@@ -84,4 +84,17 @@ expect_out "an outlier with interference is a likely fluke" "^none +c run 5 flag
 expect_out "an outlier without interference is not" "^none +a run 5 flagged .*no interference seen\$"
 expect_out "the mean without flagged runs" "^none +c mean without flagged runs: [0-9.]+ s \([1-4] runs\)\$"
 expect_rc "flagged runs do not fail a compare" 0
+# a run near its siblings is no fluke, whatever its monitors saw: c's
+# other runs made tight (0.1% apart) and one 1.5% over them, with foreign
+# CPU the whole run
+sql "update runs set wall_ns = 100000000 + (id % 3) * 100000 where id <> $cid and load = 'none' and config_id = (select config_id from runs where id = $cid)"
+nid=$(sql "select max(r.id) from runs r join configs g on g.id = r.config_id where g.label = 'c' and r.load = 'none' and r.id <> $cid")
+nseq=$(sql "select seq from runs where id = $nid")
+nonempty "another run of c" "$nseq"
+sql "update runs set wall_ns = 101500000, foreign_cpu_us = 101500 where id = $nid"
+run compare a c
+expect_out "the far run is still flagged" "^none +c run 5 flagged \([0-9.]+ s\): foreign CPU 100%.*likely fluke\$"
+if grep -Eq "^none +c run $nseq flagged" "$T/out"; then
+	not_ok "a run 1.5% off its tight siblings is not flagged, though others used the CPU" "$(grep flagged "$T/out")"
+else ok "a run 1.5% off its tight siblings is not flagged, though others used the CPU"; fi
 check "the printk rate limit is back to $pr" test "$(cat /proc/sys/kernel/printk_ratelimit)" = "$pr"

@@ -2,13 +2,13 @@
 # Whole sessions of the real binary at tiny sizes: the table, the store's
 # contents, failed runs reported as failed, the baseline, the kbuild tree.
 . "$CT_TESTLIB"
-plan 44
+plan 46
 
 run run -w selftest --scale 0.05 -l none,null -n 2 --delay 0.2s --dir "$T" -L st
 expect_rc "selftest session: exit 0" 0
 expect_out "none block" "^none:\$"
 expect_out "null block" "^null:\$"
-expect_out "header row" "^Kernel +\\[runs\\] Time\\(s\\) +CPU% +Loads +LCPU% +Ratio\$"
+expect_out "header row: Config for a label that is no kernel" "^Config +\\[runs\\] Time\\(s\\) +CPU% +Loads +LCPU% +Ratio\$"
 expect_out "no-load row: 2 runs, Ratio 1.00" "^st +2 +0\\.[0-9]+ +[0-9]+% +- +- +1\\.00\$"
 expect_out "null row has ticks" "^st +2 +0\\.[0-9]+ +[0-9]+% +[1-9][0-9]* +[0-9]+% +[0-9.]+\$"
 [ "$(sql "select count(*) from runs where status='ok'")" = 4 ] && ok "4 runs stored" || not_ok "4 runs stored" "$(sql 'select * from runs')"
@@ -18,6 +18,8 @@ expect_out "null row has ticks" "^st +2 +0\\.[0-9]+ +[0-9]+% +[1-9][0-9]* +[0-9]
 store_whole && ok "store integrity" || not_ok "store integrity"
 if [ -z "$(ls -d "$T"/contend.* 2>/dev/null)" ]; then ok "work dir removed"; else not_ok "work dir removed" "$(ls -A "$T")"; fi
 
+run run -w cmd -l none -n 2 --no-warmup --delay 0 --dir "$T" -- true
+expect_out "the seeds' Kernel when the label is the kernel release (the default)" "^Kernel +\\[runs\\] Time\\(s\\)"
 run run -w cmd -l none -n 2 --no-warmup --dir "$T" -L fails -- sh -c 'exit 3'
 expect_rc "every run failed: exit 3" 3
 expect_out "failed runs listed with the reason" "fails run 2 failed: cmd exited with status 3"
@@ -93,3 +95,8 @@ case $(cat "$T/tmpdir") in
 *) not_ok "the foreground's TMPDIR is in the work directory" "$(cat "$T/tmpdir")" ;;
 esac
 [ ! -e "$(cat "$T/tmpdir")" ] && ok "the foreground's TMPDIR goes with the work directory" || not_ok "the foreground's TMPDIR goes with the work directory"
+
+# configs that differ by kernel are headed Kernel whatever their labels
+sql "update configs set kernel_release = '0.0.1-test' where label = 'st'" >/dev/null
+run compare st other
+expect_out "configs that differ by kernel: the seeds' Kernel" "^Kernel +\\[runs\\] Time\\(s\\)"

@@ -19,7 +19,7 @@ set -- $(tr -d '[]' <"$S" | tr ' ' '\n' | grep -vx "$orig")
 if [ ! -w "$S" ] || [ $# -lt 2 ]; then
 	skip_all "no $S offering three schedulers"
 fi
-plan 39
+plan 40
 
 bg=
 cleanup() {
@@ -50,9 +50,10 @@ run compare "k+iosched=$a" "k+iosched=$b"
 expect_rc "compare reads the configs of the session" 0
 expect_out "and pairs their runs by block again" "^null +k\+iosched=$b vs k\+iosched=$a: .*paired over 6 blocks"
 
-run run -q $quick -l null -n 2 --vary iosched=$a,$b --order sequential
+run run $quick -l null -n 2 --vary iosched=$a,$b --order sequential
 expect_rc "--order sequential runs" 0
 expect_out "and says its tests are unpaired" "sequential runs: unpaired tests"
+expect_err "once the knobs are back, one line says so with their values" "^knobs restored: iosched $orig\$"
 run list
 expect_out "list: the interleaved run's two sessions, as one" "^2 .* k\+iosched=$b .* interleaved 1-2$"
 expect_out "list: the sequential run's, as another" "^3 .* k\+iosched=$a .* sequential 3-4$"
