@@ -81,6 +81,12 @@ struct ct_report_cell {
 	bool compared;
 	bool paired; /* its runs pair with the baseline's by block */
 	enum ct_stats_scope scope;
+	/* one session a side: the machine's spread of sessions at the gap
+	 * between its sessions and the baseline's (df 0: unknown), and the
+	 * command that would measure one that covers it ("" when this one
+	 * does): calibrate with the baseline's workload, parameters and load */
+	struct ct_stats_between between;
+	char calibrate_hint[1024];
 	struct ct_stats_comparison cmp;
 	/* the report's extra figures (latency: each task's deadlines met,
 	 * the p99 of its other tasks) against the baseline, in
@@ -103,10 +109,11 @@ struct ct_report_block {
 	 * a config shown in no row (the oltp score reference) */
 	long base_cell; /* -1: base below */
 	struct ct_report_cell base;
-	/* the machine's spread of sessions under this load (df 0: unknown),
-	 * looked up when a config is compared across sessions with one
-	 * session a side */
-	struct ct_stats_between between;
+	/* the sittings of the machine's sessions under this load, read when
+	 * a config is compared across sessions with one session a side: each
+	 * such cell's spread comes from them (owned by the model) */
+	struct ct_stats_sitting *sittings;
+	size_t nsittings;
 };
 
 /* A config shown, with the system facts stored with it. */
@@ -296,14 +303,35 @@ int ct_report_from_numbers(struct ct_report *rep, const char *const *names,
 
 void ct_report_release(struct ct_report *rep);
 
+/* The machine's spread of sessions of workload (params) under load by
+ * the gap between them (ct_stats_spread_classes(): out holds nedges + 1,
+ * the last the pairs across a reboot), and *all from every pair (its
+ * within and runs, to tell a class's between-session part). */
+int ct_report_spread_classes(struct ct_store *st, const struct ct_session_rec *recs, size_t nrecs,
+			     const char *workload, const char *params, const char *load,
+			     const char *machine, const int64_t *edges, size_t nedges,
+			     struct ct_stats_spread_class *out, struct ct_stats_between *all,
+			     char *err, size_t len) CT_WUR;
+
+/* A boot id as the number a sitting keeps (0: unknown). */
+uint64_t ct_report_boot_key(const char *boot);
+
+/* A gap between sessions as contend says it: "20 s", "45 min", "3 h",
+ * "4 days". Returns buf. */
+const char *ct_report_fmt_gap(int64_t ns, char *buf, size_t len);
+
 /* The machine's spread of sessions of workload (params; "" any) under
- * load: every complete session of machine (its machine id) in recs, config
- * by config (src/report/across.c). out->df is 0 when no config of it has
- * two sessions. */
-int ct_report_between(struct ct_store *st, const struct ct_session_rec *recs, size_t nrecs,
-		      const char *workload, const char *params, const char *load,
-		      const char *machine, struct ct_stats_between *out, char *err,
-		      size_t len) CT_WUR;
+ * load for a comparison of sessions a[] against b[] - as far apart as the
+ * farthest two of them, across a reboot when any two lie in two boots:
+ * the pairs of complete sessions of one config of machine (its machine
+ * id) in recs at least that far apart (ct_stats_spread_at(),
+ * src/report/across.c). With no sessions given (na 0), every pair (out's
+ * max_gap_ns says how far apart they reach). out->df is 0 when no config of it has
+ * two sessions; out->covers says whether its pairs cover the gap. */
+int ct_report_spread(struct ct_store *st, const struct ct_session_rec *recs, size_t nrecs,
+		     const char *workload, const char *params, const char *load,
+		     const char *machine, const int64_t *a, size_t na, const int64_t *b, size_t nb,
+		     struct ct_stats_between *out, char *err, size_t len) CT_WUR;
 
 /*
  * Runs as one side of a verdict (ct_stats_verdict()), for whoever holds

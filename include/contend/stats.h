@@ -237,10 +237,69 @@ struct ct_stats_between {
 	double var, df, runs, within, within_df;
 	size_t nconfigs, nsessions;
 	double sum_v, sum_inv_n, sum_w; /* accumulators */
+	/* ct_stats_spread_at(): the comparison it was estimated for - its
+	 * gap and whether a reboot lies between its sessions - whether its
+	 * pairs cover that (pairs at least that far apart, across a reboot
+	 * when the comparison crosses one; else the farthest pairs stood in),
+	 * the gaps of the pairs it used, how many, and whether any of them
+	 * crossed a reboot */
+	int64_t gap_ns;
+	bool reboot, covers;
+	int64_t min_gap_ns, max_gap_ns;
+	size_t npairs;
+	bool across_boots;
 };
 /* The between-session CoV var - within / runs stands for, 0 when that is
  * not positive, NaN without an estimate. */
 double ct_stats_between_cov(const struct ct_stats_between *b);
+
+/*
+ * A session of one config on the machine, summarized for the spread of
+ * sessions at a gap (docs/statistics.md, "The spread at the comparison's
+ * gap"): the config it measured (pairs are of one config), its --vary
+ * group (0 none: two sessions of one group are one sitting), when it
+ * started, a key of its boot (0 unknown), and the mean and the sum of
+ * squared deviations of the logs of its n runs.
+ */
+struct ct_stats_sitting {
+	int64_t config, session, group;
+	int64_t start_ns;
+	uint64_t boot;
+	size_t n;
+	double mean, ss;
+};
+/* The n, mean and ss of s from the runs x[0..n-1] (the rest is the
+ * caller's); -EINVAL unless n >= 1 and every value is positive. */
+int ct_stats_sitting_of(const double *x, size_t n, struct ct_stats_sitting *s) CT_WUR;
+
+/*
+ * The machine's spread of sessions for a comparison of sessions gap_ns
+ * apart (across a reboot when reboot), as ct_stats_compare_across() takes
+ * it: from the pairs of sittings of one config at least gap_ns apart (in
+ * two boots when reboot), var = half their mean squared difference of
+ * means (a session mean's variance, its runs' noise at `runs` included),
+ * within pooled over their sessions, df Satterthwaite's for pairs that
+ * share sessions (4 P^2 / (2 P + the sum of the squares of how many pairs
+ * use each session): K - 1 for all the pairs of K sessions of one config,
+ * 1 for one pair). out->covers says whether such pairs exist;
+ * when none does, the pairs from half the farthest gap on give the estimate
+ * and covers is false (df 0 and var NaN without any pair). -ENOMEM.
+ */
+int ct_stats_spread_at(const struct ct_stats_sitting *s, size_t n, int64_t gap_ns, bool reboot,
+		       struct ct_stats_between *out) CT_WUR;
+
+/* The spread by gap: one class of pairs in one boot per [edges[k],
+ * edges[k + 1]) (the last to no end), then the pairs across a reboot; var
+ * as ct_stats_spread_at() gives it, NaN for a class without pairs, runs
+ * the harmonic mean of their sessions' runs. out holds nedges + 1. */
+struct ct_stats_spread_class {
+	int64_t from_ns, to_ns;
+	bool reboot;
+	size_t npairs;
+	double var, runs;
+};
+int ct_stats_spread_classes(const struct ct_stats_sitting *s, size_t n, const int64_t *edges,
+			    size_t nedges, struct ct_stats_spread_class *out) CT_WUR;
 
 /* How the other side's runs relate to the baseline's (docs/statistics.md). */
 enum ct_stats_scope {

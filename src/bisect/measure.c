@@ -105,8 +105,8 @@ int ct_bisect_sessions_verdict(struct ct_store *st, const char *workload, const 
 		rc = ct_store_sessions(st, NULL, &recs, &nrecs, err, len);
 		r = rc ? NULL : ct_store_session_of(recs, nrecs, base[nb - 1]);
 		if (r)
-			rc = ct_report_between(st, recs, nrecs, workload, NULL, load,
-					       r->owner.machine, &bw, err, len);
+			rc = ct_report_spread(st, recs, nrecs, workload, NULL, load,
+					      r->owner.machine, base, nb, other, no, &bw, err, len);
 	}
 	if (!rc && ct_stats_verdict(&sb.s, &so.s, &rule, c))
 		rc = ct_err(err, len, -ENOMEM, "out of memory");

@@ -11,6 +11,7 @@
 #include "run.h"
 #include "contend/load.h"
 #include "contend/report.h"
+#include "contend/signals.h"
 #include "contend/util.h"
 #include "contend/workload.h"
 
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 
 static const size_t mde_runs[] = { 3, 5, 10, 20 };
 
@@ -532,30 +534,190 @@ static int spread_load(struct run_args *a, struct ct_store *st, const int64_t *i
 	return rc;
 }
 
+/* The spread of the K sessions just run: all their pairs (the gaps they
+ * span), and what a comparison they cover is. */
+static int session_pairs(struct run_args *a, struct ct_store *st, const int64_t *ids, size_t k,
+			 const char *load, struct ct_stats_between *bw, char *err, size_t len)
+{
+	bool scored = scored_workload(a->s.opts.workload);
+	const struct ct_figure *fig = NULL;
+	struct ct_stats_sitting *s = calloc(k ? k : 1, sizeof(*s));
+	struct ct_session_rec *recs = NULL;
+	size_t nrecs = 0, ns = 0;
+	char params[256];
+	int rc = s ? ct_store_sessions(st, NULL, &recs, &nrecs, err, len)
+		   : ct_err(err, len, -ENOMEM, "out of memory");
+
+	for (size_t i = 0; !rc && i < k; i++) {
+		const struct ct_session_rec *r = ct_store_session_of(recs, nrecs, ids[i]);
+		double *v = NULL;
+		int64_t config = 0;
+		size_t m = 0;
+
+		rc = session_values(st, ids[i], load, scored, &v, &m, &config, &fig, params,
+				    sizeof(params), err, len);
+		if (!rc && r && m && !ct_stats_sitting_of(v, m, &s[ns])) {
+			s[ns].config = 1; /* one config: its sessions */
+			s[ns].session = ids[i];
+			s[ns].start_ns = r->started_at;
+			s[ns].boot = ct_report_boot_key(r->owner.boot);
+			ns++;
+		}
+		free(v);
+	}
+	if (!rc && ct_stats_spread_at(s, ns, 0, false, bw))
+		rc = ct_err(err, len, -ENOMEM, "out of memory");
+	free(s);
+	free(recs);
+	return rc;
+}
+
 int calibrate_spread(struct run_args *a, struct ct_store *st, const int64_t *ids, size_t k)
 {
 	const struct ct_session_opts *o = &a->s.opts;
-	char err[CT_ERRLEN], w[32];
+	char err[CT_ERRLEN], w[32], b[48], g[32];
+	int64_t span = 0;
+	bool few = false;
 
 	printf("\ncontend calibrate: %zu sessions of '%s' (%lld to %lld), how far they move\n\n"
-	       "%-9s %-8s %-6s %-11s %s\n",
+	       "%-9s %-8s %-6s %-11s %-12s %s\n",
 	       k, a->s.label, (long long)ids[0], (long long)ids[k - 1], "load", "sessions", "runs",
-	       "within CoV", "between CoV");
+	       "within CoV", "between CoV", "pairs");
 	for (size_t i = 0; i < o->nloads; i++) {
 		struct ct_stats_levels lv;
-		struct ct_stats_between bw;
+		struct ct_stats_between bw, pw;
 		int rc = spread_load(a, st, ids, k, o->loads[i], &lv, &bw, err, sizeof(err));
 
+		if (!rc)
+			rc = session_pairs(a, st, ids, k, o->loads[i], &pw, err, sizeof(err));
 		if (rc)
 			return rc == -EINVAL ? (cli_error("%s", err), CT_EXIT_ENV)
 					     : cli_fail(rc, err);
 		snprintf(w, sizeof(w), "%.1f%%", 100 * lv.within_cov);
-		printf("%-9s %-8zu %-6zu %-11s %.1f%%\n", o->loads[i], lv.nsessions, lv.nruns, w,
-		       100 * ct_stats_between_cov(&bw));
+		/* one pair's difference, truncated at zero as often as not,
+		 * is no estimate of a spread */
+		if (pw.df >= 2)
+			snprintf(b, sizeof(b), "%.1f%%", 100 * ct_stats_between_cov(&pw));
+		else
+			snprintf(b, sizeof(b), "? (no estimate: %.0f df)", pw.df);
+		few |= pw.df < 2;
+		span = pw.max_gap_ns > span ? pw.max_gap_ns : span;
+		printf("%-9s %-8zu %-6zu %-11s %-12s %zu\n", o->loads[i], lv.nsessions, lv.nruns, w,
+		       b, pw.npairs);
 	}
-	printf("\nstored as sessions of '%s': compare weighs this machine's spread when it "
-	       "judges one\nsession a side of this workload (the more sessions, and the further "
-	       "apart in\ntime - across reboots - the better the estimate)\n",
-	       a->s.label);
+	printf("\nstored as sessions of '%s'. compare weighs this machine's spread when it judges "
+	       "one\nsession a side of this workload: these sessions cover comparisons up to %s "
+	       "apart%s\n(contend calibrate --show: the spread by gap; sessions further apart "
+	       "in time, and\nacross reboots, cover more)\n",
+	       a->s.label, ct_report_fmt_gap(span, g, sizeof(g)), " in one boot");
+	if (few)
+		printf("two sessions give one degree of freedom, too few to tell how far sessions "
+		       "move:\ncompare and plan do not use it alone (--sessions 4 or more)\n");
+	return 0;
+}
+
+/* --every: wait until session i may start, i every apart after the
+ * first; -EINTR when a signal came. */
+int calibrate_wait(const struct run_args *a, int64_t first, unsigned i)
+{
+	int64_t at = first + (int64_t)i * a->cal_every;
+
+	while (ct_wall_ns() < at) {
+		int64_t left = at - ct_wall_ns();
+		struct timespec ts = { .tv_sec = left > 1000000000 ? 1 : 0,
+				       .tv_nsec = left > 1000000000 ? 0 : left };
+
+		if (ct_signals_pending())
+			return -EINTR;
+		nanosleep(&ts, NULL);
+	}
+	return ct_signals_pending() ? -EINTR : 0;
+}
+
+static const int64_t show_edges[] = { 0,
+				      60 * 1000000000LL,
+				      5 * 60 * 1000000000LL,
+				      20 * 60 * 1000000000LL,
+				      3600 * 1000000000LL,
+				      6 * 3600 * 1000000000LL,
+				      86400 * 1000000000LL };
+
+/* A class's row: its gaps, pairs, the spread of a session's mean (its
+ * runs' noise in it) and the between-session part. */
+static void show_row(const struct ct_stats_spread_class *c, const struct ct_stats_between *all)
+{
+	char from[32], to[32], what[48], sp[16] = "-", bt[16] = "-";
+
+	if (c->reboot)
+		snprintf(what, sizeof(what), "across a reboot");
+	else if (c->to_ns == INT64_MAX)
+		snprintf(what, sizeof(what), "%s or more", ct_report_fmt_gap(c->from_ns, from, 32));
+	else
+		snprintf(what, sizeof(what), "%s to %s", ct_report_fmt_gap(c->from_ns, from, 32),
+			 ct_report_fmt_gap(c->to_ns, to, 32));
+	if (c->npairs) {
+		snprintf(sp, sizeof(sp), "%.1f%%", 100 * sqrt(expm1(c->var)));
+		snprintf(bt, sizeof(bt), "%.1f%%",
+			 100 * sqrt(expm1(fmax(0, c->var - all->within / c->runs))));
+	}
+	printf("  %-22s %6zu  %-9s %s\n", what, c->npairs, sp, bt);
+}
+
+int calibrate_show(struct run_args *a, const char *params)
+{
+	struct ct_stats_spread_class cls[CT_ARRAY_SIZE(show_edges) + 1];
+	struct ct_session_rec *recs = NULL;
+	struct ct_store *st = NULL;
+	struct ct_owner me;
+	char err[CT_ERRLEN], g[32];
+	int64_t far = 0;
+	size_t nrecs = 0, pairs = 0;
+	bool reboots = false;
+	int ex = cli_read_store(a->db, &st), rc = 0;
+
+	if (ex)
+		return ex;
+	ct_owner_self(&me);
+	rc = ct_store_sessions(st, NULL, &recs, &nrecs, err, sizeof(err));
+	printf("contend calibrate --show: workload %s (%s) on this machine, how far its sessions "
+	       "move\napart by the gap between them: pairs of sessions of one config; spread, "
+	       "the CoV of a\nsession's mean; between, less its runs' noise\n",
+	       a->s.opts.workload, params);
+	for (size_t l = 0; !rc && l < a->s.opts.nloads; l++) {
+		struct ct_stats_between all;
+
+		rc = ct_report_spread_classes(
+			st, recs, nrecs, a->s.opts.workload, params, a->s.opts.loads[l], me.machine,
+			show_edges, CT_ARRAY_SIZE(show_edges), cls, &all, err, sizeof(err));
+		if (rc)
+			break;
+		printf("\n%s: %zu sessions of %zu config%s\n  %-22s %6s  %-9s %s\n",
+		       a->s.opts.loads[l], all.nsessions, all.nconfigs,
+		       all.nconfigs == 1 ? "" : "s", "gap", "pairs", "spread", "between");
+		for (size_t k = 0; k <= CT_ARRAY_SIZE(show_edges); k++) {
+			show_row(&cls[k], &all);
+			pairs += cls[k].npairs;
+			reboots |= cls[k].reboot && cls[k].npairs;
+		}
+		far = all.max_gap_ns > far ? all.max_gap_ns : far;
+	}
+	free(recs);
+	ct_store_close(st);
+	if (rc)
+		return cli_fail(rc, err);
+	if (!pairs)
+		printf("\nno config of this workload has two sessions on this machine: how far "
+		       "its sessions\nmove is unknown (contend calibrate --sessions 4 --every D "
+		       "measures it)\n");
+	else if (far < 5 * 60 * 1000000000LL)
+		printf("\nthis machine's sessions are all within %s of each other: a comparison of "
+		       "sessions\nfurther apart is not covered (contend calibrate --sessions 4 "
+		       "--every D, D a\nthird of the gap to cover)\n",
+		       ct_report_fmt_gap(far, g, sizeof(g)));
+	if (pairs && !reboots)
+		printf("%sno pair of sessions lies across a reboot: a comparison of two boots "
+		       "(kernel "
+		       "A, then\nB) is not covered until a config is measured in two boots\n",
+		       far < 5 * 60 * 1000000000LL ? "" : "\n");
 	return 0;
 }

@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 #include "run.h"
+#include "contend/report.h"
 #include "contend/store.h"
 
 #include <stdio.h>
@@ -15,15 +16,31 @@
 static int run_spread(struct run_args *a, struct ct_store *st, struct cli_progress *prog, int *ex,
 		      char *err, size_t len)
 {
-	int64_t ids[50];
+	int64_t ids[50], first = 0;
 	size_t k = 0;
 	int rc = 0;
 
 	*ex = 0;
+	if (a->cal_every && !a->quiet) {
+		char g[32];
+
+		fprintf(stderr,
+			"calibrate: %u sessions, one every %s: the last starts %s after the "
+			"first\n",
+			a->cal_sessions, ct_report_fmt_gap(a->cal_every, g, sizeof(g)),
+			ct_report_fmt_gap((int64_t)(a->cal_sessions - 1) * a->cal_every,
+					  (char[32]){ 0 }, 32));
+	}
 	for (unsigned i = 0; i < a->cal_sessions && !rc; i++) {
 		if (i)
 			ct_session_reset(&a->s);
+		if (i && a->cal_every && (rc = calibrate_wait(a, first, i)) != 0) {
+			ct_err(err, len, rc, "interrupted while waiting for session %u", i + 1);
+			break;
+		}
 		rc = ct_session_run(&a->s, st, err, len);
+		if (!i)
+			first = a->s.rec.started_at;
 		cli_progress_done(prog);
 		if (!rc) {
 			ids[k++] = a->s.rec.id;
@@ -63,6 +80,16 @@ static int from(struct run_args *a)
 	return ex;
 }
 
+/* --show: the workload's parameters as a session would store them, then
+ * the machine's spread by gap. */
+static int show(struct run_args *a)
+{
+	char params[256], err[CT_ERRLEN];
+	int rc = run_params(a, params, sizeof(params), err, sizeof(err));
+
+	return rc ? cli_fail(rc, err) : calibrate_show(a, params);
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	static const struct run_cmd calibrate = {
@@ -77,6 +104,7 @@ int cmd_calibrate(int argc, char **argv)
 		.calibrate = true,
 		.sessions = sessions,
 		.from = from,
+		.show = show,
 	};
 
 	return run_main(&calibrate, argc, argv);

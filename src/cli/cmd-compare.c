@@ -309,14 +309,24 @@ static bool regression(const struct ct_report *rep, double pct)
 /* The first load where a config was judged across sessions with one
  * session a side and no estimate of the machine's spread of sessions:
  * a gate cannot pass or fail on that. NULL when there is none. */
-static const char *unknown_spread(const struct ct_report *rep)
+/* A compared cell whose verdict the gate cannot take: one session a side
+ * where how far this machine's sessions move is unknown, or known only at
+ * gaps shorter than its sessions' (or in one boot where a reboot lies
+ * between them); NULL when there is none. */
+static const struct ct_report_cell *uncovered(const struct ct_report *rep, const char **load)
 {
 	for (size_t i = 0; !rep->within_session && i < rep->nblocks; i++)
-		for (size_t j = 0; j < rep->blocks[i].ncells; j++)
-			if (rep->blocks[i].cells[j].compared &&
-			    rep->blocks[i].cells[j].scope == CT_SCOPE_ACROSS &&
-			    rep->blocks[i].cells[j].cmp.decided_by != CT_TEST_NONE)
-				return rep->blocks[i].load;
+		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
+			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
+
+			if (!c->compared || c->cmp.decided_by == CT_TEST_NONE)
+				continue;
+			if (c->scope == CT_SCOPE_ACROSS ||
+			    (c->scope == CT_SCOPE_MACHINE && !c->between.covers)) {
+				*load = rep->blocks[i].load;
+				return c;
+			}
+		}
 	return NULL;
 }
 
@@ -345,6 +355,8 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 	 * a score against the baseline's no-load tps */
 	bool scored = w && (w->flags & CT_WL_SCORED);
 	struct ct_report rep;
+	const struct ct_report_cell *u;
+	const char *load = NULL;
 	char err[CT_ERRLEN];
 	int rc, ex = 0;
 
@@ -389,13 +401,28 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 	ex = cli_out_close(o, c->cmd, !rc);
 	if (!ex && rc)
 		ex = cli_fail(rc, "cannot print the report");
-	if (!ex && a->fail_pct >= 0 && unknown_spread(&rep)) {
-		cli_error(
-			"%s: how far this machine's sessions move is unknown (one session a side "
-			"under load '%s'), so the gate can neither pass nor fail: run contend "
-			"calibrate --sessions 4, or give --within-session to judge these sessions "
-			"alone",
-			c->cmd, unknown_spread(&rep));
+	if (!ex && a->fail_pct >= 0 && (u = uncovered(&rep, &load))) {
+		char g[32];
+
+		ct_report_fmt_gap(u->between.gap_ns, g, sizeof(g));
+		if (u->scope == CT_SCOPE_ACROSS)
+			cli_error("%s: how far this machine's sessions move is unknown (one "
+				  "session a "
+				  "side under load '%s', %s apart%s), so the gate can neither pass "
+				  "nor fail: run %s, or give --within-session to judge these "
+				  "sessions alone",
+				  c->cmd, load, g, u->between.reboot ? " across a reboot" : "",
+				  u->calibrate_hint);
+		else
+			cli_error(
+				"%s: this machine's spread of sessions is known up to %s apart%s, "
+				"which does not cover these sessions %s apart%s (one a side under "
+				"load '%s'), so the gate can neither pass nor fail: run %s",
+				c->cmd,
+				ct_report_fmt_gap(u->between.max_gap_ns, (char[32]){ 0 }, 32),
+				u->between.reboot && !u->between.across_boots ? " in one boot" : "",
+				g, u->between.reboot ? " across a reboot" : "", load,
+				u->calibrate_hint);
 		ex = CT_EXIT_USAGE;
 	} else if (!ex && regression(&rep, a->fail_pct)) {
 		cli_error("regression: a load is significantly slower than '%s' by more than %g%%",

@@ -167,14 +167,22 @@ static int plan_within(struct plan_ctx *x, const char *load, double *within)
 	return 0;
 }
 
+/* An estimate of the spread of sessions to plan from: two degrees of
+ * freedom or more (one pair of sessions, truncated at zero as often as
+ * not, is no estimate). */
+static bool plannable(const struct ct_stats_between *bw)
+{
+	return bw->df >= 2;
+}
+
 static void plan_row(const struct plan_args *a, const char *load, double within,
 		     const struct ct_stats_between *bw)
 {
-	double between = bw->df > 0 ? fmax(0, bw->var - bw->within / bw->runs) : 0;
+	double between = plannable(bw) ? fmax(0, bw->var - bw->within / bw->runs) : 0;
 	char w[16], b[16];
 
 	snprintf(w, sizeof(w), "%.1f%%", 100 * sqrt(expm1(within)));
-	if (bw->df > 0)
+	if (plannable(bw))
 		snprintf(b, sizeof(b), "%.1f%%", 100 * sqrt(expm1(between)));
 	else
 		snprintf(b, sizeof(b), "?");
@@ -196,8 +204,9 @@ static void plan_row(const struct plan_args *a, const char *load, double within,
 
 static int plan(struct plan_ctx *x, const struct plan_args *a)
 {
-	char list[512], err[CT_ERRLEN], *save = NULL, *load;
-	bool unknown = false;
+	char list[512], err[CT_ERRLEN], *save = NULL, *load, g[32] = "";
+	bool unknown = false, few = false;
+	int64_t far = 0;
 	int ex = plan_subject(x, a);
 
 	if (!ex && a->loads)
@@ -225,21 +234,32 @@ static int plan(struct plan_ctx *x, const struct plan_args *a)
 			return cli_usage_error(
 				"plan", "no session of %s holds two runs under load '%s'",
 				x->nlabels == 1 ? "that label" : "those labels", load);
-		rc = ct_report_between(x->st, x->recs, x->nrecs, x->workload, x->params, load,
-				       x->machine, &bw, err, sizeof(err));
+		/* every pair of the machine's sessions: how far they reach in
+		 * time is said under the table */
+		rc = ct_report_spread(x->st, x->recs, x->nrecs, x->workload, x->params, load,
+				      x->machine, NULL, 0, NULL, 0, &bw, err, sizeof(err));
 		if (rc)
 			return cli_fail(rc, err);
 		unknown |= !(bw.df > 0);
+		few |= bw.df > 0 && !plannable(&bw);
+		far = bw.max_gap_ns > far ? bw.max_gap_ns : far;
 		plan_row(a, load, within, &bw);
 	}
-	if (unknown)
+	if (few)
+		printf("\nbetween CoV ?: too few pairs of sessions to tell how far this machine's "
+		       "sessions\nmove (one degree of freedom, as from two sessions, is no "
+		       "estimate)");
+	else if (unknown)
 		printf("\nbetween CoV ?: how far this machine's sessions move is unknown (no "
-		       "config "
-		       "of\ntwo sessions or more); the sessions above assume none move, a floor: "
-		       "contend\ncalibrate --sessions 4 measures it\n");
+		       "config of two\nsessions or more)");
+	if (unknown || few)
+		printf(";\nthe sessions above assume none move, a floor: contend calibrate "
+		       "--sessions 4\n[--every D] measures it\n");
 	else
-		printf("\nbetween CoV: from every config this machine measured in two sessions or "
-		       "more\n");
+		printf("\nbetween CoV: from the pairs of sessions of one config this machine "
+		       "measured (up to\n%s apart); sessions compared farther apart may move "
+		       "more\n",
+		       ct_report_fmt_gap(far, g, sizeof(g)));
 	return 0;
 }
 

@@ -171,6 +171,11 @@ static int run_flow(struct run_args *a, const struct run_cmd *cmd, int argc, cha
 			rc = ct_session_check(&a->s, err, sizeof(err));
 		ex = rc ? cli_cmd_fail(a->cmd, rc, err) : 0;
 	}
+	if (!ex && a->cal_show && cmd->show) {
+		ex = cmd->show(a);
+		free(a->kconfigs);
+		return ex;
+	}
 	if (!ex && a->dry_run) {
 		ex = run_dry(a);
 		free(a->kconfigs);

@@ -367,6 +367,12 @@ static int check_modes(struct run_args *a, const struct cli_parsed *p)
 					       "give one");
 	if (a->calibrate && any_vary(a))
 		return cli_usage_error(a->cmd, "calibrate measures one config; drop --vary");
+	if (a->cal_every && !a->cal_sessions)
+		return cli_usage_error(a->cmd, "--every spaces the sessions of --sessions K; give "
+					       "--sessions too");
+	if (a->cal_show && (a->cal_sessions || a->dry_run))
+		return cli_usage_error(a->cmd, "--show runs nothing; drop --%s",
+				       a->cal_sessions ? "sessions" : "dry-run");
 	if (a->calibrate && o->adaptive)
 		return cli_usage_error(a->cmd, "calibrate runs -n times; drop --adaptive");
 	if (a->aa && o->runs < ct_stats_runs_needed(95))

@@ -6,6 +6,7 @@
  */
 #include "run.h"
 #include "contend/knob.h"
+#include "contend/report.h"
 #include "contend/workload.h"
 #include "contend/util.h"
 
@@ -72,7 +73,7 @@ static int dry_knobs(struct run_args *a, struct ct_journal *j)
 /* The workload's parameters as the session will store them: its describe
  * op, else the workload prepared in a directory of its own under --dir,
  * then removed. */
-static int dry_params(const struct run_args *a, char *params, size_t plen, char *err, size_t len)
+int run_params(const struct run_args *a, char *params, size_t plen, char *err, size_t len)
 {
 	const struct ct_workload_ops *ops = ct_workload_find(a->s.opts.workload);
 	const char *parent = a->s.opts.dir ? a->s.opts.dir : "/var/tmp";
@@ -132,7 +133,7 @@ static int dry_target(struct run_args *a, struct ct_store *st)
 			ex = cli_fail(rc, err);
 	}
 	if (!ex && !rc)
-		rc = dry_params(a, s.workload_params, sizeof(s.workload_params), err, sizeof(err));
+		rc = run_params(a, s.workload_params, sizeof(s.workload_params), err, sizeof(err));
 	a->st = st;
 	if (!ex && !rc)
 		rc = target_plan(a, &s, err, sizeof(err));
@@ -170,12 +171,65 @@ static void dry_plan(const struct run_args *a, const char *db)
 	if (a->cal_sessions)
 		printf("sessions:  %u in turn, each stored whole; %zu runs in all\n",
 		       a->cal_sessions, (size_t)per * o->nloads * a->cal_sessions);
+	if (a->cal_every)
+		printf("every:     a session starts every %s: the last %s after the first\n",
+		       ct_report_fmt_gap(a->cal_every, (char[32]){ 0 }, 32),
+		       ct_report_fmt_gap((int64_t)(a->cal_sessions - 1) * a->cal_every,
+					 (char[32]){ 0 }, 32));
 	if (o->nloads > 1)
 		printf("order:     %s\n",
 		       ct_session_in_rounds(o, o->nkconfigs)
 			       ? "the loads in rounds (run i of each, then run i+1)"
 			       : "load by load (every run of one, then the next)");
 	printf("store:     %s%s\n", db, access(db, F_OK) ? " (to be made)" : "");
+}
+
+/* How long the session will take, from the newest stored session of the
+ * workload and its parameters on this machine: its time a run, times the
+ * runs planned (and --every's waits); unknown without one. */
+static void dry_time(const struct run_args *a, struct ct_store *st)
+{
+	const struct ct_session_opts *o = &a->s.opts;
+	size_t runs = (size_t)(o->adaptive ? o->max_runs : o->runs) * o->nloads *
+		      (o->nkconfigs ? o->nkconfigs : 1) * (a->cal_sessions ? a->cal_sessions : 1);
+	struct ct_session_filter f = { .workload = o->workload,
+				       .status = CT_SESSION_ONLY(CT_SESSION_COMPLETE),
+				       .counts = true };
+	struct ct_session_rec *recs = NULL, *r = NULL;
+	char params[256], err[CT_ERRLEN], g[32], t[32];
+	struct ct_owner me;
+	size_t n = 0;
+	int64_t each, total;
+
+	ct_owner_self(&me);
+	f.machine = me.machine[0] ? me.machine : NULL;
+	if (st && !run_params(a, params, sizeof(params), err, sizeof(err))) {
+		f.params = params;
+		if (ct_store_sessions(st, &f, &recs, &n, err, sizeof(err)))
+			n = 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (recs[i].nruns && recs[i].ended_at > recs[i].started_at &&
+		    (!r || ct_store_session_newer(&recs[i], r)))
+			r = &recs[i];
+	if (!r) {
+		printf("time:      unknown: no session of this workload and its parameters on this "
+		       "machine yet\n");
+		free(recs);
+		return;
+	}
+	/* the warm-ups and delays are in the session's time a run */
+	each = (r->ended_at - r->started_at) / (int64_t)r->nruns;
+	total = each * (int64_t)runs;
+	if (a->cal_every &&
+	    (int64_t)(a->cal_sessions - 1) * a->cal_every + total / (int64_t)a->cal_sessions >
+		    total)
+		total = (int64_t)(a->cal_sessions - 1) * a->cal_every +
+			total / (int64_t)a->cal_sessions;
+	printf("time:      about %s (session %lld of this workload took %s a run)\n",
+	       ct_report_fmt_gap(total, g, sizeof(g)), (long long)r->id,
+	       ct_report_fmt_gap(each, t, sizeof(t)));
+	free(recs);
 }
 
 /* --dry-run: every check the session makes before its first run - the
@@ -219,8 +273,10 @@ int run_dry(struct run_args *a)
 		ex = dry_knobs(a, &j);
 	if (!ex && a->target_effect)
 		ex = dry_target(a, st);
-	ct_store_close(st);
 	if (!ex)
 		dry_plan(a, db);
+	if (!ex)
+		dry_time(a, st);
+	ct_store_close(st);
 	return ex;
 }

@@ -358,6 +358,23 @@ const struct cli_opt run_base_opts[] = {
 	  .min = 2,
 	  .max = 50,
 	  .only = "calibrate" },
+	{ .type = CLI_OPT_DURATION,
+	  .long_name = "every",
+	  .off = offsetof(A, cal_every),
+	  .argh = "D",
+	  .help = "with --sessions: start a session every D (30s, 20m, 1h),\nso that their "
+		  "spread covers comparisons as far apart as\nthe sessions span (%R); it says "
+		  "how long it takes first",
+	  .min = 1e9,
+	  .max = 7 * 86400e9,
+	  .only = "calibrate" },
+	{ .type = CLI_OPT_FLAG,
+	  .long_name = "show",
+	  .off = offsetof(A, cal_show),
+	  .help = "print this machine's spread of sessions of the workload\nand loads by the "
+		  "gap between them and across reboots,\nwith the pairs behind each; run "
+		  "nothing",
+	  .only = "calibrate" },
 	{ .type = CLI_OPT_DOUBLE,
 	  .long_name = "effect",
 	  .off = offsetof(A, effect),

@@ -58,6 +58,8 @@ struct run_args {
 	bool calibrate;
 	const char *from;
 	unsigned cal_sessions; /* --sessions K: K sessions, then their spread */
+	int64_t cal_every;     /* --every D: ns between their starts; 0 back to back */
+	bool cal_show;	       /* --show: the machine's spread by gap, nothing run */
 	double effect;	       /* percent; 0: not asked */
 	/* bisect (cmd-bisect.c): the range, the repository, the build, the
 	 * kernel loop's identity and hook, judge's labels, the runs a side a
@@ -112,6 +114,8 @@ struct run_cmd {
 			char *err, size_t len);
 	/* calibrate --from: stored runs instead of a session; NULL: none */
 	int (*from)(struct run_args *a);
+	/* calibrate --show: read the store, run nothing; NULL: none */
+	int (*show)(struct run_args *a);
 };
 /* Parses, checks, opens the store and the journal, runs cmd's sessions,
  * reports: the exit code. */
@@ -133,6 +137,14 @@ int calibrate_from(struct run_args *a, struct ct_store *st);
  * load by load, within and between them; printed (their runs are stored
  * as the config's sessions, which compare then weighs). */
 int calibrate_spread(struct run_args *a, struct ct_store *st, const int64_t *ids, size_t k);
+/* --every: waits until session i (from 0) may start, first the start of
+ * the first; -EINTR on a signal. */
+int calibrate_wait(const struct run_args *a, int64_t first, unsigned i);
+/* --show: the machine's spread of sessions of the workload (params) and
+ * loads by gap, nothing run; the exit code. */
+int calibrate_show(struct run_args *a, const char *params);
+/* The workload's parameters as a session of a would store them (run-dry.c). */
+int run_params(const struct run_args *a, char *params, size_t plen, char *err, size_t len);
 
 /* run --target-effect: every load has a calibration of this config
  * (checked before the session; the exit code), and the session's plan

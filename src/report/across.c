@@ -1,10 +1,16 @@
 /*
  * The machine's spread of sessions (docs/statistics.md, "One session a
- * side"): when a config is compared with the baseline across sessions and
- * a side has one session, the two cannot say how far sessions move on
- * their own; every other config this machine measured in two sessions or
- * more, under the same workload, parameters and load, can. contend
- * calibrate --sessions K stores such a config on purpose.
+ * side" and "The spread at the comparison's gap"): when a config is
+ * compared with the baseline across sessions and a side has one session,
+ * the two cannot say how far sessions move on their own; every other
+ * config this machine measured in two sessions or more, under the same
+ * workload, parameters and load, can - and how far depends on how far
+ * apart the sessions compared are, and whether a reboot lies between
+ * them. Each session is summarized once (a sitting: its config, group,
+ * start, boot and the mean of the logs of its runs); the spread of a
+ * comparison comes from the pairs of sittings at least as far apart.
+ * contend calibrate --sessions K [--every D] stores such a config on
+ * purpose.
  */
 #include "internal.h"
 #include "contend/util.h"
@@ -15,76 +21,233 @@
 #include <string.h>
 
 /* Whether a run's session counts: finished whole, on the machine */
-static bool counts(const struct ct_session_rec *recs, size_t nrecs, int64_t id, const char *machine)
+static const struct ct_session_rec *counts(const struct ct_session_rec *recs, size_t nrecs,
+					   int64_t id, const char *machine)
 {
 	const struct ct_session_rec *r = ct_store_session_of(recs, nrecs, id);
 
-	return r && r->status == CT_SESSION_COMPLETE && !strcmp(r->owner.machine, machine);
+	return r && r->status == CT_SESSION_COMPLETE && !strcmp(r->owner.machine, machine) ? r
+											   : NULL;
 }
 
-static int by_config(const void *a, const void *b)
+uint64_t ct_report_boot_key(const char *boot)
+{
+	/* FNV-1a: a boot id as a number the stats layer can compare; 0 for
+	 * an unknown one */
+	uint64_t h = 1469598103934665603ULL;
+
+	if (!boot || !*boot)
+		return 0;
+	for (const char *p = boot; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h ? h : 1;
+}
+
+static int by_session(const void *a, const void *b)
 {
 	const struct ct_run_value *x = *(const struct ct_run_value *const *)a,
 				  *y = *(const struct ct_run_value *const *)b;
 
+	if (x->session_id != y->session_id)
+		return (x->session_id > y->session_id) - (x->session_id < y->session_id);
 	if (x->config_id != y->config_id)
 		return (x->config_id > y->config_id) - (x->config_id < y->config_id);
 	return (x->run_id > y->run_id) - (x->run_id < y->run_id);
 }
 
-int rp_between_values(const struct ct_run_value *vals, size_t n, const struct ct_session_rec *recs,
-		      size_t nrecs, const char *machine, struct ct_stats_between *out)
+int rp_sittings(const struct ct_run_value *vals, size_t n, const struct ct_session_rec *recs,
+		size_t nrecs, const char *load, const char *machine, struct ct_stats_sitting **out,
+		size_t *nout)
 {
 	const struct ct_run_value **keep = malloc((n ? n : 1) * sizeof(*keep));
 	double *v = malloc((n ? n : 1) * sizeof(*v));
-	int64_t *sess = malloc((n ? n : 1) * sizeof(*sess));
-	size_t nk = 0;
-	int rc = keep && v && sess ? 0 : -ENOMEM;
+	struct ct_stats_sitting *s = malloc((n ? n : 1) * sizeof(*s));
+	size_t nk = 0, ns = 0;
+	int rc = keep && v && s ? 0 : -ENOMEM;
 
-	memset(out, 0, sizeof(*out));
-	out->var = NAN;
 	for (size_t i = 0; !rc && i < n; i++)
-		if (vals[i].value > 0 && counts(recs, nrecs, vals[i].session_id, machine))
+		if (vals[i].value > 0 && (!load || !strcmp(vals[i].load, load)) &&
+		    counts(recs, nrecs, vals[i].session_id, machine))
 			keep[nk++] = &vals[i];
 	if (!rc)
-		qsort(keep, nk, sizeof(*keep), by_config);
-	/* config by config: the runs of its sessions that count */
+		qsort(keep, nk, sizeof(*keep), by_session);
+	/* session by session (and config by config: a --vary session's
+	 * configs each have a session of their own, but an imported one may
+	 * not): the runs of each */
 	for (size_t i = 0, m = 0; !rc && i < nk; i++) {
-		v[m] = keep[i]->value;
-		sess[m++] = keep[i]->session_id;
-		if (i + 1 < nk && keep[i + 1]->config_id == keep[i]->config_id)
+		const struct ct_session_rec *r;
+
+		v[m++] = keep[i]->value;
+		if (i + 1 < nk && keep[i + 1]->session_id == keep[i]->session_id &&
+		    keep[i + 1]->config_id == keep[i]->config_id)
 			continue;
-		if (ct_stats_between_add(out, v, sess, m) == -ENOMEM)
-			rc = -ENOMEM;
+		r = ct_store_session_of(recs, nrecs, keep[i]->session_id);
+		if (ct_stats_sitting_of(v, m, &s[ns]) == 0) {
+			s[ns].config = keep[i]->config_id;
+			s[ns].session = keep[i]->session_id;
+			s[ns].group = r->group_id;
+			s[ns].start_ns = r->started_at;
+			s[ns].boot = ct_report_boot_key(r->owner.boot);
+			ns++;
+		}
 		m = 0;
 	}
 	free(keep);
 	free(v);
-	free(sess);
+	if (rc) {
+		free(s);
+		s = NULL;
+		ns = 0;
+	}
+	*out = s;
+	*nout = ns;
 	return rc;
 }
 
-int rp_between_load(const struct ct_run_value *vals, size_t n, const struct ct_session_rec *recs,
-		    size_t nrecs, const char *load, const char *machine,
-		    struct ct_stats_between *out)
+void rp_gap_of(const struct ct_session_rec *recs, size_t nrecs, const int64_t *a, size_t na,
+	       const int64_t *b, size_t nb, int64_t *gap_ns, bool *reboot)
 {
-	struct ct_run_value *of = malloc((n ? n : 1) * sizeof(*of));
-	size_t m = 0;
+	*gap_ns = 0;
+	*reboot = false;
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++) {
+			const struct ct_session_rec *x = ct_store_session_of(recs, nrecs, a[i]);
+			const struct ct_session_rec *y = ct_store_session_of(recs, nrecs, b[j]);
+			int64_t g;
+
+			if (!x || !y)
+				continue;
+			g = x->started_at > y->started_at ? x->started_at - y->started_at
+							  : y->started_at - x->started_at;
+			*gap_ns = g > *gap_ns ? g : *gap_ns;
+			*reboot |= x->owner.boot[0] && y->owner.boot[0] &&
+				   strcmp(x->owner.boot, y->owner.boot);
+		}
+}
+
+int ct_report_spread(struct ct_store *st, const struct ct_session_rec *recs, size_t nrecs,
+		     const char *workload, const char *params, const char *load,
+		     const char *machine, const int64_t *a, size_t na, const int64_t *b, size_t nb,
+		     struct ct_stats_between *out, char *err, size_t len)
+{
+	int64_t gap_ns = 0;
+	bool reboot = false;
+	struct ct_run_filter f = {
+		.workload = workload,
+		.load = load,
+		.workload_params = params && params[0] ? params : NULL,
+		.ok_only = true,
+	};
+	struct ct_run_value *vals = NULL;
+	struct ct_stats_sitting *s = NULL;
+	size_t n = 0, ns = 0;
 	int rc;
 
-	if (!of)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(vals[i].load, load))
-			of[m++] = vals[i];
-	rc = rp_between_values(of, m, recs, nrecs, machine, out);
-	free(of);
+	memset(out, 0, sizeof(*out));
+	out->var = NAN;
+	if (na)
+		rp_gap_of(recs, nrecs, a, na, b, nb, &gap_ns, &reboot);
+	rc = ct_store_run_values(st, &f, &vals, &n, err, len);
+	if (!rc && (rp_sittings(vals, n, recs, nrecs, NULL, machine, &s, &ns) ||
+		    ct_stats_spread_at(s, ns, gap_ns, reboot, out)))
+		rc = ct_err(err, len, -ENOMEM, "out of memory");
+	free(vals);
+	free(s);
 	return rc;
 }
 
-int ct_report_between(struct ct_store *st, const struct ct_session_rec *recs, size_t nrecs,
-		      const char *workload, const char *params, const char *load,
-		      const char *machine, struct ct_stats_between *out, char *err, size_t len)
+/* A duration as --every takes it, rounded up: "45s", "7m", "2h". */
+static void every_text(int64_t ns, char *buf, size_t len)
+{
+	int64_t s = (ns + 999999999) / 1000000000;
+
+	if (s < 120)
+		snprintf(buf, len, "%llds", (long long)s);
+	else if (s < 7200)
+		snprintf(buf, len, "%lldm", (long long)((s + 59) / 60));
+	else
+		snprintf(buf, len, "%lldh", (long long)((s + 3599) / 3600));
+}
+
+/* Whether word (an option of run) is one the calibration does without:
+ * 1 a flag, 2 an option with a value, 0 one it keeps. */
+static int dropped(const char *w)
+{
+	static const char *const flags[] = { "-q",   "--quiet", "--dry-run",	    "--adaptive",
+					     "--aa", "-i",	"--ignore-failures" };
+	static const char *const vals[] = {
+		"-L",	      "--label",    "-n",	  "--runs",	     "-o",
+		"--output",   "--format",   "--baseline", "--target-effect", "--precision",
+		"--max-runs", "--aa-pairs", "--commit",	  "--vary",	     "--set",
+		"--progress", "-l",	    "--loads",	  "--order",	     "--order-seed",
+		"--sessions", "--every",    "--effect",	  "--from"
+	};
+
+	for (size_t i = 0; i < CT_ARRAY_SIZE(flags); i++)
+		if (!strcmp(w, flags[i]))
+			return 1;
+	for (size_t i = 0; i < CT_ARRAY_SIZE(vals); i++) {
+		size_t n = strlen(vals[i]);
+
+		if (!strcmp(w, vals[i]))
+			return 2;
+		if (!strncmp(w, vals[i], n) && w[n] == '=')
+			return 1;
+	}
+	return 0;
+}
+
+void rp_calibrate_hint(const struct ct_session_rec *rec, const char *load, int64_t gap_ns,
+		       bool reboot, char *buf, size_t len)
+{
+	char **w = NULL, every[32];
+	size_t off = 0;
+	int n = rec ? ct_split_words(rec->argv, &w) : -1, i = 1;
+	int64_t took = rec && rec->ended_at > rec->started_at ? rec->ended_at - rec->started_at : 0;
+	bool ok = n > 0 && len > 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (ok)
+		ok = ct_append_word(buf, len, &off, "contend") &&
+		     ct_append_word(buf, len, &off, "calibrate");
+	/* the session's options that shape the workload, its parameters and
+	 * the load compared; the command after -- as it was */
+	for (; ok && i < n && strcmp(w[i], "--"); i++) {
+		int d = dropped(w[i]);
+
+		if (d) {
+			i += d - 1;
+			continue;
+		}
+		ok = ct_append_word(buf, len, &off, w[i]);
+	}
+	ok = ok && ct_append_word(buf, len, &off, "-l") && ct_append_word(buf, len, &off, load) &&
+	     ct_append_word(buf, len, &off, "--sessions") &&
+	     ct_append_word(buf, len, &off, reboot ? "2" : "4");
+	/* four sessions span three gaps: --every a third of the comparison's,
+	 * unless back to back they already do */
+	if (ok && !reboot && 3 * took < gap_ns) {
+		every_text(gap_ns / 3 > took ? gap_ns / 3 : took, every, sizeof(every));
+		ok = ct_append_word(buf, len, &off, "--every") &&
+		     ct_append_word(buf, len, &off, every);
+	}
+	for (; ok && i < n; i++)
+		ok = ct_append_word(buf, len, &off, w[i]);
+	if (ok && reboot)
+		ok = snprintf(buf + off, len - off, " (in this boot and again after a reboot)") <
+		     (int)(len - off);
+	if (!ok && len)
+		snprintf(buf, len, "contend calibrate -l %s --sessions 4%s", load,
+			 reboot ? " (in this boot and again after a reboot)" : "");
+	free(w);
+}
+
+int ct_report_spread_classes(struct ct_store *st, const struct ct_session_rec *recs, size_t nrecs,
+			     const char *workload, const char *params, const char *load,
+			     const char *machine, const int64_t *edges, size_t nedges,
+			     struct ct_stats_spread_class *out, struct ct_stats_between *all,
+			     char *err, size_t len)
 {
 	struct ct_run_filter f = {
 		.workload = workload,
@@ -93,14 +256,15 @@ int ct_report_between(struct ct_store *st, const struct ct_session_rec *recs, si
 		.ok_only = true,
 	};
 	struct ct_run_value *vals = NULL;
-	size_t n = 0;
-	int rc;
+	struct ct_stats_sitting *s = NULL;
+	size_t n = 0, ns = 0;
+	int rc = ct_store_run_values(st, &f, &vals, &n, err, len);
 
-	memset(out, 0, sizeof(*out));
-	out->var = NAN;
-	rc = ct_store_run_values(st, &f, &vals, &n, err, len);
-	if (!rc && rp_between_values(vals, n, recs, nrecs, machine, out))
+	if (!rc && (rp_sittings(vals, n, recs, nrecs, NULL, machine, &s, &ns) ||
+		    ct_stats_spread_classes(s, ns, edges, nedges, out) ||
+		    ct_stats_spread_at(s, ns, 0, false, all)))
 		rc = ct_err(err, len, -ENOMEM, "out of memory");
 	free(vals);
+	free(s);
 	return rc;
 }

@@ -164,7 +164,7 @@ static void verdict_cols(FILE *f, const struct ct_report *rep, const struct ct_r
 {
 	const struct ct_stats_comparison *v = &c->cmp;
 	bool by = v->decided_by != CT_TEST_NONE;
-	char note[256];
+	char note[1536];
 
 	if (!c->compared) {
 		fputs(",,,,,,,,\n", f);

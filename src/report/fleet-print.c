@@ -29,8 +29,10 @@ const char *rp_fleet_value(const struct ct_fleet *fl, double v, char *buf, size_
  * no estimate of how far this machine's sessions move. */
 static bool rp_fleet_unknown_spread(const struct ct_fleet *fl, const struct ct_fleet_cell *c)
 {
-	return c->compared && c->scope == CT_SCOPE_ACROSS && !fl->within_session &&
-	       c->cmp.decided_by != CT_TEST_NONE;
+	/* none known, or none that covers the gap between the two sessions */
+	return c->compared && !fl->within_session && c->cmp.decided_by != CT_TEST_NONE &&
+	       (c->scope == CT_SCOPE_ACROSS ||
+		(c->scope == CT_SCOPE_MACHINE && !c->cmp.between.covers));
 }
 
 /* The baseline in words: "bench01 (1a2b3c4d), label '6.1', session 12",
@@ -87,9 +89,10 @@ static void rp_fleet_note_lines(FILE *f, const struct ct_fleet *fl, const char *
 
 	if (notes & NOTE_SPREAD)
 		fprintf(f,
-			"%s* one session a side, and how far sessions move is unknown: the verdict "
-			"holds for these two sessions only (contend calibrate --sessions 4 on the "
-			"baseline's machine)\n",
+			"%s* one session a side, and how far sessions as far apart move is "
+			"unknown: "
+			"the verdict holds for these two sessions only (contend calibrate "
+			"--sessions 4 --every D on the baseline's machine, D a third of the gap)\n",
 			bullet);
 	if (notes & NOTE_OTHER)
 		fprintf(f,

@@ -286,7 +286,8 @@ struct fjudge {
 	struct fspread {
 		char machine[40];
 		size_t load;
-		struct ct_stats_between b;
+		struct ct_stats_sitting *s;
+		size_t n;
 	} * spreads;
 	size_t nspreads;
 };
@@ -326,28 +327,34 @@ static int side_of(const struct ct_fleet *fl, const struct fjudge *j, int64_t id
 	return 0;
 }
 
-/* The machine's spread of sessions under load l, looked up once. */
+/* The machine's spread of sessions under load l for a comparison of
+ * sessions a and b: from the machine's sittings, read once. */
 static int spread_of(const struct ct_fleet *fl, struct fjudge *j, const char *machine, size_t l,
-		     struct ct_stats_between *out)
+		     int64_t a, int64_t b, struct ct_stats_between *out)
 {
-	struct fspread *grown, *p;
-	int rc;
+	struct fspread *p = NULL;
+	int64_t gap;
+	bool reboot;
 
-	for (size_t i = 0; i < j->nspreads; i++)
-		if (j->spreads[i].load == l && !strcmp(j->spreads[i].machine, machine)) {
-			*out = j->spreads[i].b;
-			return 0;
-		}
-	grown = realloc(j->spreads, (j->nspreads + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	j->spreads = grown;
-	p = &j->spreads[j->nspreads++];
-	snprintf(p->machine, sizeof(p->machine), "%s", machine);
-	p->load = l;
-	rc = rp_between_load(j->vals, j->nvals, j->recs, j->nrecs, fl->loads[l], machine, &p->b);
-	*out = p->b;
-	return rc;
+	for (size_t i = 0; i < j->nspreads && !p; i++)
+		if (j->spreads[i].load == l && !strcmp(j->spreads[i].machine, machine))
+			p = &j->spreads[i];
+	if (!p) {
+		struct fspread *grown = realloc(j->spreads, (j->nspreads + 1) * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		j->spreads = grown;
+		p = &j->spreads[j->nspreads++];
+		memset(p, 0, sizeof(*p));
+		snprintf(p->machine, sizeof(p->machine), "%s", machine);
+		p->load = l;
+		if (rp_sittings(j->vals, j->nvals, j->recs, j->nrecs, fl->loads[l], machine, &p->s,
+				&p->n))
+			return -ENOMEM;
+	}
+	rp_gap_of(j->recs, j->nrecs, &a, 1, &b, 1, &gap, &reboot);
+	return ct_stats_spread_at(p->s, p->n, gap, reboot, out);
 }
 
 /* Row w's cell of load l: its runs' mean, and with its baseline b (NULL:
@@ -376,7 +383,7 @@ static int judge_cell(const struct ct_fleet *fl, struct fjudge *j, const struct 
 		rc = side_of(fl, j, b->session_id, fl->loads[l], pair, &sb);
 	if (!rc && b && rb && ct_stats_scope_of(&sb.s, &sw.s, &rule) == CT_SCOPE_ACROSS &&
 	    !q->within_session)
-		rc = spread_of(fl, j, rb->owner.machine, l, &bw);
+		rc = spread_of(fl, j, rb->owner.machine, l, b->session_id, w->session_id, &bw);
 	rule.between = &bw;
 	if (!rc && b) {
 		o->compared = true;
@@ -445,6 +452,8 @@ static int judge(struct ct_fleet *fl, const struct ct_fleet_query *q,
 	else if (rc)
 		rc = ct_err(err, len, rc, "cannot adjust the p-values");
 	free(j.by);
+	for (size_t i = 0; i < j.nspreads; i++)
+		free(j.spreads[i].s);
 	free(j.spreads);
 	return rc;
 }

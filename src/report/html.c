@@ -106,7 +106,7 @@ static void summary_row(FILE *f, const struct ct_report *rep, const struct ct_re
 			const struct ct_report_cell *c)
 {
 	const struct ct_stats_comparison *v = &c->cmp;
-	char t[32], note[256];
+	char t[32], note[1536];
 
 	fprintf(f, "<tr class=\"%s\" data-load=\"",
 		significant(c) ? ct_report_verdict(rep, c) : "");

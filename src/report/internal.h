@@ -59,14 +59,25 @@ size_t rp_sysinfo_rows(const struct ct_sysinfo *si, const char *dir, const char 
 const char *rp_scope_note(const struct ct_report *rep, const struct ct_report_block *b,
 			  const struct ct_report_cell *c, char *buf, size_t len);
 
-/* across.c: ct_report_between() over the values of runs already read
- * (those of one workload, its parameters and a load). -ENOMEM. */
-int rp_between_values(const struct ct_run_value *vals, size_t n, const struct ct_session_rec *recs,
-		      size_t nrecs, const char *machine, struct ct_stats_between *out) CT_WUR;
-/* The same over those of vals under load. */
-int rp_between_load(const struct ct_run_value *vals, size_t n, const struct ct_session_rec *recs,
-		    size_t nrecs, const char *load, const char *machine,
-		    struct ct_stats_between *out) CT_WUR;
+/* across.c: the sittings (ct_stats_sitting) of the values of runs already
+ * read - those of one workload and its parameters, under load (NULL: the
+ * values are one load's) - of the complete sessions of machine. *out
+ * malloc'd; -ENOMEM. */
+int rp_sittings(const struct ct_run_value *vals, size_t n, const struct ct_session_rec *recs,
+		size_t nrecs, const char *load, const char *machine, struct ct_stats_sitting **out,
+		size_t *nout) CT_WUR;
+/* The calibration that would give a spread of sessions covering a
+ * comparison gap_ns apart (across a reboot when reboot) under load: the
+ * command of rec (the baseline's newest session) as calibrate, its
+ * workload, parameters and command kept, -l load, --sessions 4 and
+ * --every a third of the gap (two sessions in each of two boots across
+ * a reboot). */
+void rp_calibrate_hint(const struct ct_session_rec *rec, const char *load, int64_t gap_ns,
+		       bool reboot, char *buf, size_t len);
+/* The gap between the sessions a[] and b[] (the largest between any two
+ * of them) and whether a reboot lies between any two. */
+void rp_gap_of(const struct ct_session_rec *recs, size_t nrecs, const int64_t *a, size_t na,
+	       const int64_t *b, size_t nb, int64_t *gap_ns, bool *reboot);
 
 /* A figure of the host's reference (CT_REF_CPU...) and a drift in %, as
  * printed: "19.42", "+8.1%", "-" when missing. */

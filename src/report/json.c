@@ -150,6 +150,12 @@ static json_t *comparison_json(const char *base, const struct ct_report_cell *d,
 				    m ? json_integer((json_int_t)c->between.nconfigs)
 				      : json_null());
 		json_object_set_new(o, "machine_df", jnum(m ? c->between.df : NAN));
+		json_object_set_new(o, "machine_pairs",
+				    m ? json_integer((json_int_t)c->between.npairs) : json_null());
+		json_object_set_new(o, "machine_gap_s",
+				    jnum(m ? (double)c->between.gap_ns / 1e9 : NAN));
+		json_object_set_new(o, "machine_covers",
+				    m ? json_boolean(c->between.covers) : json_null());
 	}
 	json_object_set_new(o, "outcome", json_string(outcome_name(c, verdict)));
 	json_object_set_new(o, "verdict", jstr(verdict));

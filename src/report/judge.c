@@ -241,7 +241,7 @@ static struct ct_stats_rule rule_of(const struct ct_report *rep, const struct rp
 		.confidence = rep->confidence,
 		.one_sitting = g && c->n && group_of(x, c->session_id, false) == g,
 		.within_session = x->q->within_session,
-		.between = blk ? &blk->between : NULL,
+		.between = blk && c->between.df > 0 ? &c->between : NULL,
 	};
 }
 
@@ -351,23 +351,59 @@ static bool needs_between(struct ct_report *rep, const struct rp_ctx *x,
 	return need;
 }
 
-/* The block's machine spread of sessions, when one of its configs is
- * compared across sessions with one session a side: from the sessions of
- * the machine the baseline's newest session ran on. */
-static int block_between(struct ct_report *rep, struct ct_report_block *b,
-			 const struct ct_report_cell *base, const struct rp_ctx *x, char *err,
-			 size_t len)
+/* The sittings of the block's load on the machine the baseline's newest
+ * session ran on, once a config of it is compared across sessions with
+ * one session a side. */
+static int block_sittings(struct ct_report *rep, struct ct_report_block *b,
+			  const struct ct_report_cell *base, const struct rp_ctx *x, char *err,
+			  size_t len)
 {
 	const struct ct_session_rec *r = ct_store_session_of(x->recs, x->nrecs, base->session_id);
+	struct ct_run_filter f = { .workload = rep->workload,
+				   .load = b->load,
+				   .workload_params = rep->params[0] ? rep->params : NULL,
+				   .ok_only = true };
+	struct ct_run_value *vals = NULL;
 	bool need = false;
+	size_t n = 0;
+	int rc;
 
-	b->between.var = NAN;
 	for (size_t j = 0; !x->q->within_session && !need && j < b->ncells; j++)
 		need = &b->cells[j] != base && needs_between(rep, x, base, &b->cells[j]);
 	if (!need || !r || !b->load[0])
 		return 0;
-	return ct_report_between(x->st, x->recs, x->nrecs, rep->workload, rep->params, b->load,
-				 r->owner.machine, &b->between, err, len);
+	rc = ct_store_run_values(x->st, &f, &vals, &n, err, len);
+	if (!rc && rp_sittings(vals, n, x->recs, x->nrecs, NULL, r->owner.machine, &b->sittings,
+			       &b->nsittings))
+		rc = ct_err(err, len, -ENOMEM, "out of memory");
+	free(vals);
+	return rc;
+}
+
+/* The spread of c's comparison with base: at the gap between their
+ * sessions, across a reboot when one lies between; and when it does not
+ * cover that, the calibration that would. */
+static int cell_spread(struct ct_report *rep, const struct ct_report_block *b,
+		       const struct ct_report_cell *base, struct ct_report_cell *c,
+		       const struct rp_ctx *x)
+{
+	int64_t gap;
+	bool reboot;
+
+	c->between.var = NAN;
+	c->calibrate_hint[0] = '\0';
+	if (x->q->within_session || !needs_between(rep, x, base, c))
+		return 0;
+	rp_gap_of(x->recs, x->nrecs, base->sessions, base->nsessions, c->sessions, c->nsessions,
+		  &gap, &reboot);
+	if (b->nsittings && ct_stats_spread_at(b->sittings, b->nsittings, gap, reboot, &c->between))
+		return -ENOMEM;
+	c->between.gap_ns = gap;
+	c->between.reboot = reboot;
+	if (!c->between.covers || !(c->between.df > 0))
+		rp_calibrate_hint(ct_store_session_of(x->recs, x->nrecs, base->session_id), b->load,
+				  gap, reboot, c->calibrate_hint, sizeof(c->calibrate_hint));
+	return 0;
 }
 
 /* Every compared cell of every block, then Holm across the loads of each
@@ -382,12 +418,13 @@ int rp_compare_all(struct ct_report *rep, const struct rp_ctx *x, char *err, siz
 		const struct ct_report_cell *base =
 			b->base_cell >= 0 ? &b->cells[b->base_cell] : &b->base;
 
-		rc = block_between(rep, b, base, x, err, len);
+		rc = block_sittings(rep, b, base, x, err, len);
 		for (size_t j = 0; !rc && j < b->ncells; j++) {
 			if ((long)j == b->base_cell ||
 			    (b->base_cell < 0 && !strcmp(b->cells[j].label, base->label)))
 				continue;
-			if (compare_cell(rep, b, base, &b->cells[j], x))
+			if (cell_spread(rep, b, base, &b->cells[j], x) ||
+			    compare_cell(rep, b, base, &b->cells[j], x))
 				rc = ct_err(err, len, -ENOMEM, "out of memory");
 		}
 	}

@@ -203,7 +203,7 @@ static void verdict_row(FILE *f, const struct ct_report *rep, const struct ct_re
 			const struct ct_report_cell *c, const char *figure,
 			const struct ct_stats_comparison *v, const char *verdict)
 {
-	char note[256];
+	char note[1536];
 
 	fprintf(f, "| ");
 	text(f, b->load);

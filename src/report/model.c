@@ -131,6 +131,7 @@ void ct_report_release(struct ct_report *rep)
 			rp_cell_release(&rep->blocks[i].cells[j]);
 		free(rep->blocks[i].cells);
 		rp_cell_release(&rep->blocks[i].base);
+		free(rep->blocks[i].sittings);
 	}
 	free(rep->blocks);
 	rep->blocks = NULL;

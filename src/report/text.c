@@ -274,23 +274,57 @@ const char *ct_report_test_name(const struct ct_stats_comparison *v)
 						    : "none";
 }
 
+const char *ct_report_fmt_gap(int64_t ns, char *buf, size_t len)
+{
+	int64_t s = ns / 1000000000;
+
+	if (s >= 60 && s < 2 * 86400 && s % 3600 == 0)
+		snprintf(buf, len, "%lld h", (long long)(s / 3600));
+	else if (s >= 60 && s < 7200 && s % 60 == 0)
+		snprintf(buf, len, "%lld min", (long long)(s / 60));
+	else if (s < 10 && ns)
+		snprintf(buf, len, "%.1f s", (double)ns / 1e9);
+	else if (s < 120)
+		snprintf(buf, len, "%lld s", (long long)s);
+	else if (s < 7200)
+		snprintf(buf, len, "%lld min", (long long)(s / 60));
+	else if (s < 2 * 86400)
+		snprintf(buf, len, "%lld h", (long long)(s / 3600));
+	else
+		snprintf(buf, len, "%lld days", (long long)(s / 86400));
+	return buf;
+}
+
 const char *rp_scope_note(const struct ct_report *rep, const struct ct_report_block *b,
 			  const struct ct_report_cell *c, char *buf, size_t len)
 {
-	const struct ct_stats_between *bw = &b->between;
+	const struct ct_stats_between *bw = &c->between;
+	char g[32], far[32];
 
+	(void)b;
+	ct_report_fmt_gap(bw->gap_ns, g, sizeof(g));
+	ct_report_fmt_gap(bw->max_gap_ns, far, sizeof(far));
 	if (c->scope == CT_SCOPE_ACROSS && rep->within_session)
 		snprintf(buf, len, "within these sessions, as --within-session asks");
 	else if (c->scope == CT_SCOPE_ACROSS)
 		snprintf(buf, len,
-			 "holds for these sessions; how far sessions move is unknown on this "
-			 "machine: contend calibrate --sessions 4");
+			 "holds for these sessions; how far sessions %s apart%s move is unknown on "
+			 "this machine: %s",
+			 g, bw->reboot ? " across a reboot" : "", c->calibrate_hint);
+	else if (c->scope == CT_SCOPE_MACHINE && bw->covers)
+		snprintf(buf, len,
+			 "across sessions: this machine's sessions %s apart or more%s move by "
+			 "%.1f%% (CoV, from %zu pair%s of %zu sessions of %zu config%s)",
+			 g, bw->reboot ? " across a reboot" : "", 100 * ct_stats_between_cov(bw),
+			 bw->npairs, bw->npairs == 1 ? "" : "s", bw->nsessions, bw->nconfigs,
+			 bw->nconfigs == 1 ? "" : "s");
 	else if (c->scope == CT_SCOPE_MACHINE)
 		snprintf(buf, len,
-			 "across sessions: this machine's sessions move by %.1f%% (CoV, from %zu "
-			 "sessions of %zu config%s)",
-			 100 * ct_stats_between_cov(bw), bw->nsessions, bw->nconfigs,
-			 bw->nconfigs == 1 ? "" : "s");
+			 "does not cover these sessions, %s apart%s: this machine's sessions "
+			 "move by %.1f%% (CoV) at up to %s apart%s; a covering estimate: %s",
+			 g, bw->reboot ? " across a reboot" : "", 100 * ct_stats_between_cov(bw),
+			 far, bw->reboot && !bw->across_boots ? " in one boot" : "",
+			 c->calibrate_hint);
 	else
 		buf[0] = '\0';
 	return buf;
@@ -302,7 +336,7 @@ static void verdict_line(FILE *f, const struct ct_report *rep, const struct ct_r
 			 const struct ct_report_cell *c, const char *figure,
 			 const struct ct_stats_comparison *v, const char *verdict)
 {
-	char note[256];
+	char note[1536];
 
 	fprintf(f, "%-9s %s vs %s: %s%s", b->load, c->label, rep->base_label, figure ? figure : "",
 		figure ? ": " : "");

@@ -5,7 +5,7 @@
 # a doubling is found with the rule's least n, a 0.001% change never - and
 # what the store and the messages must say, not times.
 . "$CT_TESTLIB"
-plan 70
+plan 94
 
 sel="-w selftest --selftest-mode sleep --scale 0.05 --delay 0 --no-warmup --dir $T"
 
@@ -157,7 +157,7 @@ sel="-w selftest --selftest-mode sleep --scale 0.04 --delay 0 --no-warmup --dir 
 run calibrate -q $sel -l none,null -n 5 -L spread --sessions 3
 expect_rc "calibrate --sessions 3: exit 0" 0
 expect_out "it says which sessions" "^contend calibrate: 3 sessions of 'spread' \([0-9]+ to [0-9]+\), how far they move\$"
-expect_out "a row per load: sessions, runs, the CoV within and between" "^none +3 +15 +[0-9.]+% +[0-9.]+%\$"
+expect_out "a row per load: sessions, runs, the CoV within and between, the pairs" "^none +3 +15 +[0-9.]+% +[0-9.]+% +3\$"
 expect_out "and the null load's" "^null +3 +15 +"
 check "three complete sessions of 'spread' stored" test \
 	"$(sql "select count(*) from sessions s join configs c on c.id = s.config_id where c.label = 'spread' and s.status = 'complete'")" = 3
@@ -167,10 +167,60 @@ check "three complete sessions of 'spread' stored" test \
 "$CONTEND" run -q $sel -l none,null -n 4 -L two >/dev/null 2>&1
 run compare one two --fail-on-regression 50
 check "a gate on one session a side now decides: exit 0 or 1, not 2 ($rc)" test "$rc" -ne 2
-expect_out "the machine's spread decides" "^none +two vs one: .* by sessions\+machine: .*\(across sessions: this machine's sessions move by [0-9.]+% \(CoV, from 3 sessions of 1 config\)\)\$"
+expect_out "the machine's spread decides" "^none +two vs one: .* by sessions\+machine: .*\(across sessions: this machine's sessions [0-9.]+ s apart or more move by [0-9.]+% \(CoV, from [1-3] pairs? of [23] sessions of 1 config\)\)\$"
 run calibrate $sel -L x --sessions 1
 expect_rc "--sessions 1: exit 2" 2
 expect_err "it names the range" "sessions"
 run calibrate --from spread --sessions 3
 expect_rc "--sessions with --from: exit 2" 2
 expect_err "it says why" "--from reads stored runs; --sessions does not apply to them"
+
+# the spread at the comparison's gap: the calibration's sessions, seconds
+# apart, do not cover a comparison an hour apart - the gate refuses, naming
+# the gap and the calibration that would cover it; spread over two hours
+# (their starts moved in the store, as --every would space them) they do
+two=$(sql "select max(s.id) from sessions s join configs c on c.id = s.config_id where c.label = 'two'")
+nonempty "two's session" "$two"
+sql "update sessions set started_at = started_at + 3600000000000, ended_at = ended_at + 3600000000000 where id = $two"
+run compare one two --fail-on-regression 50
+expect_rc "a calibration spanning seconds, sessions an hour apart: the gate refuses, exit 2" 2
+expect_err "it names the gap it knows, the gap compared and the calibration that covers it" "spread of sessions is known up to [0-9.]+ s apart, which does not cover these sessions 60 min apart .*run contend calibrate -w selftest .*-l none --sessions 4 --every 21m"
+expect_out "the verdict says it does not cover them" "^none +two vs one: .*\(does not cover these sessions, 60 min apart: .*--every 21m\)\$"
+n=0
+for id in $(sql "select s.id from sessions s join configs c on c.id = s.config_id where c.label = 'spread' order by s.id"); do
+	sql "update sessions set started_at = started_at + $n * 3000000000000, ended_at = ended_at + $n * 3000000000000 where id = $id"
+	n=$((n + 1))
+done
+[ "$n" = 3 ] && ok "the calibration's three sessions moved 50 min apart" || not_ok "the calibration's three sessions moved 50 min apart" "$n"
+run compare one two --fail-on-regression 50
+check "a covering calibration: the gate decides, exit 0 or 1 ($rc)" test "$rc" -ne 2
+expect_out "from the pair at least an hour apart" "^none +two vs one: .*\(across sessions: this machine's sessions 60 min apart or more move by [0-9.]+% \(CoV, from 1 pair of 2 sessions of 1 config\)\)\$"
+run calibrate --show $sel -l none
+expect_rc "calibrate --show: exit 0" 0
+expect_out "a row per gap class: the pairs 50 min apart" "^  20 min to 1 h +2  "
+expect_out "the pair 100 min apart" "^  1 h to 6 h +1  "
+expect_out "and across a reboot" "^  across a reboot +0  +- +-\$"
+expect_out "no pair crosses a reboot: said" "^no pair of sessions lies across a reboot"
+
+# --every: the sessions start that far apart, and it says how long first
+run calibrate $sel -l none -n 5 -L every --sessions 2 --every 3s
+expect_rc "calibrate --sessions 2 --every 3s: exit 0" 0
+expect_err "it says how long before it starts" "^calibrate: 2 sessions, one every 3.0 s: the last starts 3.0 s after the first\$"
+gap=$(sql "select max(s.started_at) - min(s.started_at) from sessions s join configs c on c.id = s.config_id where c.label = 'every'")
+nonempty "the two sessions' starts" "$gap"
+check "they started 3 s apart or more ($gap ns)" test "$gap" -ge 3000000000
+expect_out "two sessions: one pair, no estimate" "^none +2 +10 +[0-9.]+% +\? \(no estimate: 1 df\) +1\$"
+for args in "--every 3s|--every spaces the sessions of --sessions K" "--sessions 2 --every 0s|--every must be a duration" \
+	"--sessions 2 --every soon|--every must be a duration" "--show --sessions 3|--show runs nothing; drop --sessions"; do
+	a=${args%%|*}
+	run calibrate $sel -l none $a
+	[ "$rc" = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q -- "${args#*|}" "$T/err" &&
+		ok "calibrate $a: one line, exit 2" || not_ok "calibrate $a: one line, exit 2" "exit $rc" "$(cat "$T/err")"
+done
+# the dry run says how long: from the newest stored session of the
+# workload and its parameters on this machine, with --every's span
+run calibrate --dry-run $sel -l none -n 5 --sessions 4 --every 20m
+expect_out "--every's span in the plan" "^every: +a session starts every 20 min: the last 1 h after the first\$"
+expect_out "and the time, from a stored session" "^time: +about (60 min|1 h) \(session [0-9]+ of this workload took [0-9.]+ s a run\)\$"
+run calibrate --dry-run -w selftest --selftest-mode sleep --scale 0.07 --delay 0 --no-warmup --dir "$T" -l none
+expect_out "parameters never run here: the time is unknown, said" "^time: +unknown: no session of this workload and its parameters on this machine yet\$"

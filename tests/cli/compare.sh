@@ -26,13 +26,13 @@ rec c
 run compare a b --fail-on-regression 5
 expect_rc "one session a side, the machine's spread unknown: the gate refuses, exit 2" 2
 expect_out "its rows are shown" "^b +5 +"
-expect_out "the verdict holds for these sessions" "^none +b vs a: \\+[0-9.]+% .*Holm p=.* worse \\(holds for these sessions; how far sessions move is unknown on this machine: contend calibrate --sessions 4\\)\$"
-expect_err "the refusal names both ways out" "how far this machine's sessions move is unknown \\(one session a side under load 'none'\\), so the gate can neither pass nor fail: run contend calibrate --sessions 4, or give --within-session"
+expect_out "the verdict holds for these sessions" "^none +b vs a: \\+[0-9.]+% .*Holm p=.* worse \\(holds for these sessions; how far sessions [0-9.]+ s apart move is unknown on this machine: contend calibrate -w selftest .*-l none --sessions 4( --every [0-9]+s)?\\)\$"
+expect_err "the refusal names both ways out" "how far this machine's sessions move is unknown \\(one session a side under load 'none', [0-9.]+ s apart\\), so the gate can neither pass nor fail: run contend calibrate -w selftest .*-l none --sessions 4.*, or give --within-session"
 check "in one line" test "$(wc -l <"$T/err")" = 1
 run compare a b --format csv
 check "CSV: b's runs carry the verdict and that it holds for these sessions" test \
-	"$(python3 -c "import csv, sys; print(sorted({(r['label'], r['verdict'], r['decided_by'], r['verdict_note']) for r in csv.DictReader(open(sys.argv[1]))}))" "$T/out")" = \
-	"[('a', '', '', ''), ('b', 'worse', 'U', 'holds for these sessions; how far sessions move is unknown on this machine: contend calibrate --sessions 4')]"
+	"$(python3 -c "import csv, re, sys; print(sorted({(r['label'], r['verdict'], r['decided_by'], bool(re.match(r'holds for these sessions; how far sessions [0-9.]+ s apart move is unknown on this machine: contend calibrate -w selftest .*-l (none|null) --sessions 4', r['verdict_note']))) for r in csv.DictReader(open(sys.argv[1]))}))" "$T/out")" = \
+	"[('a', '', '', False), ('b', 'worse', 'U', True)]"
 run compare a b --fail-on-regression 5 --within-session
 expect_rc "with --within-session a CPU-hogged config is a regression: exit 1" 1
 expect_out "the verdict says worse, within these sessions" "^none +b vs a: \\+[0-9.]+% .*Holm p=.* by U: worse \\(within these sessions, as --within-session asks\\)\$"

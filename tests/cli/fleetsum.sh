@@ -98,7 +98,7 @@ for k in want:
 run fleet summary --baseline k1
 expect_out "text: alpha's k2 against session $sid_a1, worse, with its effect and test" "^alpha \(aaaa0000\) +k2 +$sid_a2 .* none +8 +[0-9.]+ +$sid_a1  \+[0-9.]+% \[\+[0-9.]+%, \+[0-9.]+%\] worse \(U\)\*$"
 expect_out "text: gamma's k2 against beta's k1, marked as another machine's" "^gamma \(gggg0000\) +k2 +$sid_c2 .* $sid_b1  \+[0-9.]+% .*worse \(U\)\*\^$"
-expect_out "text: the note on one session a side" "^\* one session a side, and how far sessions move is unknown"
+expect_out "text: the note on one session a side" "^\* one session a side, and how far sessions as far apart move is unknown"
 expect_out "text: the note on another machine's baseline" "^\^ judged against another machine's session"
 expect_out "the heading names the rule" "^baseline: each machine's session labelled 'k1' \(a machine without one: beta \(bbbb0000\)'s, session $sid_b1\)"
 

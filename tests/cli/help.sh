@@ -31,7 +31,10 @@ probe() {
 	case $pc in
 	run | calibrate)
 		rc=0
-		"$CONTEND" "$pc" --dry-run -w selftest -l none,process,io,read,list,mem,dbench "--$po" "$pv" >"$T/out" 2>"$T/err" || rc=$?
+		# --every spaces the sessions --sessions runs
+		set --
+		[ "$po" = every ] && set -- --sessions 2
+		"$CONTEND" "$pc" --dry-run -w selftest -l none,process,io,read,list,mem,dbench "$@" "--$po" "$pv" >"$T/out" 2>"$T/err" || rc=$?
 		if [ $rc != 0 ] && grep -q "applies to" "$T/err"; then
 			# the engine's options, with what the others ask of them
 			set -- --reads 1000 --writes 0 --pool-size 0

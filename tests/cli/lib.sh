@@ -171,7 +171,7 @@ run_examples() {
 	(
 		_ex=0
 		contend() {
-			if [ "$1" = run ] || { [ "$1" = calibrate ] && [ "$2" != --from ]; }; then
+			if [ "$1" = run ] || { [ "$1" = calibrate ] && [ "$2" != --from ] && [ "$2" != --show ]; }; then
 				c=$1
 				shift
 				"$CONTEND" "$c" --dry-run "$@"

@@ -30,7 +30,7 @@ check "a per-second tps series is stored" test "$(sql "SELECT min(json_array_len
 run run -q -w oltp $small -n 4 -L b
 expect_rc "a second config runs" 0
 expect_out "it is scored against the first" "^Score = 1000 x tps / [0-9.]+, the no-load mean tps of 'a' \(session 1\)"
-expect_out "with the statistics and a verdict" "^none +b vs a: .*p=[0-9.e-]+ \(Welch\), [0-9.e-]+ \(U\) +Holm p=[0-9.e-]+ by U: (no significant difference|better|worse) \(holds for these sessions; how far sessions move is unknown on this machine: contend calibrate --sessions 4\)\$"
+expect_out "with the statistics and a verdict" "^none +b vs a: .*p=[0-9.e-]+ \(Welch\), [0-9.e-]+ \(U\) +Holm p=[0-9.e-]+ by U: (no significant difference|better|worse) \(holds for these sessions; how far sessions [0-9.]+ s apart move is unknown on this machine: contend calibrate -w oltp .*--sessions 4( --every [0-9]+[smh])?\)\$"
 run compare a b
 expect_rc "compare reads the oltp sessions" 0
 expect_out "and judges tps" "^tps against 'a'"

@@ -16,14 +16,14 @@ run plan --effect 5 one
 expect_rc "one session of one label: exit 0" 0
 expect_out "the header says the change, confidence and power" "^contend plan: workload selftest \(.*\), a \+5% change, 95% confidence, 80% power\$"
 expect_out "a row per load, the between-session spread unknown" "^none +[0-9.]+% +\? +[0-9>]+ +[0-9>]+ +[0-9>]+ +[0-9>]+\$"
-expect_out "and it says how to measure it" "contend\$"
-expect_out "... calibrate --sessions 4" "^calibrate --sessions 4 measures it\$"
+expect_out "and it says how to measure it" "contend calibrate --sessions 4\$"
+expect_out "... spread in time" "^\[--every D\] measures it\$"
 # shellcheck disable=SC2086
 "$CONTEND" calibrate $sel -n 5 -L cal --sessions 3 >/dev/null 2>&1
 run plan --effect 5 one
 expect_rc "with a calibration of three sessions: exit 0" 0
 expect_out "the between-session spread is known" "^none +[0-9.]+% +[0-9.]+% +[0-9>]+ "
-expect_out "and from where" "^between CoV: from every config this machine measured in two sessions or more\$"
+expect_out "and from where" "^between CoV: from the pairs of sessions of one config this machine measured \(up to\$"
 # the arithmetic: sessions at n = 3, 5, 10, 20 never grow; a larger effect
 # never needs more
 k5=$(awk '$1 == "none" { print $4, $5, $6, $7 }' "$T/out")

@@ -49,7 +49,7 @@ check "the p-value is Welch's on the sessions" test \
 # it measured in two sessions or more (a and b, three each), decides
 run compare a b --sessions latest
 expect_rc "--sessions latest: exit 0" 0
-expect_out "the machine's spread of sessions decides" "^none +b vs a: .*; 1 vs 1 sessions: [0-9.e-]+ \(t with the machine's spread of sessions\) +Holm p=[0-9.e-]+ by sessions\+machine: .*\(across sessions: this machine's sessions move by [0-9.]+% \(CoV, from 6 sessions of 2 configs\)\)$"
+expect_out "the machine's spread of sessions decides" "^none +b vs a: .*; 1 vs 1 sessions: [0-9.e-]+ \(t with the machine's spread of sessions\) +Holm p=[0-9.e-]+ by sessions\+machine: .*\(across sessions: this machine's sessions [0-9.]+ s apart or more move by [0-9.]+% \(CoV, from 6 pairs of 6 sessions of 2 configs\)\)$"
 expect_out "from the latest session" "the no-load mean of 'a' \(session 5\)"
 run compare a b --sessions latest --format json
 check "as JSON: scope machine, 6 sessions of 2 configs, df 4" test \
@@ -57,9 +57,9 @@ check "as JSON: scope machine, 6 sessions of 2 configs, df 4" test \
 run compare a b --sessions latest --within-session
 expect_out "--within-session: the runs decide, and it says so" "^none +b vs a: .* by U: .*\(within these sessions, as --within-session asks\)$"
 run compare a b --sessions latest --format md
-expect_out "Markdown carries the machine's spread" "^\| none \| b \|.*\| sessions\+machine \| .*\(across sessions: this machine's sessions move by [0-9.]+% \(CoV, from 6 sessions of 2 configs\)\) \|$"
+expect_out "Markdown carries the machine's spread" "^\| none \| b \|.*\| sessions\+machine \| .*\(across sessions: this machine's sessions [0-9.]+ s apart or more move by [0-9.]+% \(CoV, from 6 pairs of 6 sessions of 2 configs\)\) \|$"
 run compare a b --sessions latest --format html
-expect_out "HTML carries it" "<span class=\"note\">\(across sessions: this machine&#39;s sessions move by [0-9.]+% \(CoV, from 6 sessions of 2 configs\)\)</span>"
+expect_out "HTML carries it" "<span class=\"note\">\(across sessions: this machine&#39;s sessions [0-9.]+ s apart or more move by [0-9.]+% \(CoV, from 6 pairs of 6 sessions of 2 configs\)\)</span>"
 if grep -q "^Sessions:" "$T/out"; then not_ok "no Sessions line for one session each"; else ok "no Sessions line for one session each"; fi
 run compare a b --sessions latest --format csv
 csvcol() { python3 -c "import csv, sys; print(sorted({(r['label'], r[sys.argv[1]]) for r in csv.DictReader(open(sys.argv[2]))}))" "$1" "$2"; }
@@ -67,7 +67,7 @@ check "CSV: b's runs carry its verdict, decided by the machine's spread" test \
 	"$(csvcol decided_by "$T/out")" = "[('a', ''), ('b', 'sessions+machine')]"
 check "CSV: and the spread's CoV" test \
 	"$(python3 -c "import csv, sys; print({r['label']: r['machine_sessions_cov'] != '' and float(r['machine_sessions_cov']) >= 0 for r in csv.DictReader(open(sys.argv[1]))})" "$T/out")" = "{'a': False, 'b': True}"
-note=$("$CONTEND" compare a b --sessions latest 2>/dev/null | grep -o "across sessions: this machine's sessions move by [0-9.]*% (CoV, from 6 sessions of 2 configs)" | head -1)
+note=$("$CONTEND" compare a b --sessions latest 2>/dev/null | grep -o "across sessions: this machine's sessions [0-9.]* s apart or more move by [0-9.]*% (CoV, from 6 pairs of 6 sessions of 2 configs)" | head -1)
 check "CSV: and the note the text prints" test \
 	"$(csvcol verdict_note "$T/out")" = "[('a', ''), ('b', \"$note\")]"
 

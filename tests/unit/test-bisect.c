@@ -435,8 +435,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_to_culprit), cmocka_unit_test(test_same_and_resume),
 		cmocka_unit_test(test_all_skipped),    cmocka_unit_test(test_no_answer_asked_again),
-		cmocka_unit_test(test_budget),
-		cmocka_unit_test(test_step_mode),      cmocka_unit_test(test_answer),
+		cmocka_unit_test(test_budget),	       cmocka_unit_test(test_step_mode),
+		cmocka_unit_test(test_answer),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -3,7 +3,9 @@
  * store: each scope it can judge in - one sitting's runs paired by key or
  * not, the sessions deciding, the machine's spread standing in, the runs
  * across sessions - checked against R (fixtures/stats/verdict.R and
- * sessions.R), and the regression rule ct_stats_differs().
+ * sessions.R), the machine's spread at a comparison's gap
+ * (ct_stats_spread_at(), fixtures/stats/spread.R), and the regression rule
+ * ct_stats_differs().
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +16,7 @@
 #include "contend/stats.h"
 #include "contend/util.h"
 
-static const char *const stats_fixture_files[] = { "sessions", "verdict", NULL };
+static const char *const stats_fixture_files[] = { "sessions", "verdict", "spread", NULL };
 #include "stats-fixture.h"
 
 /* A side of a fixture's case: its values, and its sessions (SIDE.s) and
@@ -202,12 +204,95 @@ static void test_differs(void **state)
 	assert_false(ct_stats_differs(&c, 95));
 }
 
+/* The sittings of spread.R's case "s". */
+static size_t sittings(struct ct_stats_sitting *s)
+{
+	const struct rec *cfg = find("data", "s", "config"), *m = find("data", "s", "mean"),
+			 *n = find("data", "s", "n"), *ss = find("data", "s", "ss"),
+			 *st = find("data", "s", "start"), *b = find("data", "s", "boot");
+
+	assert_non_null(cfg);
+	for (size_t i = 0; i < cfg->n; i++)
+		s[i] = (struct ct_stats_sitting){ .config = (int64_t)cfg->v[i],
+						  .session = (int64_t)i + 1,
+						  .start_ns = (int64_t)st->v[i] * 1000000000LL,
+						  .boot = (uint64_t)b->v[i],
+						  .n = (size_t)n->v[i],
+						  .mean = m->v[i],
+						  .ss = ss->v[i] };
+	return cfg->n;
+}
+
+/* The spread at a comparison's gap: the pairs at least that far apart
+ * (across a reboot when it crosses one; the farthest when none is, not
+ * covering), their variance, runs, within part and Satterthwaite's
+ * degrees of freedom, as R computes them; and the verdict one session a
+ * side then gets. */
+static void test_spread(void **state)
+{
+	static const struct {
+		const char *name;
+		int64_t gap_s;
+		bool reboot;
+	} cases[] = { { "gap0", 0, false },
+		      { "gap1000", 1000, false },
+		      { "gap1000reboot", 1000, true },
+		      { "gap5000", 5000, false } };
+	struct ct_stats_sitting s[16];
+	size_t n = sittings(s);
+
+	(void)state;
+	for (size_t k = 0; k < CT_ARRAY_SIZE(cases); k++) {
+		const struct rec *r = val(cases[k].name, "spread");
+		struct ct_stats_between bw;
+
+		assert_int_equal(ct_stats_spread_at(s, n, cases[k].gap_s * 1000000000LL,
+						    cases[k].reboot, &bw),
+				 0);
+		assert_int_equal(bw.covers, r->v[0] != 0);
+		assert_int_equal(bw.npairs, (size_t)r->v[1]);
+		check("var", bw.var, r->v[2], 1e-12);
+		check("runs", bw.runs, r->v[3], 1e-12);
+		check("within", bw.within, r->v[4], 1e-12);
+		check("df", bw.df, r->v[5], 1e-12);
+		assert_int_equal(bw.min_gap_ns, (int64_t)r->v[6] * 1000000000LL);
+		assert_int_equal(bw.max_gap_ns, (int64_t)r->v[7] * 1000000000LL);
+	}
+	{
+		const struct rec *b = find("data", "t", "b"), *o = find("data", "t", "o"),
+				 *t = val("t", "across");
+		int64_t sb[8], so[8];
+		struct ct_stats_between bw;
+		struct ct_stats_comparison c = { 0 };
+
+		for (size_t i = 0; i < b->n; i++) {
+			sb[i] = 100;
+			so[i] = 101;
+		}
+		assert_int_equal(ct_stats_spread_at(s, n, 1000 * 1000000000LL, false, &bw), 0);
+		assert_int_equal(
+			ct_stats_compare_across(b->v, sb, b->n, o->v, so, o->n, &bw, 95, &c), 0);
+		check("t", c.sessions_t.t, t->v[0], 1e-9);
+		check("df", c.sessions_t.df, t->v[1], 1e-12);
+		check("p", c.sessions_t.p, t->v[2], 1e-9);
+	}
+	/* no pair at all: no estimate */
+	{
+		struct ct_stats_between bw;
+
+		assert_int_equal(ct_stats_spread_at(s, 1, 0, false, &bw), 0);
+		assert_false(bw.df > 0);
+		assert_false(bw.covers);
+		assert_true(isnan(bw.var));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sitting), cmocka_unit_test(test_sessions),
 		cmocka_unit_test(test_machine), cmocka_unit_test(test_pairing),
-		cmocka_unit_test(test_differs),
+		cmocka_unit_test(test_differs), cmocka_unit_test(test_spread),
 	};
 	return cmocka_run_group_tests(tests, load_fixture, free_fixture);
 }
