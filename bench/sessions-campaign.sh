@@ -6,8 +6,9 @@
 # is a real slowdown still found?
 #
 #   - a covering calibration, as the README prescribes it: contend
-#     calibrate --sessions 4 --every 20m (its sessions 10, 30, 50 and 70
-#     minutes in);
+#     calibrate --sessions 4 --every 21m (its sessions 10, 31, 52 and 73
+#     minutes in: pairs up to 63 minutes apart, past the 61 minutes of
+#     three steps of the 20-minute campaign);
 #   - four A/A campaigns, the sessions of each its gap apart (from the end
 #     of one to the start of the next): seven sessions 20 min apart (0 to
 #     2 h), six 5 min apart, six 1 min apart, six 20 s apart, fitted
@@ -67,19 +68,19 @@ if [ "${1:-}" = --session ]; then
 fi
 
 echo "campaign: $OPTS, commit $(git rev-parse --short HEAD 2>/dev/null), $(date -u '+%F %T') UTC, scale $SCALE"
-# the calibration: four sessions 20 min apart, from 10 min in
+# the calibration: four sessions 21 min apart, from 10 min in
 (
 	at 600
 	# shellcheck disable=SC2086
-	"$C" calibrate $OPTS -L cal --sessions 4 --every "$(sec 1200)s" >"$OUT/cal.txt" 2>&1 ||
+	"$C" calibrate $OPTS -L cal --sessions 4 --every "$(sec 1260)s" >"$OUT/cal.txt" 2>&1 ||
 		echo "calibrate failed: see $OUT/cal.txt" >&2
 ) &
 cal=$!
 # the campaigns: chains of sessions, each chain's sessions its pause apart
 # (from the end of one to the start of the next), started so that no two
 # sessions meet (minutes in, a session taking under a minute): 20 min
-# from 0; 1 min from 41.5, 20 s from 51, the slowdown from 62.5, 5 min
-# from 83; the calibration's at 10, 30, 50 and 70. A lock keeps any two
+# from 0; 1 min from 41.5, 20 s from 53, the slowdown from 62.5, 5 min
+# from 83; the calibration's at 10, 31, 52 and 73. A lock keeps any two
 # of them from overlapping should one run long.
 chain() { # START_MIN PAUSE_S N PREFIX
 	local i
@@ -91,7 +92,7 @@ chain() { # START_MIN PAUSE_S N PREFIX
 }
 chain 0 1200 7 g20m &
 chain 41.5 60 6 g1m &
-chain 51 20 6 g20s &
+chain 53 20 6 g20s &
 (
 	at "$(awk 'BEGIN { print 62.5 * 60 }')"
 	for k in 1 2 3; do
