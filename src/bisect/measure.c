@@ -30,7 +30,7 @@ static void emit(const struct ct_bisector *c, enum ct_bisect_event ev,
 
 /* The runs of session id under load, added to sd with key_base. */
 static int add_session(struct ct_store *st, int64_t id, const char *load, struct ct_report_side *sd,
-		       int64_t key_base, char *err, size_t len)
+		       int64_t key_base, char *params, size_t plen, char *err, size_t len)
 {
 	struct ct_run_filter f = { .session_id = id, .load = load, .ok_only = true };
 	struct ct_run *runs = NULL;
@@ -39,6 +39,8 @@ static int add_session(struct ct_store *st, int64_t id, const char *load, struct
 
 	if (!rc && ct_report_side_add(sd, runs, n, key_base))
 		rc = ct_err(err, len, -ENOMEM, "out of memory");
+	if (!rc && n && params)
+		snprintf(params, plen, "%s", runs[0].workload_params);
 	free(runs);
 	return rc;
 }
@@ -68,7 +70,8 @@ static int sittings_verdict(struct ct_bisector *c, unsigned seq, const char *bas
 		 * nothing to pair */
 		for (size_t k = 0; !rc && n == 2 && k < n; k++)
 			rc = add_session(c->st, recs[k].id, load,
-					 recs[k].id == p->session_id ? &sb : &so, key, err, len);
+					 recs[k].id == p->session_id ? &sb : &so, key, NULL, 0, err,
+					 len);
 		free(recs);
 	}
 	/* the sittings' runs pair by block: one sitting, whatever its sessions */
@@ -91,21 +94,25 @@ int ct_bisect_sessions_verdict(struct ct_store *st, const char *workload, const 
 	struct ct_report_side sb = { 0 }, so = { 0 };
 	struct ct_session_rec *recs = NULL;
 	size_t nrecs = 0;
+	char params[sizeof(((struct ct_run *)0)->workload_params)] = "";
 	int rc = 0;
 
 	for (size_t i = 0; !rc && i < nb; i++)
-		rc = add_session(st, base[i], load, &sb, -1, err, len);
+		rc = add_session(st, base[i], load, &sb, -1, params, sizeof(params), err, len);
 	for (size_t i = 0; !rc && i < no; i++)
-		rc = add_session(st, other[i], load, &so, -1, err, len);
+		rc = add_session(st, other[i], load, &so, -1, NULL, 0, err, len);
 	/* one session a side: the machine's spread of sessions, from the
-	 * sessions of the machine base's newest ran on */
+	 * sessions of the machine base's newest ran on, of base's workload
+	 * parameters (a commit's label is one config whatever was run under
+	 * it: two bisections of one repository with other commands are no
+	 * spread of the machine) */
 	if (!rc && nb && ct_stats_scope_of(&sb.s, &so.s, &rule) == CT_SCOPE_ACROSS) {
 		const struct ct_session_rec *r;
 
 		rc = ct_store_sessions(st, NULL, &recs, &nrecs, err, len);
 		r = rc ? NULL : ct_store_session_of(recs, nrecs, base[nb - 1]);
 		if (r)
-			rc = ct_report_spread(st, recs, nrecs, workload, NULL, load,
+			rc = ct_report_spread(st, recs, nrecs, workload, params, load,
 					      r->owner.machine, base, nb, other, no, &bw, err, len);
 	}
 	if (!rc && ct_stats_verdict(&sb.s, &so.s, &rule, c))
@@ -403,7 +410,8 @@ int ct_bisector_boot(struct ct_bisector *c, const struct ct_bisect_plan *p, char
 		struct ct_report_side sd = { 0 };
 
 		row->session_id = c->s->cfg[0].rec.id;
-		rc2 = add_session(c->st, row->session_id, c->s->opts.loads[0], &sd, -1, err, len);
+		rc2 = add_session(c->st, row->session_id, c->s->opts.loads[0], &sd, -1, NULL, 0,
+				  err, len);
 		row->runs = (unsigned)sd.s.n;
 		ct_report_side_release(&sd);
 		if (!rc2)

@@ -53,20 +53,30 @@ run run -w selftest -l none -n 3 --prepare true
 expect_rc "--prepare with another workload: exit 2" 2
 
 # under 5 ms, hyperfine warns; so does contend, once: once when a stored
-# run of `true` took under 5 ms (a stalled host may make none that short),
-# never for a foreground that sleeps 20 ms
-# shellcheck disable=SC2086
-run run -w cmd $one -L fast -- true
-short=$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'fast' and r.status = 'ok' and r.wall_ns < 5000000")
-want=$([ "${short:-0}" -gt 0 ] && echo 1 || echo 0)
+# run of `true` took under 5 ms, never for a foreground that sleeps 20 ms.
+# `true` takes 2.3 ms here (4.2 ms in the sanitized build, 6 December) and
+# a busy host may make none of a session that short (CI's sanitized run
+# met three of three over 5 ms): a session of ten runs, tried again up to
+# three times until one has a run under 5 ms, and the warning checked in
+# that one
+try=0
+short=0
+while [ "$try" -lt 3 ] && [ "${short:-0}" = 0 ]; do
+	try=$((try + 1))
+	# shellcheck disable=SC2086
+	run run -w cmd -l none -n 10 --no-warmup --delay 0 --dir $T -L fast$try -- true
+	short=$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'fast$try' and r.status = 'ok' and r.wall_ns < 5000000")
+	want=$([ "${short:-0}" -gt 0 ] && echo 1 || echo 0)
+	[ "$rc" = 0 ] && [ "$(grep -c "under 5 ms" "$T/err")" = "$want" ] || break
+done
 [ "$rc" = 0 ] && [ "$(grep -c "under 5 ms" "$T/err")" = "$want" ] &&
-	ok "a foreground under 5 ms is warned about, once ($short of 3 runs under 5 ms)" ||
+	ok "a foreground under 5 ms is warned about, once ($short of 10 runs under 5 ms, try $try)" ||
 	not_ok "a foreground under 5 ms is warned about, once" "exit $rc, $short runs under 5 ms" "$(cat "$T/err")"
 # it names one run, not the mean the table shows (issue "part 18")
 if [ "$want" = 1 ]; then
 	expect_err "the warning says a run took that long" "^contend: warning: a run took [0-9.]+ ms: under 5 ms"
 else
-	skip "the warning says a run took that long" "no run under 5 ms here"
+	skip "the warning says a run took that long" "no run under 5 ms in $try sessions of 10"
 fi
 # list shows a quick session's profile, not '-' (issue "part 18")
 # shellcheck disable=SC2086
