@@ -21,5 +21,8 @@
  * 100,000 files; -errno when a file cannot be written. */
 int ct_srctree_generate(const char *dir, double scale, unsigned *nfiles, char *err,
 			size_t len) CT_WUR;
+/* The source files ct_srctree_generate() would write at scale, without
+ * writing them (a dry run's parameters); -EINVAL as it gives it. */
+int ct_srctree_files(double scale, unsigned *nfiles, char *err, size_t len) CT_WUR;
 
 #endif

@@ -625,12 +625,9 @@ static int mkdir_in(const char *dir, const char *sub, char *err, size_t len)
 	return 0;
 }
 
-int ct_srctree_generate(const char *dir, double scale, unsigned *nfiles, char *err, size_t len)
+int ct_srctree_files(double scale, unsigned *nfiles, char *err, size_t len)
 {
-	char rel[64];
 	double want;
-	unsigned total, nunits, s, i;
-	int rc;
 
 	if (scale == 0)
 		scale = 1.0;
@@ -638,7 +635,18 @@ int ct_srctree_generate(const char *dir, double scale, unsigned *nfiles, char *e
 	if (!isfinite(scale) || scale < 0 || want > KB_MAX_FILES)
 		return ct_err(err, len, -EINVAL, "kbuild: bad scale %g", scale);
 	/* One of the files is init/main.c, so at least two. */
-	total = want < 2 ? 2 : (unsigned)lround(want);
+	*nfiles = want < 2 ? 2 : (unsigned)lround(want);
+	return 0;
+}
+
+int ct_srctree_generate(const char *dir, double scale, unsigned *nfiles, char *err, size_t len)
+{
+	char rel[64];
+	unsigned total, nunits, s, i;
+	int rc = ct_srctree_files(scale, &total, err, len);
+
+	if (rc)
+		return rc;
 	nunits = total - 1;
 
 	rc = mkdir_in(dir, "include/gen", err, len);

@@ -85,13 +85,72 @@ static int kbuild_check(const struct ct_env *env, const struct ct_workload_opts 
 	return o->tree ? check_tree(real, o->tree, err, len) : 0;
 }
 
+/* The parameters a session stores: the generated tree's size (tree NULL)
+ * or the given tree and make's extra arguments, the jobs, the compiler. */
+static void kb_params(char *buf, size_t len, const char *tree, unsigned nfiles, double scale,
+		      unsigned jobs, const char *make_args)
+{
+	size_t off;
+
+	if (!tree) {
+		off = (size_t)snprintf(buf, len, "files=%u scale=%.2f jobs=%u", nfiles, scale,
+				       jobs);
+	} else {
+		const char *p = make_args ? make_args : "";
+		bool first = true;
+
+		off = (size_t)snprintf(buf, len, "tree=%s jobs=%u", tree, jobs);
+		while (*p && off < len) {
+			size_t n;
+
+			p += strspn(p, " \t");
+			n = strcspn(p, " \t");
+			if (n)
+				off += (size_t)snprintf(buf + off, len - off, "%s%.*s",
+							first ? " args=" : " ", (int)n, p);
+			first = first && !n;
+			p += n;
+		}
+	}
+	/* The compiler is part of what is measured. */
+	if (getenv("CC") && off < len)
+		snprintf(buf + off, len - off, " cc=%s", getenv("CC"));
+}
+
+/* The parameters prepare would store, without generating the tree (a
+ * dry run's, calibrate --show's). */
+static int kbuild_describe(const struct ct_env *env, const struct ct_workload_opts *o,
+			   const char *dir, char *params, size_t plen, char *err, size_t len)
+{
+	unsigned jobs = 4 * (env->ncpus ? env->ncpus : 1), nfiles = 0;
+	double scale = o->scale;
+	char real[PATH_MAX];
+	int rc;
+
+	(void)dir;
+	if (o->tree) {
+		rc = check_tree(real, o->tree, err, len);
+		if (!rc)
+			kb_params(params, plen, real, 0, 0, jobs, o->make_args);
+		return rc;
+	}
+	if (scale == 0)
+		scale = env->scale;
+	if (scale == 0)
+		scale = env->quick ? 0.1 : 1.0;
+	rc = ct_srctree_files(scale, &nfiles, err, len);
+	if (!rc)
+		kb_params(params, plen, NULL, nfiles, scale, jobs, NULL);
+	return rc;
+}
+
 static int kbuild_prepare(struct ct_workload *w, char *err, size_t len)
 {
 	const struct ct_env *env = w->env;
 	unsigned jobs = 4 * (env->ncpus ? env->ncpus : 1), nfiles = 0;
 	double scale = w->opts.scale;
 	struct kbuild *kb;
-	size_t n = 0, off;
+	size_t n = 0;
 	char *tok, *save;
 	int rc;
 
@@ -143,19 +202,8 @@ static int kbuild_prepare(struct ct_workload *w, char *err, size_t len)
 	}
 	kb->make_argv[n] = NULL;
 
-	if (kb->generated) {
-		off = (size_t)snprintf(w->params, sizeof(w->params), "files=%u scale=%.2f jobs=%u",
-				       nfiles, scale, jobs);
-	} else {
-		off = (size_t)snprintf(w->params, sizeof(w->params), "tree=%s jobs=%u", kb->tree,
-				       jobs);
-		for (size_t i = 4; kb->make_argv[i] && off < sizeof(w->params); i++)
-			off += (size_t)snprintf(w->params + off, sizeof(w->params) - off, "%s%s",
-						i == 4 ? " args=" : " ", kb->make_argv[i]);
-	}
-	/* The compiler is part of what is measured. */
-	if (getenv("CC") && off < sizeof(w->params))
-		snprintf(w->params + off, sizeof(w->params) - off, " cc=%s", getenv("CC"));
+	kb_params(w->params, sizeof(w->params), kb->generated ? NULL : kb->tree, nfiles, scale,
+		  jobs, w->opts.make_args);
 	rc = 0;
 out:
 	if (rc)
@@ -378,6 +426,7 @@ const struct ct_workload_ops ct_workload_kbuild = {
 	.flags = CT_WL_PROFILED,
 	.options = kbuild_options,
 	.check = kbuild_check,
+	.describe = kbuild_describe,
 	.prepare = kbuild_prepare,
 	.reset = kbuild_reset,
 	.exec = kbuild_exec,

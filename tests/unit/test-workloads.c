@@ -304,6 +304,15 @@ static void test_kbuild_generated(void **state)
 		ct_workload_init(&w, ct_workload_find("kbuild"), &env, &opts, err, sizeof(err)), 0);
 	snprintf(want, sizeof(want), "files=8 scale=0.05 jobs=%u", 4 * env.ncpus);
 	assert_memory_equal(w.params, want, strlen(want));
+	/* a dry run's parameters are the session's, with no tree made */
+	{
+		char described[256];
+
+		assert_int_equal(w.ops->describe(&env, &opts, tmp, described, sizeof(described),
+						 err, sizeof(err)),
+				 0);
+		assert_string_equal(described, w.params);
+	}
 	path_in(tree, sizeof(tree), w.dir, "tree");
 	assert_true(exists(tree, "Makefile"));
 
@@ -347,6 +356,14 @@ static void test_kbuild_tree(void **state)
 	assert_non_null(realpath(dir, real));
 	snprintf(want, sizeof(want), "tree=%s jobs=%u args=V=1 all", real, 4 * env.ncpus);
 	assert_memory_equal(w.params, want, strlen(want));
+	{
+		char described[PATH_MAX + 64];
+
+		assert_int_equal(w.ops->describe(&env, &opts, tmp, described, sizeof(described),
+						 err, sizeof(err)),
+				 0);
+		assert_string_equal(described, w.params);
+	}
 
 	assert_int_equal(run_workload(&w, NULL, NULL), 0);
 	assert_true(exists(dir, "built-1"));
