@@ -624,8 +624,10 @@ int calibrate_wait(const struct run_args *a, int64_t first, unsigned i)
 
 	while (ct_wall_ns() < at) {
 		int64_t left = at - ct_wall_ns();
-		struct timespec ts = { .tv_sec = left > 1000000000 ? 1 : 0,
-				       .tv_nsec = left > 1000000000 ? 0 : left };
+		struct timespec ts = { .tv_sec = left >= 1000000000 ? 1 : 0,
+				       .tv_nsec = left >= 1000000000 ? 0
+						  : left > 0	     ? left
+								     : 0 };
 
 		if (ct_signals_pending())
 			return -EINTR;

@@ -290,6 +290,8 @@ static int check_names(struct ct_store *st, const struct compared *c)
 /* A config significantly worse than the baseline by more than pct: by
  * the ratio of means, or when the sessions decided by theirs (the ratio of
  * the sessions' medians). */
+static bool gate_takes(const struct ct_report *rep, const struct ct_report_cell *c);
+
 static bool regression(const struct ct_report *rep, double pct)
 {
 	for (size_t i = 0; pct >= 0 && i < rep->nblocks; i++)
@@ -299,30 +301,34 @@ static bool regression(const struct ct_report *rep, double pct)
 				    c->cmp.decided_by == CT_TEST_ACROSS;
 			double r = sess ? c->cmp.effect : c->cmp.ratio.ratio;
 
-			if (c->compared && !strcmp(ct_report_verdict(rep, c), "worse") &&
+			if (c->compared && gate_takes(rep, c) &&
+			    !strcmp(ct_report_verdict(rep, c), "worse") &&
 			    (sess || c->cmp.have_ratio) && fabs(r - 1) * 100 > pct)
 				return true;
 		}
 	return false;
 }
 
-/* The first load where a config was judged across sessions with one
- * session a side and no estimate of the machine's spread of sessions:
- * a gate cannot pass or fail on that. NULL when there is none. */
-/* A compared cell whose verdict the gate cannot take: one session a side
- * where how far this machine's sessions move is unknown, or known only at
- * gaps shorter than its sessions' (or in one boot where a reboot lies
- * between them); NULL when there is none. */
+/* Whether the gate may take c's verdict: not one session a side where
+ * how far this machine's sessions move is unknown, or known only at gaps
+ * shorter than its sessions' (or in one boot where a reboot lies between
+ * them) - unless --within-session asked for the runs' verdict. */
+static bool gate_takes(const struct ct_report *rep, const struct ct_report_cell *c)
+{
+	return rep->within_session || c->cmp.decided_by == CT_TEST_NONE ||
+	       !(c->scope == CT_SCOPE_ACROSS ||
+		 (c->scope == CT_SCOPE_MACHINE && !c->between.covers));
+}
+
+/* The first compared cell whose verdict the gate cannot take, and its
+ * load; NULL when there is none. */
 static const struct ct_report_cell *uncovered(const struct ct_report *rep, const char **load)
 {
-	for (size_t i = 0; !rep->within_session && i < rep->nblocks; i++)
+	for (size_t i = 0; i < rep->nblocks; i++)
 		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
 			const struct ct_report_cell *c = &rep->blocks[i].cells[j];
 
-			if (!c->compared || c->cmp.decided_by == CT_TEST_NONE)
-				continue;
-			if (c->scope == CT_SCOPE_ACROSS ||
-			    (c->scope == CT_SCOPE_MACHINE && !c->between.covers)) {
+			if (c->compared && !gate_takes(rep, c)) {
 				*load = rep->blocks[i].load;
 				return c;
 			}
@@ -401,10 +407,17 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 	ex = cli_out_close(o, c->cmd, !rc);
 	if (!ex && rc)
 		ex = cli_fail(rc, "cannot print the report");
-	if (!ex && a->fail_pct >= 0 && (u = uncovered(&rep, &load))) {
-		char g[32];
+	/* a decided regression fails the gate whatever another load's
+	 * spread; a gate that cannot pass nor fail on a load says why */
+	if (!ex && a->fail_pct >= 0 && regression(&rep, a->fail_pct)) {
+		cli_error("regression: a load is significantly slower than '%s' by more than %g%%",
+			  c->labels[0], a->fail_pct);
+		ex = CT_EXIT_REGRESSION;
+	} else if (!ex && a->fail_pct >= 0 && (u = uncovered(&rep, &load))) {
+		char g[32], far[32];
 
 		ct_report_fmt_gap(u->between.gap_ns, g, sizeof(g));
+		ct_report_fmt_gap(u->between.max_gap_ns, far, sizeof(far));
 		if (u->scope == CT_SCOPE_ACROSS)
 			cli_error("%s: how far this machine's sessions move is unknown (one "
 				  "session a "
@@ -415,19 +428,12 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 				  u->calibrate_hint);
 		else
 			cli_error(
-				"%s: this machine's spread of sessions is known up to %s apart%s, "
+				"%s: this machine's spread of sessions is known up to %s apart, "
 				"which does not cover these sessions %s apart%s (one a side under "
 				"load '%s'), so the gate can neither pass nor fail: run %s",
-				c->cmd,
-				ct_report_fmt_gap(u->between.max_gap_ns, (char[32]){ 0 }, 32),
-				u->between.reboot && !u->between.across_boots ? " in one boot" : "",
-				g, u->between.reboot ? " across a reboot" : "", load,
+				c->cmd, far, g, u->between.reboot ? " across a reboot" : "", load,
 				u->calibrate_hint);
 		ex = CT_EXIT_USAGE;
-	} else if (!ex && regression(&rep, a->fail_pct)) {
-		cli_error("regression: a load is significantly slower than '%s' by more than %g%%",
-			  c->labels[0], a->fail_pct);
-		ex = CT_EXIT_REGRESSION;
 	}
 	ct_report_release(&rep);
 	return ex;

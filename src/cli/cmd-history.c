@@ -384,7 +384,7 @@ static int ack_main(int argc, char **argv)
 	struct ct_session_rec r;
 	struct ct_history h;
 	struct cli_parsed p;
-	char *end;
+	char *end, loadbuf[64];
 	long long id;
 	int ex;
 
@@ -405,6 +405,16 @@ static int ack_main(int argc, char **argv)
 				       "ID is a session id (see: contend history), "
 				       "not '%s'",
 				       argv[p.rest]);
+	/* one load, read as -l always is (blanks around it no part of it) */
+	if (a.loads) {
+		const char *one[1];
+		size_t n = 0;
+
+		ex = cli_split_loads("history ack", a.loads, loadbuf, sizeof(loadbuf), one, 1, &n);
+		if (ex)
+			return ex;
+		a.loads = one[0];
+	}
 	if (a.loads && strlen(a.loads) >= sizeof(((struct ct_history_ack *)0)->load))
 		return cli_usage_error("history ack", "-l: no load has so long a name");
 	if (a.note && strlen(a.note) >= sizeof(((struct ct_history_ack *)0)->note))

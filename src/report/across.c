@@ -7,8 +7,9 @@
  * workload, parameters and load, can - and how far depends on how far
  * apart the sessions compared are, and whether a reboot lies between
  * them. Each session is summarized once (a sitting: its config, group,
- * start, boot and the mean of the logs of its runs); the spread of a
- * comparison comes from the pairs of sittings at least as far apart.
+ * start, boot and the mean of the logs of its runs; the newest 32 of each
+ * config); the spread of a comparison comes from the pairs of sittings at
+ * least as far apart.
  * contend calibrate --sessions K [--every D] stores such a config on
  * purpose.
  */
@@ -53,6 +54,40 @@ static int by_session(const void *a, const void *b)
 	if (x->config_id != y->config_id)
 		return (x->config_id > y->config_id) - (x->config_id < y->config_id);
 	return (x->run_id > y->run_id) - (x->run_id < y->run_id);
+}
+
+/* The sessions of each config the spread reads: a fleet's store holds a
+ * year of nightly sessions of hundreds of configs, whose pairs would cost
+ * a fleet summary seconds. The newest 32 (a month of nightly ones), then
+ * fewer the older they are - the 64th, 128th, 256th... newest and the
+ * oldest - so that the long gaps stay covered. */
+#define SPREAD_SESSIONS 32
+
+static int by_config_newest(const void *a, const void *b)
+{
+	const struct ct_stats_sitting *x = a, *y = b;
+
+	if (x->config != y->config)
+		return (x->config > y->config) - (x->config < y->config);
+	return (x->start_ns < y->start_ns) - (x->start_ns > y->start_ns);
+}
+
+/* Keeps, of each config of s[0..n-1], its newest SPREAD_SESSIONS, then
+ * those whose place from the newest is a power of two, and its oldest;
+ * the count. */
+static size_t newest_only(struct ct_stats_sitting *s, size_t n)
+{
+	size_t kept = 0, run = 0;
+
+	qsort(s, n, sizeof(*s), by_config_newest);
+	for (size_t i = 0; i < n; i++) {
+		bool oldest = i + 1 == n || s[i + 1].config != s[i].config;
+
+		run = i && s[i].config == s[i - 1].config ? run + 1 : 0;
+		if (run < SPREAD_SESSIONS || !(run & (run - 1)) || oldest)
+			s[kept++] = s[i];
+	}
+	return kept;
 }
 
 int rp_sittings(const struct ct_run_value *vals, size_t n, const struct ct_session_rec *recs,
@@ -100,7 +135,7 @@ int rp_sittings(const struct ct_run_value *vals, size_t n, const struct ct_sessi
 		ns = 0;
 	}
 	*out = s;
-	*nout = ns;
+	*nout = s ? newest_only(s, ns) : 0;
 	return rc;
 }
 
@@ -191,7 +226,8 @@ static int dropped(const char *w)
 
 		if (!strcmp(w, vals[i]))
 			return 2;
-		if (!strncmp(w, vals[i], n) && w[n] == '=')
+		/* --label=X, and a short option's value attached: -Lrc3, -n10 */
+		if (!strncmp(w, vals[i], n) && (w[n] == '=' || (n == 2 && w[n])))
 			return 1;
 	}
 	return 0;
@@ -238,7 +274,8 @@ void rp_calibrate_hint(const struct ct_session_rec *rec, const char *load, int64
 		ok = snprintf(buf + off, len - off, " (in this boot and again after a reboot)") <
 		     (int)(len - off);
 	if (!ok && len)
-		snprintf(buf, len, "contend calibrate -l %s --sessions 4%s", load,
+		snprintf(buf, len, "contend calibrate -l %s --sessions %s%s", load,
+			 reboot ? "2" : "4",
 			 reboot ? " (in this boot and again after a reboot)" : "");
 	free(w);
 }

@@ -321,10 +321,9 @@ const char *rp_scope_note(const struct ct_report *rep, const struct ct_report_bl
 	else if (c->scope == CT_SCOPE_MACHINE)
 		snprintf(buf, len,
 			 "does not cover these sessions, %s apart%s: this machine's sessions "
-			 "move by %.1f%% (CoV) at up to %s apart%s; a covering estimate: %s",
+			 "move by %.1f%% (CoV) at up to %s apart; a covering estimate: %s",
 			 g, bw->reboot ? " across a reboot" : "", 100 * ct_stats_between_cov(bw),
-			 far, bw->reboot && !bw->across_boots ? " in one boot" : "",
-			 c->calibrate_hint);
+			 far, c->calibrate_hint);
 	else
 		buf[0] = '\0';
 	return buf;

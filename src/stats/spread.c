@@ -61,69 +61,115 @@ static bool counts(const struct ct_stats_sitting *a, const struct ct_stats_sitti
 	return gap_of(a, b) >= min_gap;
 }
 
+static int by_config(const void *a, const void *b, void *ctx)
+{
+	const struct ct_stats_sitting *s = ctx, *x = &s[*(const size_t *)a],
+				      *y = &s[*(const size_t *)b];
+
+	if (x->config != y->config)
+		return (x->config > y->config) - (x->config < y->config);
+	return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
+}
+
+/* The sittings' indices grouped by config (pairs are of one config: a
+ * fleet's store holds thousands of sessions of hundreds of configs, and
+ * only the pairs within each are looked at); *ends[k] where group k ends.
+ * malloc'd; NULL for -ENOMEM. */
+static size_t *groups(const struct ct_stats_sitting *s, size_t n, size_t **ends, size_t *ng)
+{
+	size_t *ord = malloc((n ? n : 1) * sizeof(*ord)), *e = malloc((n + 1) * sizeof(*e));
+
+	*ng = 0;
+	if (!ord || !e) {
+		free(ord);
+		free(e);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		ord[i] = i;
+	qsort_r(ord, n, sizeof(*ord), by_config, (void *)s);
+	for (size_t i = 0; i < n; i++)
+		if (i + 1 == n || s[ord[i + 1]].config != s[ord[i]].config)
+			e[(*ng)++] = i + 1;
+	*ends = e;
+	return ord;
+}
+
 /* The largest gap of a pair that counts (0 when none does, -1 with no
  * pair at all). */
-static int64_t farthest(const struct ct_stats_sitting *s, size_t n, bool reboot)
+static int64_t farthest(const struct ct_stats_sitting *s, const size_t *ord, const size_t *ends,
+			size_t ng, bool reboot)
 {
 	int64_t far = -1;
 
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++)
-			if (counts(&s[i], &s[j], 0, reboot) && gap_of(&s[i], &s[j]) > far)
-				far = gap_of(&s[i], &s[j]);
+	for (size_t k = 0, lo = 0; k < ng; lo = ends[k++])
+		for (size_t i = lo; i < ends[k]; i++)
+			for (size_t j = i + 1; j < ends[k]; j++) {
+				const struct ct_stats_sitting *a = &s[ord[i]], *b = &s[ord[j]];
+
+				if (counts(a, b, 0, reboot) && gap_of(a, b) > far)
+					far = gap_of(a, b);
+			}
 	return far;
 }
 
 int ct_stats_spread_at(const struct ct_stats_sitting *s, size_t n, int64_t gap_ns, bool reboot,
 		       struct ct_stats_between *out)
 {
-	size_t *deg = calloc(n ? n : 1, sizeof(*deg));
+	size_t *deg = calloc(n ? n : 1, sizeof(*deg)), *ends = NULL, ng = 0;
+	size_t *ord = deg ? groups(s, n, &ends, &ng) : NULL;
 	int64_t far, from;
 	double d2 = 0, inv = 0, ss = 0, wdf = 0, deg2 = 0;
 	size_t pairs = 0, sessions = 0, configs = 0;
 
-	if (!deg)
+	if (!ord) {
+		free(deg);
 		return -ENOMEM;
+	}
 	memset(out, 0, sizeof(*out));
 	out->var = NAN;
 	out->gap_ns = gap_ns;
 	out->reboot = reboot;
 	out->min_gap_ns = INT64_MAX;
-	far = farthest(s, n, reboot);
+	far = farthest(s, ord, ends, ng, reboot);
 	out->covers = far >= gap_ns;
 	/* not covered: the pairs farthest apart, a class of their own (from
 	 * half the farthest gap), stand in for what is unknown */
 	from = out->covers ? gap_ns : far / 2;
-	for (size_t i = 0; far >= 0 && i < n; i++)
-		for (size_t j = i + 1; j < n; j++) {
-			double d = s[i].mean - s[j].mean;
-			int64_t g = gap_of(&s[i], &s[j]);
+	for (size_t k = 0, lo = 0; far >= 0 && k < ng; lo = ends[k++]) {
+		bool used = false;
 
-			if (!counts(&s[i], &s[j], from, reboot))
-				continue;
-			d2 += d * d;
-			inv += (1 / (double)s[i].n + 1 / (double)s[j].n) / 2;
-			pairs++;
-			deg[i]++;
-			deg[j]++;
-			out->min_gap_ns = g < out->min_gap_ns ? g : out->min_gap_ns;
-			out->max_gap_ns = g > out->max_gap_ns ? g : out->max_gap_ns;
-			out->across_boots |= s[i].boot && s[j].boot && s[i].boot != s[j].boot;
-		}
+		for (size_t i = lo; i < ends[k]; i++)
+			for (size_t j = i + 1; j < ends[k]; j++) {
+				const struct ct_stats_sitting *a = &s[ord[i]], *b = &s[ord[j]];
+				double d = a->mean - b->mean;
+				int64_t g = gap_of(a, b);
+
+				if (!counts(a, b, from, reboot))
+					continue;
+				d2 += d * d;
+				inv += (1 / (double)a->n + 1 / (double)b->n) / 2;
+				pairs++;
+				deg[ord[i]]++;
+				deg[ord[j]]++;
+				used = true;
+				out->min_gap_ns = g < out->min_gap_ns ? g : out->min_gap_ns;
+				out->max_gap_ns = g > out->max_gap_ns ? g : out->max_gap_ns;
+				out->across_boots |= a->boot && b->boot && a->boot != b->boot;
+			}
+		configs += used;
+	}
 	for (size_t i = 0; i < n; i++) {
-		bool first = deg[i] > 0;
-
 		if (!deg[i])
 			continue;
 		sessions++;
 		ss += s[i].ss;
 		wdf += (double)s[i].n - 1;
 		deg2 += (double)deg[i] * (double)deg[i];
-		for (size_t j = 0; j < i && first; j++)
-			first = !(deg[j] && s[j].config == s[i].config);
-		configs += first;
 	}
 	free(deg);
+	free(ord);
+	free(ends);
 	if (!pairs) {
 		out->min_gap_ns = 0;
 		return 0;
@@ -148,34 +194,56 @@ int ct_stats_spread_at(const struct ct_stats_sitting *s, size_t n, int64_t gap_n
 int ct_stats_spread_classes(const struct ct_stats_sitting *s, size_t n, const int64_t *edges,
 			    size_t nedges, struct ct_stats_spread_class *out)
 {
-	/* classes [edges[k], edges[k + 1]) of pairs in one boot, then one
-	 * class of the pairs across a reboot, whatever their gap */
-	for (size_t k = 0; k <= nedges; k++) {
-		struct ct_stats_spread_class *c = &out[k];
-		double d2 = 0, inv = 0;
+	size_t *ends = NULL, ng = 0, *ord = groups(s, n, &ends, &ng);
+	double *d2 = calloc(nedges + 1, sizeof(*d2)), *inv = calloc(nedges + 1, sizeof(*inv));
 
-		memset(c, 0, sizeof(*c));
-		c->reboot = k == nedges;
-		c->from_ns = c->reboot ? 0 : edges[k];
-		c->to_ns = c->reboot || k + 1 == nedges ? INT64_MAX : edges[k + 1];
-		c->var = NAN;
-		for (size_t i = 0; i < n; i++)
-			for (size_t j = i + 1; j < n; j++) {
-				int64_t g = gap_of(&s[i], &s[j]);
-				bool across = s[i].boot && s[j].boot && s[i].boot != s[j].boot;
-				double d = s[i].mean - s[j].mean;
-
-				if (!counts(&s[i], &s[j], 0, false) || across != c->reboot ||
-				    (!c->reboot && (g < c->from_ns || g >= c->to_ns)))
-					continue;
-				d2 += d * d;
-				inv += (1 / (double)s[i].n + 1 / (double)s[j].n) / 2;
-				c->npairs++;
-			}
-		if (c->npairs) {
-			c->var = d2 / (2 * (double)c->npairs);
-			c->runs = (double)c->npairs / inv;
-		}
+	if (!ord || !d2 || !inv) {
+		free(ord);
+		free(ends);
+		free(d2);
+		free(inv);
+		return -ENOMEM;
 	}
+	/* classes [edges[k], edges[k + 1]) of pairs in one boot (the last to
+	 * no end), then one class of the pairs across a reboot, whatever
+	 * their gap */
+	for (size_t k = 0; k <= nedges; k++) {
+		memset(&out[k], 0, sizeof(out[k]));
+		out[k].reboot = k == nedges;
+		out[k].from_ns = out[k].reboot ? 0 : edges[k];
+		out[k].to_ns = out[k].reboot || k + 1 == nedges ? INT64_MAX : edges[k + 1];
+		out[k].var = NAN;
+	}
+	for (size_t g = 0, lo = 0; g < ng; lo = ends[g++])
+		for (size_t i = lo; i < ends[g]; i++)
+			for (size_t j = i + 1; j < ends[g]; j++) {
+				const struct ct_stats_sitting *a = &s[ord[i]], *b = &s[ord[j]];
+				int64_t gap = gap_of(a, b);
+				size_t k = nedges;
+				double d = a->mean - b->mean;
+
+				if (!counts(a, b, 0, false))
+					continue;
+				if (!(a->boot && b->boot && a->boot != b->boot)) {
+					/* in one boot: the class of its gap, none below
+					 * the first edge */
+					if (!nedges || gap < edges[0])
+						continue;
+					for (k = 0; k + 1 < nedges && gap >= edges[k + 1]; k++)
+						;
+				}
+				d2[k] += d * d;
+				inv[k] += (1 / (double)a->n + 1 / (double)b->n) / 2;
+				out[k].npairs++;
+			}
+	for (size_t k = 0; k <= nedges; k++)
+		if (out[k].npairs) {
+			out[k].var = d2[k] / (2 * (double)out[k].npairs);
+			out[k].runs = (double)out[k].npairs / inv[k];
+		}
+	free(ord);
+	free(ends);
+	free(d2);
+	free(inv);
 	return 0;
 }
