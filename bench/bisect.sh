@@ -9,6 +9,10 @@
 #
 # Run it on a quiet machine (nothing else running). OUT (default a new
 # directory under /var/tmp) keeps the repository, the store and the logs.
+# BUSY=K makes the machine a shared one for contend's bisections: another
+# user's work comes and goes, K CPU loops for 5 to 30 s, then nothing for
+# 5 to 30 s, the whole time (what a bisection must survive: it costs runs,
+# never the answer).
 set -u
 cd "$(dirname "$0")/.."
 C=$(readlink -f "${CONTEND:-build/contend}")
@@ -84,6 +88,24 @@ for i in $(seq 1 "$REPEAT_GIT"); do
 	(cd "$R" && git bisect reset -q >/dev/null 2>&1)
 done
 
+busy=
+if [ "${BUSY:-0}" -gt 0 ]; then
+	(
+		trap 'kill $! 2>/dev/null; exit 0' TERM
+		while :; do
+			# shellcheck disable=SC2016
+			timeout $((5 + RANDOM % 26)) sh -c 'for i in $(seq 2 "$1"); do
+				while :; do :; done &
+			done
+			while :; do :; done' sh "$BUSY" &
+			wait $!
+			sleep $((5 + RANDOM % 26)) &
+			wait $!
+		done
+	) &
+	busy=$!
+	trap '[ -n "$busy" ] && kill "$busy" 2>/dev/null' EXIT
+fi
 c_right=0 c_runs=0 c_t=0
 for i in $(seq 1 "$REPEAT_CONTEND"); do
 	t0=$(now)
@@ -97,12 +119,14 @@ for i in $(seq 1 "$REPEAT_CONTEND"); do
 	c_t=$(echo "$c_t + $t1 - $t0" | bc)
 	"$C" bisect reset --repo "$R" >/dev/null 2>&1
 done
+[ -n "$busy" ] && kill "$busy" 2>/dev/null && wait "$busy" 2>/dev/null
+busy=
 
 echo "contend's bisections: status, seconds, runs judged, steps, skipped"
 sqlite3 -separator ' ' "$CONTEND_DB" "select b.status, round((b.ended_at - b.started_at) / 1e9, 1),
 	sum(case when s.answer <> '' then 2 * s.runs else 0 end), count(*), sum(s.answer = 'skip')
 	from bisections b join bisect_steps s on s.bisection_id = b.id group by b.id" 2>/dev/null
-echo "range: $N commits, the culprit change $K (+$EFFECT% of a CPU loop), out: $OUT"
+echo "range: $N commits, the culprit change $K (+$EFFECT% of a CPU loop)$([ "${BUSY:-0}" -gt 0 ] && echo ", contend's beside $BUSY CPU loops that come and go"), out: $OUT"
 printf '%-40s %10s %14s %16s\n' search right "runs (mean)" "time s (mean)"
 row() { # row NAME RIGHT REPEAT RUNS TIME
 	[ "$3" -gt 0 ] || return 0
