@@ -160,13 +160,13 @@ void rp_gap_of(const struct ct_session_rec *recs, size_t nrecs, const int64_t *a
 		}
 }
 
-int ct_report_spread(struct ct_store *st, const struct ct_session_rec *recs, size_t nrecs,
-		     const char *workload, const char *params, const char *load,
-		     const char *machine, const int64_t *a, size_t na, const int64_t *b, size_t nb,
-		     struct ct_stats_between *out, char *err, size_t len)
+/* The sittings of the machine's sessions of workload (its parameters, or
+ * any) under load, from the store: *s malloc'd. */
+static int machine_sittings(struct ct_store *st, const struct ct_session_rec *recs, size_t nrecs,
+			    const char *workload, const char *params, const char *load,
+			    const char *machine, struct ct_stats_sitting **s, size_t *ns, char *err,
+			    size_t len)
 {
-	int64_t gap_ns = 0;
-	bool reboot = false;
 	struct ct_run_filter f = {
 		.workload = workload,
 		.load = load,
@@ -174,19 +174,35 @@ int ct_report_spread(struct ct_store *st, const struct ct_session_rec *recs, siz
 		.ok_only = true,
 	};
 	struct ct_run_value *vals = NULL;
+	size_t n = 0;
+	int rc = ct_store_run_values(st, &f, &vals, &n, err, len);
+
+	*s = NULL;
+	*ns = 0;
+	if (!rc && rp_sittings(vals, n, recs, nrecs, NULL, machine, s, ns))
+		rc = ct_err(err, len, -ENOMEM, "out of memory");
+	free(vals);
+	return rc;
+}
+
+int ct_report_spread(struct ct_store *st, const struct ct_session_rec *recs, size_t nrecs,
+		     const char *workload, const char *params, const char *load,
+		     const char *machine, const int64_t *a, size_t na, const int64_t *b, size_t nb,
+		     struct ct_stats_between *out, char *err, size_t len)
+{
+	int64_t gap_ns = 0;
+	bool reboot = false;
 	struct ct_stats_sitting *s = NULL;
-	size_t n = 0, ns = 0;
+	size_t ns = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->var = NAN;
 	if (na)
 		rp_gap_of(recs, nrecs, a, na, b, nb, &gap_ns, &reboot);
-	rc = ct_store_run_values(st, &f, &vals, &n, err, len);
-	if (!rc && (rp_sittings(vals, n, recs, nrecs, NULL, machine, &s, &ns) ||
-		    ct_stats_spread_at(s, ns, gap_ns, reboot, out)))
+	rc = machine_sittings(st, recs, nrecs, workload, params, load, machine, &s, &ns, err, len);
+	if (!rc && ct_stats_spread_at(s, ns, gap_ns, reboot, out))
 		rc = ct_err(err, len, -ENOMEM, "out of memory");
-	free(vals);
 	free(s);
 	return rc;
 }
@@ -286,22 +302,14 @@ int ct_report_spread_classes(struct ct_store *st, const struct ct_session_rec *r
 			     struct ct_stats_spread_class *out, struct ct_stats_between *all,
 			     char *err, size_t len)
 {
-	struct ct_run_filter f = {
-		.workload = workload,
-		.load = load,
-		.workload_params = params && params[0] ? params : NULL,
-		.ok_only = true,
-	};
-	struct ct_run_value *vals = NULL;
 	struct ct_stats_sitting *s = NULL;
-	size_t n = 0, ns = 0;
-	int rc = ct_store_run_values(st, &f, &vals, &n, err, len);
+	size_t ns = 0;
+	int rc = machine_sittings(st, recs, nrecs, workload, params, load, machine, &s, &ns, err,
+				  len);
 
-	if (!rc && (rp_sittings(vals, n, recs, nrecs, NULL, machine, &s, &ns) ||
-		    ct_stats_spread_classes(s, ns, edges, nedges, out) ||
+	if (!rc && (ct_stats_spread_classes(s, ns, edges, nedges, out) ||
 		    ct_stats_spread_at(s, ns, 0, false, all)))
 		rc = ct_err(err, len, -ENOMEM, "out of memory");
-	free(vals);
 	free(s);
 	return rc;
 }
