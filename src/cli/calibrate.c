@@ -623,11 +623,13 @@ int calibrate_wait(const struct run_args *a, int64_t first, unsigned i)
 	int64_t at = first + (int64_t)i * a->cal_every;
 
 	while (ct_wall_ns() < at) {
+		/* at most a second at a time, so that a signal is seen */
 		int64_t left = at - ct_wall_ns();
-		struct timespec ts = { .tv_sec = left >= 1000000000 ? 1 : 0,
-				       .tv_nsec = left >= 1000000000 ? 0
-						  : left > 0	     ? left
-								     : 0 };
+		struct timespec ts;
+
+		left = left < 0 ? 0 : left > 1000000000 ? 1000000000 : left;
+		ts.tv_sec = left / 1000000000;
+		ts.tv_nsec = left % 1000000000;
 
 		if (ct_signals_pending())
 			return -EINTR;

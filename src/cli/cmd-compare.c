@@ -287,11 +287,20 @@ static int check_names(struct ct_store *st, const struct compared *c)
 	return 0;
 }
 
+/* Whether the gate may take c's verdict: not one session a side where
+ * how far this machine's sessions move is unknown, or known only at gaps
+ * shorter than its sessions' (or in one boot where a reboot lies between
+ * them) - unless --within-session asked for the runs' verdict. */
+static bool gate_takes(const struct ct_report *rep, const struct ct_report_cell *c)
+{
+	return rep->within_session || c->cmp.decided_by == CT_TEST_NONE ||
+	       !(c->scope == CT_SCOPE_ACROSS ||
+		 (c->scope == CT_SCOPE_MACHINE && !c->between.covers));
+}
+
 /* A config significantly worse than the baseline by more than pct: by
  * the ratio of means, or when the sessions decided by theirs (the ratio of
  * the sessions' medians). */
-static bool gate_takes(const struct ct_report *rep, const struct ct_report_cell *c);
-
 static bool regression(const struct ct_report *rep, double pct)
 {
 	for (size_t i = 0; pct >= 0 && i < rep->nblocks; i++)
@@ -307,17 +316,6 @@ static bool regression(const struct ct_report *rep, double pct)
 				return true;
 		}
 	return false;
-}
-
-/* Whether the gate may take c's verdict: not one session a side where
- * how far this machine's sessions move is unknown, or known only at gaps
- * shorter than its sessions' (or in one boot where a reboot lies between
- * them) - unless --within-session asked for the runs' verdict. */
-static bool gate_takes(const struct ct_report *rep, const struct ct_report_cell *c)
-{
-	return rep->within_session || c->cmp.decided_by == CT_TEST_NONE ||
-	       !(c->scope == CT_SCOPE_ACROSS ||
-		 (c->scope == CT_SCOPE_MACHINE && !c->between.covers));
 }
 
 /* The first compared cell whose verdict the gate cannot take, and its

@@ -117,13 +117,29 @@ static void kb_params(char *buf, size_t len, const char *tree, unsigned nfiles, 
 		snprintf(buf + off, len - off, " cc=%s", getenv("CC"));
 }
 
+/* make's jobs: four a CPU. */
+static unsigned kb_jobs(const struct ct_env *env)
+{
+	return 4 * (env->ncpus ? env->ncpus : 1);
+}
+
+/* The generated tree's scale: --scale, else the profile's (0.1 quick). */
+static double kb_scale(const struct ct_env *env, const struct ct_workload_opts *o)
+{
+	if (o->scale != 0)
+		return o->scale;
+	if (env->scale != 0)
+		return env->scale;
+	return env->quick ? 0.1 : 1.0;
+}
+
 /* The parameters prepare would store, without generating the tree (a
  * dry run's, calibrate --show's). */
 static int kbuild_describe(const struct ct_env *env, const struct ct_workload_opts *o,
 			   const char *dir, char *params, size_t plen, char *err, size_t len)
 {
-	unsigned jobs = 4 * (env->ncpus ? env->ncpus : 1), nfiles = 0;
-	double scale = o->scale;
+	unsigned jobs = kb_jobs(env), nfiles = 0;
+	double scale = kb_scale(env, o);
 	char real[PATH_MAX];
 	int rc;
 
@@ -134,10 +150,6 @@ static int kbuild_describe(const struct ct_env *env, const struct ct_workload_op
 			kb_params(params, plen, real, 0, 0, jobs, o->make_args);
 		return rc;
 	}
-	if (scale == 0)
-		scale = env->scale;
-	if (scale == 0)
-		scale = env->quick ? 0.1 : 1.0;
 	rc = ct_srctree_files(scale, &nfiles, err, len);
 	if (!rc)
 		kb_params(params, plen, NULL, nfiles, scale, jobs, NULL);
@@ -147,8 +159,8 @@ static int kbuild_describe(const struct ct_env *env, const struct ct_workload_op
 static int kbuild_prepare(struct ct_workload *w, char *err, size_t len)
 {
 	const struct ct_env *env = w->env;
-	unsigned jobs = 4 * (env->ncpus ? env->ncpus : 1), nfiles = 0;
-	double scale = w->opts.scale;
+	unsigned jobs = kb_jobs(env), nfiles = 0;
+	double scale = kb_scale(env, &w->opts);
 	struct kbuild *kb;
 	size_t n = 0;
 	char *tok, *save;
@@ -165,10 +177,6 @@ static int kbuild_prepare(struct ct_workload *w, char *err, size_t len)
 		if (rc)
 			goto out;
 	} else {
-		if (scale == 0)
-			scale = env->scale;
-		if (scale == 0)
-			scale = env->quick ? 0.1 : 1.0;
 		if ((size_t)snprintf(kb->tree, sizeof(kb->tree), "%s/" KB_TREE, w->dir) >=
 		    sizeof(kb->tree)) {
 			rc = ct_err(err, len, -ENAMETOOLONG, "kbuild: work directory too long");
