@@ -24,6 +24,14 @@ int ct_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out) CT_W
 int ct_parse_number(const char *s, double *out) CT_WUR;
 /* Positive finite number. */
 int ct_parse_double(const char *s, double *out) CT_WUR;
+/* The number a benchmark printed at the start of s (n bytes, not
+ * necessarily terminated): an optional sign, digits with an optional
+ * fraction and exponent, then an optional SI multiplier (k or K, M, G, T:
+ * x1000) or binary one (Ki, Mi, Gi, Ti: x1024) - "25.1k", "3Mi"; what
+ * follows is ignored ("25.1k ops/s"). 0, or -EINVAL when s does not start
+ * with a finite number. --load-work's counters and --figure's figures are
+ * both read by it. */
+int ct_parse_scaled(const char *s, size_t n, double *out) CT_WUR;
 
 /* strtod(s, end), with an exact fast path for short decimals. */
 double ct_strtod(const char *s, char **end);

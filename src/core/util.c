@@ -156,6 +156,41 @@ int ct_parse_double(const char *s, double *out)
 	return 0;
 }
 
+int ct_parse_scaled(const char *s, size_t n, double *out)
+{
+	static const char units[] = "kMGT";
+	char buf[64], *end;
+	const char *u;
+	size_t digit;
+	double v;
+
+	if (!n || n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	/* a number, not strtod's "inf", "nan" or hexadecimal */
+	digit = buf[0] == '-' || buf[0] == '+';
+	if (!isdigit((unsigned char)buf[digit]) &&
+	    !(buf[digit] == '.' && isdigit((unsigned char)buf[digit + 1])))
+		return -EINVAL;
+	if (buf[digit] == '0' && (buf[digit + 1] == 'x' || buf[digit + 1] == 'X'))
+		buf[digit + 1] = '\0';
+	v = strtod(buf, &end);
+	if (end == buf || !isfinite(v))
+		return -EINVAL;
+	u = *end ? strchr(units, *end == 'K' ? 'k' : *end) : NULL;
+	if (u) {
+		bool binary = end[1] == 'i';
+
+		for (long k = u - units; k >= 0; k--)
+			v *= binary ? 1024.0 : 1000.0;
+	}
+	if (!isfinite(v))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
 /*
  * Clinger's fast path: a decimal of at most 15 significant digits is an
  * integer m < 2^53, exact as a double, and 10^e is exact for |e| <= 22,

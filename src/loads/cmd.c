@@ -55,36 +55,6 @@ const struct ct_load_ops *ct_load_cmd_at(size_t i)
 	return i < ndefs ? &defs[i]->ops : NULL;
 }
 
-/* The number at s: digits with an optional fraction and an SI (k M G T:
- * x1000) or binary (Ki Mi Gi Ti: x1024) multiplier. False when s does not
- * start with one. */
-static bool parse_number(const char *s, size_t n, double *out)
-{
-	static const char units[] = "kMGT";
-	char buf[64], *end;
-	const char *u;
-	double v;
-
-	if (!n || n >= sizeof(buf))
-		return false;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	if (!isdigit((unsigned char)buf[0]) && buf[0] != '.')
-		return false;
-	v = strtod(buf, &end);
-	if (end == buf || !isfinite(v))
-		return false;
-	u = *end ? strchr(units, *end == 'K' ? 'k' : *end) : NULL;
-	if (u) {
-		bool binary = end[1] == 'i';
-
-		for (long k = u - units; k >= 0; k--)
-			v *= binary ? 1024.0 : 1000.0;
-	}
-	*out = v;
-	return true;
-}
-
 /* What one line of output adds to the work, in raw units. */
 static uint64_t line_work(struct cmd_def *d, const char *line, double *last_total)
 {
@@ -96,7 +66,7 @@ static uint64_t line_work(struct cmd_def *d, const char *line, double *last_tota
 	if (d->re.re_nsub == 0)
 		v = 1;
 	else if (m[1].rm_so < 0 ||
-		 !parse_number(line + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so), &v))
+		 ct_parse_scaled(line + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so), &v) || v < 0)
 		return 0;
 	if (d->total) {
 		/* a total that falls again started over: count it from 0 */
