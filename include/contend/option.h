@@ -24,6 +24,19 @@ enum ct_option_type {
 	CT_OPTION_DURATION, /* int64_t ns: "30s", "500ms" */
 	CT_OPTION_CHOICE,   /* int: the val of one of choices */
 	CT_OPTION_WORD,	    /* const char *: one of choices' names, the word kept */
+	CT_OPTION_LIST,	    /* struct ct_optlist: each value given, in order */
+};
+
+#define CT_OPTLIST_MAX 16
+/* The values of an option that may be given more than once, in the order
+ * given, each with the name of the option that gave it: options that
+ * share one list (--figure and --figure-json) keep their order across
+ * both. */
+struct ct_optlist {
+	struct {
+		const char *opt, *arg;
+	} v[CT_OPTLIST_MAX];
+	unsigned n;
 };
 
 /* The struct an option's value goes to; off is from its start. */

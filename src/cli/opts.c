@@ -148,6 +148,23 @@ static int set_value(const char *cmd, const struct cli_opt *o, void *base, const
 		}
 		*(const char **)value = arg;
 		return 0;
+	case CLI_OPT_LIST: {
+		struct ct_optlist *l = (struct ct_optlist *)(void *)value;
+
+		if (!*arg || ct_has_control(arg)) {
+			ct_quote(arg, q, sizeof(q));
+			return cli_usage_error(cmd, "--%s must be %s, not %s", o->long_name,
+					       *arg ? "printable text" : "non-empty", q);
+		}
+		if (l->n >= CT_OPTLIST_MAX)
+			return cli_usage_error(cmd,
+					       "--%s: at most %d values (with the options that "
+					       "share its list)",
+					       o->long_name, CT_OPTLIST_MAX);
+		l->v[l->n].opt = o->long_name;
+		l->v[l->n++].arg = arg;
+		return 0;
+	}
 	case CLI_OPT_UINT:
 	case CLI_OPT_U64:
 		if (ct_parse_uint(arg, 0, UINT64_MAX, &u) || !in_range(o, (double)u))
@@ -330,6 +347,9 @@ static int given(const char *cmd, const struct cli_opt *opts, size_t i, void *ba
 
 		if (k != i && (!(opts[k].flags & CLI_TWIN) || !of_cmd(&opts[k], cmd) ||
 			       strcmp(opts[k].long_name, opts[i].long_name)))
+			continue;
+		/* a twin's list in the same place holds the value once */
+		if (k != i && opts[k].type == CLI_OPT_LIST && opts[k].off == opts[i].off)
 			continue;
 		rc = set_value(cmd, &opts[k], base, arg);
 		if (rc)

@@ -26,6 +26,7 @@ enum cli_opt_type {
 	CLI_OPT_CHOICE,	  /* int (or an enum): the value of one of choices */
 	CLI_OPT_CALLBACK, /* cb(arg) checks and stores it */
 	CLI_OPT_WORD,	  /* const char *: one of choices' words, the word kept */
+	CLI_OPT_LIST,	  /* struct ct_optlist: each value appended, printable */
 };
 
 enum {
