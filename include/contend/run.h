@@ -24,10 +24,20 @@ extern const char *const ct_run_status_names[CT_RUN_NSTATUS];
 #define CT_METRIC_NAME	   24
 #define CT_RUN_MAX_HISTS   6
 #define CT_HIST_NAME	   16
+#define CT_RUN_MAX_FIGS	   16
+#define CT_FIGURE_UNIT	   16
 
 struct ct_metric {
 	char name[CT_METRIC_NAME]; /* [a-z0-9_], as JSON keys and SQL paths take them */
 	double value;		   /* finite */
+};
+
+/* What a figure a command printed is (--figure): its metric's name, its
+ * unit ("ops/s", "" for none) and its direction. */
+struct ct_figure_def {
+	char name[CT_METRIC_NAME];
+	char unit[CT_FIGURE_UNIT]; /* [A-Za-z0-9/%_.-], as JSON takes it unescaped */
+	bool higher_better;
 };
 
 /* A latency distribution kept with a run: the wakeup probe's ("probe"),
@@ -63,6 +73,11 @@ struct ct_run {
 	 * workloads */
 	struct ct_metric metrics[CT_RUN_MAX_METRICS];
 	unsigned nmetrics;
+	/* what its metrics are when a command's output gave them (--figure):
+	 * the first is the figure it is judged by, the others are reported
+	 * beside it; none for a workload's own (ct_run_figure knows them) */
+	struct ct_figure_def figs[CT_RUN_MAX_FIGS];
+	unsigned nfigs;
 	/* written with the run, read back with ct_store_run_series(): a
 	 * per-second series (oltp's tps); not owned, NULL when none */
 	const double *series;
@@ -83,6 +98,13 @@ struct ct_run {
 int ct_run_metric_set(struct ct_run *r, const char *name, double value);
 /* The value of metric name; -ENOENT when absent. */
 int ct_run_metric(const struct ct_run *r, const char *name, double *value);
+/* Declares what metric name is (appended to r->figs; the first declared is
+ * the judged one): -EINVAL for a name or unit that is not one, -EEXIST
+ * when declared already, -ENOSPC past CT_RUN_MAX_FIGS. */
+int ct_run_figure_add(struct ct_run *r, const char *name, const char *unit, bool higher_better);
+/* Whether unit is one a figure can have: at most CT_FIGURE_UNIT - 1 of
+ * [A-Za-z0-9/%_.-] (empty: none). */
+bool ct_figure_unit_ok(const char *unit);
 
 /* A figure a run is judged by other than its Time: its key among the
  * run's metrics, its name and unit in reports, its direction. */
@@ -90,9 +112,11 @@ struct ct_figure {
 	const char *key, *name, *unit;
 	bool higher_better;
 };
-/* The figure r is judged by: the first of tps (oltp), p99_us (latency),
- * iops, bw_kib, clat_p50_us, clat_p99_us (an imported fio job) that it
- * has; NULL: its Time in seconds (lower is better). */
+/* The figure r is judged by: the first it declares (r->figs: a command's
+ * --figure), else the first of tps (oltp), p99_us (latency), iops, bw_kib,
+ * clat_p50_us, clat_p99_us (an imported fio job) that it has; NULL: its
+ * Time in seconds (lower is better). A declared figure is interned: the
+ * pointer stays valid after r is gone, for the process's life. */
 const struct ct_figure *ct_run_figure(const struct ct_run *r);
 /* The judged figure's value and direction. */
 double ct_run_value(const struct ct_run *r);

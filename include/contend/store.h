@@ -386,10 +386,16 @@ int ct_store_copy_session(struct ct_store *from, struct ct_store *to,
 
 /*
  * How metrics and series are kept: JSON text a database can query
- * (json_extract(metrics, '$.tps')). Encoders return -ENOSPC when buf is
- * too small; decoders -EPROTO for text that is not such JSON (a name too
- * long, a value that is not a number, more than CT_RUN_MAX_METRICS).
+ * (json_extract(metrics, '$.tps')). A run's declared figures (r->figs)
+ * ride in the metrics under the key "@figures", which no metric can have,
+ * as [["ops","ops/s","higher"], ...]: the first is the judged one.
+ * Encoders return -ENOSPC when buf is too small; decoders -EPROTO for text
+ * that is not such JSON (a name too long, a value that is not a number,
+ * more than CT_RUN_MAX_METRICS, a figure that is not one).
  */
+#define CT_STORE_METRICS_MAX                               \
+	(CT_RUN_MAX_METRICS * (CT_METRIC_NAME + 32) + 16 + \
+	 CT_RUN_MAX_FIGS * (CT_METRIC_NAME + CT_FIGURE_UNIT + 20))
 int ct_store_metrics_encode(const struct ct_run *r, char *buf, size_t len) CT_WUR;
 int ct_store_metrics_decode(const char *text, struct ct_run *r) CT_WUR;
 /* *out malloc'd (NULL when empty). */

@@ -142,7 +142,7 @@ static int fix_metrics(struct db *db, struct db_stmt *row, struct db_stmt *upd, 
 		       size_t len)
 {
 	int64_t id = db->ops->col_i64(row, 0);
-	char json[CT_RUN_MAX_METRICS * (CT_METRIC_NAME + 32) + 4], *series = NULL;
+	char json[CT_STORE_METRICS_MAX], *series = NULL;
 	struct ct_run *r = calloc(1, sizeof(*r));
 	double *v = NULL;
 	size_t nv = 0;

@@ -19,7 +19,7 @@
 static int bind_json(struct store *s, struct db_stmt *st, int n, const struct ct_run *r, char *err,
 		     size_t len)
 {
-	char metrics[CT_RUN_MAX_METRICS * (CT_METRIC_NAME + 32) + 4];
+	char metrics[CT_STORE_METRICS_MAX];
 	char *series = NULL, *hists = NULL;
 
 	if (ct_store_metrics_encode(r, metrics, sizeof(metrics)))

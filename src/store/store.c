@@ -241,10 +241,43 @@ int ct_store_metrics_encode(const struct ct_run *r, char *buf, size_t len)
 		if (rc)
 			return rc;
 	}
+	for (unsigned i = 0; i < r->nfigs; i++) {
+		/* names and units need no escaping (ct_run_figure_add) */
+		int m = snprintf(buf + off, len - off, "%s[\"%s\",\"%s\",\"%s\"]%s",
+				 i	       ? ","
+				 : r->nmetrics ? ",\"@figures\":["
+					       : "\"@figures\":[",
+				 r->figs[i].name, r->figs[i].unit,
+				 r->figs[i].higher_better ? "higher" : "lower",
+				 i + 1 == r->nfigs ? "]" : "");
+
+		if (m < 0 || (size_t)m >= len - off)
+			return -ENOSPC;
+		off += (size_t)m;
+	}
 	if (off + 2 > len)
 		return -ENOSPC;
 	buf[off++] = '}';
 	buf[off] = '\0';
+	return 0;
+}
+
+/* "@figures": [["name","unit","higher"|"lower"], ...] into r->figs. */
+static int figures_decode(const json_t *arr, struct ct_run *r)
+{
+	const char *name, *unit, *dir;
+	json_t *one;
+	size_t i;
+
+	if (!json_is_array(arr) || !json_array_size(arr))
+		return -EPROTO;
+	json_array_foreach(arr, i, one)
+	{
+		if (json_unpack(one, "[sss!]", &name, &unit, &dir) ||
+		    (strcmp(dir, "higher") && strcmp(dir, "lower")) ||
+		    ct_run_figure_add(r, name, unit, !strcmp(dir, "higher")))
+			return -EPROTO;
+	}
 	return 0;
 }
 
@@ -255,6 +288,7 @@ int ct_store_metrics_decode(const char *text, struct ct_run *r)
 	int rc = 0;
 
 	r->nmetrics = 0;
+	r->nfigs = 0;
 	/* most runs have none: a command's, a compile's */
 	if (!text || !*text || !strcmp(text, "{}"))
 		return 0;
@@ -265,14 +299,19 @@ int ct_store_metrics_decode(const char *text, struct ct_run *r)
 	}
 	json_object_foreach(obj, key, v)
 	{
-		if (!json_is_number(v) || ct_run_metric_set(r, key, json_number_value(v))) {
+		if (!strcmp(key, "@figures")
+			    ? figures_decode(v, r) != 0
+			    : !json_is_number(v) ||
+				      ct_run_metric_set(r, key, json_number_value(v))) {
 			rc = -EPROTO;
 			break;
 		}
 	}
 	json_decref(obj);
-	if (rc)
+	if (rc) {
 		r->nmetrics = 0;
+		r->nfigs = 0;
+	}
 	return rc;
 }
 
