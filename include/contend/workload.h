@@ -30,18 +30,21 @@ enum {
 };
 
 struct ct_workload_opts {
-	const char *tree;	/* kbuild: build this tree instead of generating */
-	const char *make_args;	/* kbuild: extra make arguments, split on spaces */
-	char *const *argv;	/* cmd: the command (NULL-terminated) */
-	double scale;		/* kbuild: generated tree scale; selftest: seconds */
-	const char *mode;	/* selftest: "spin" (default), "sleep", "fail" */
-	const char *prepare;	/* cmd: run before each run, untimed */
-	const char *cleanup;	/* cmd: run after each run, untimed */
-	bool shell;		/* cmd: the command and those two go through /bin/sh -c */
-	const char *tasks;	/* latency: "audio,video" (default audio) */
-	double task_cpu;	/* latency custom: percent of a CPU */
-	int64_t task_period_ns; /* latency custom: its period */
-	int64_t duration_ns;	/* latency: each task's time in a run (0: profile's) */
+	const char *tree;	   /* kbuild: build this tree instead of generating */
+	const char *make_args;	   /* kbuild: extra make arguments, split on spaces */
+	char *const *argv;	   /* cmd: the command (NULL-terminated) */
+	double scale;		   /* kbuild: generated tree scale; selftest: seconds */
+	const char *mode;	   /* selftest: "spin" (default), "sleep", "fail" */
+	const char *prepare;	   /* cmd: run before each run, untimed */
+	const char *cleanup;	   /* cmd: run after each run, untimed */
+	bool shell;		   /* cmd: the command and those two go through /bin/sh -c */
+	const char *tasks;	   /* latency: "audio,video" (default audio) */
+	double task_cpu;	   /* latency custom: percent of a CPU */
+	int64_t task_period_ns;	   /* latency custom: its period */
+	int64_t duration_ns;	   /* latency: each task's time in a run (0: profile's) */
+	struct ct_optlist figures; /* cmd: --figure and --figure-json, in order */
+	const char *figure_from;   /* cmd: "stdout" (default), "stderr" or a file */
+	const char *judge;	   /* cmd: the figure judged (default the first) */
 };
 
 struct ct_workload_ops {
@@ -68,7 +71,8 @@ struct ct_workload_ops {
 	/* In the forked child: exec or work then _exit(). Never returns. */
 	void (*exec)(struct ct_workload *w) __attribute__((noreturn));
 	/* In contend after the foreground was reaped: add the workload's own
-	 * figures to the run (r->metrics, r->series). May be NULL. */
+	 * figures to the run (r->metrics, r->series; its output is in
+	 * w->out_log and w->err_log). May be NULL. */
 	void (*collect)(struct ct_workload *w, struct ct_run *r);
 	/* At the end. May be NULL. */
 	void (*cleanup)(struct ct_workload *w);
@@ -81,6 +85,9 @@ struct ct_workload {
 	char dir[PATH_MAX]; /* own directory under env->dir */
 	char params[256];   /* stored per run: "files=160 scale=1.00 jobs=8" */
 	const char *cwd;    /* the config's directory its commands run in; NULL: here */
+	/* where each run's stdout and stderr go, in the session's work
+	 * directory (each run's replaces the last's) */
+	char out_log[PATH_MAX + 16], err_log[PATH_MAX + 16];
 	void *priv;
 };
 

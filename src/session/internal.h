@@ -22,7 +22,6 @@ struct session_rt {
 	struct ct_journal *journal;
 	char cg_session[PATH_MAX]; /* "" when no cgroup v2 */
 	char cg_fg[PATH_MAX];
-	char fg_log[PATH_MAX + 16]; /* the foreground's stdout and stderr */
 	char fg_tmp[PATH_MAX + 16]; /* its TMPDIR, in the work directory */
 	bool warned_short;	    /* said once that a foreground runs under 5 ms */
 	unsigned reconnects;	    /* the store's reconnects the user was told of */

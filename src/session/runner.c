@@ -279,11 +279,14 @@ static void abort_run(struct session_rt *rt, struct ct_load *l, pid_t pid, int p
 }
 
 /* In the foreground's child: stdin from /dev/null, stdout and stderr to the
- * run's log, so a compile's output neither mixes with the table nor costs a
- * terminal's time. */
-static void redirect_output(const char *log)
+ * run's two logs, so a compile's output neither mixes with the table nor
+ * costs a terminal's time, and a figure read from one (--figure-from) is
+ * not mixed with the other. */
+static void redirect_output(const struct ct_workload *w)
 {
-	int in = open("/dev/null", O_RDONLY), out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int in = open("/dev/null", O_RDONLY),
+	    out = open(w->out_log, O_WRONLY | O_CREAT | O_TRUNC, 0644),
+	    err = open(w->err_log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 	if (in >= 0) {
 		dup2(in, STDIN_FILENO);
@@ -291,12 +294,15 @@ static void redirect_output(const char *log)
 	}
 	if (out >= 0) {
 		dup2(out, STDOUT_FILENO);
-		dup2(out, STDERR_FILENO);
 		close(out);
+	}
+	if (err >= 0) {
+		dup2(err, STDERR_FILENO);
+		close(err);
 	}
 }
 
-/* The last non-empty line of the foreground's log, for a failed run's reason. */
+/* The last non-empty line of a log, for a failed run's reason. */
 static void last_line(const char *log, char *buf, size_t len)
 {
 	char tail[1024];
@@ -417,8 +423,8 @@ static int wait_foreground(struct session_rt *rt, struct ct_load *l, pid_t pid, 
 
 /* The run's figures once the foreground was reaped and the load stopped;
  * a foreground that exited non-zero fails the run with its last line. */
-static void fill_run(struct session_rt *rt, struct ct_workload *w, struct ct_run *r, int status,
-		     const struct rusage *ru, const struct ct_load_result *lres)
+static void fill_run(struct ct_workload *w, struct ct_run *r, int status, const struct rusage *ru,
+		     const struct ct_load_result *lres)
 {
 	char why[CT_ERRLEN];
 
@@ -442,7 +448,10 @@ static void fill_run(struct session_rt *rt, struct ct_workload *w, struct ct_run
 	if (r->status == CT_RUN_OK && r->exit_code) {
 		char last[160];
 
-		last_line(rt->fg_log, last, sizeof(last));
+		/* what it said when it failed: its last error, else its last word */
+		last_line(w->err_log, last, sizeof(last));
+		if (!*last)
+			last_line(w->out_log, last, sizeof(last));
 		if (WIFSIGNALED(status))
 			snprintf(why, sizeof(why), "%s killed by signal %d (%s)%s%s", w->ops->name,
 				 WTERMSIG(status), strsignal(WTERMSIG(status)), *last ? ": " : "",
@@ -484,7 +493,7 @@ static pid_t fork_foreground(struct session_rt *rt, struct ct_workload *w, pid_t
 		close(gop[1]);
 		if (rt->cg_fg[0])
 			(void)!ct_cgroup_attach(rt->cg_fg, getpid());
-		redirect_output(rt->fg_log);
+		redirect_output(w);
 		/* its temporary files (a compiler's) go where the guard removes
 		 * them even when contend is SIGKILLed */
 		if (rt->fg_tmp[0])
@@ -636,7 +645,7 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	settle(&s->env);
 
 	r->wall_ns = t1 - t0;
-	fill_run(rt, w, r, status, &ru, &lres);
+	fill_run(w, r, status, &ru, &lres);
 	if (have_snap)
 		ct_monitor_delta(&a, &b,
 				 r->user_us + r->sys_us + r->load_user_us + r->load_sys_us +

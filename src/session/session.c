@@ -586,7 +586,6 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 	rc = make_workdir(s, err, len);
 	if (rc)
 		return rc;
-	snprintf(rt.fg_log, sizeof(rt.fg_log), "%s/foreground.log", s->env.dir);
 	snprintf(rt.fg_tmp, sizeof(rt.fg_tmp), "%s/tmp", s->env.dir);
 	if (mkdir(rt.fg_tmp, 0700))
 		rt.fg_tmp[0] = '\0'; /* the foreground keeps the TMPDIR it had */

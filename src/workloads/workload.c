@@ -43,7 +43,11 @@ int ct_workload_init(struct ct_workload *w, const struct ct_workload_ops *ops,
 	if (opts)
 		w->opts = *opts;
 	if ((size_t)snprintf(w->dir, sizeof(w->dir), "%s/wl-%s", env->dir, ops->name) >=
-	    sizeof(w->dir))
+		    sizeof(w->dir) ||
+	    (size_t)snprintf(w->out_log, sizeof(w->out_log), "%s/foreground.log", env->dir) >=
+		    sizeof(w->out_log) ||
+	    (size_t)snprintf(w->err_log, sizeof(w->err_log), "%s/foreground.err", env->dir) >=
+		    sizeof(w->err_log))
 		return ct_err(err, len, -ENAMETOOLONG, "work directory path too long");
 	rc = ct_mkdir_p(w->dir, 0755);
 	if (rc)

@@ -1,0 +1,143 @@
+#!/bin/sh
+# A benchmark's own figure, read from real benchmarks: for hackbench, fio,
+# sysbench, stress-ng and perf bench the figure stored with each run is the
+# number the tool printed on that run (each run's output is kept by tee,
+# and read again here by awk or python, not by contend); a run whose
+# output lacks its figure fails and says why; a throughput drop is worse
+# in compare and gates; bad figure options are usage errors.
+. "$CT_TESTLIB"
+plan 29
+
+one="-l none -n 2 --no-warmup --delay 0 --dir $T"
+# the values of metric M of label L's ok runs, in the order they ran
+stored() {
+	sql "select json_extract(r.metrics, '\$.$2') from runs r join configs c on c.id = r.config_id where c.label = '$1' and r.status = 'ok' order by r.id"
+}
+# NAME LABEL METRIC FILE: the stored values are the printed ones (FILE: one
+# a line, in run order), to a part in 1e9 (the store keeps 17 digits)
+same() {
+	stored "$2" "$3" >"$T/stored"
+	if [ "$(wc -l <"$4")" -ge 1 ] && [ "$(wc -l <"$4")" = "$(wc -l <"$T/stored")" ] &&
+		paste "$T/stored" "$4" | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-9 * ($2 < 0 ? -$2 : $2)) bad = 1 } END { exit bad }'; then
+		ok "$1: the stored figure is the printed one ($(tr '\n' ' ' <"$4"))"
+	else
+		not_ok "$1: the stored figure is the printed one" "printed: $(tr '\n' ' ' <"$4")" "stored: $(tr '\n' ' ' <"$T/stored")" "$(cat "$T/err")"
+	fi
+}
+
+# hackbench (rt-tests): "Time: 0.123", lower is better
+# shellcheck disable=SC2086
+run run -w cmd $one -L hb --shell --figure 'time=^Time: ([0-9.]+)$:lower:s' \
+	-- "hackbench -g 2 -l 50 | tee -a $T/hb.out"
+expect_rc "hackbench: exit 0" 0
+awk '/^Time:/ { print $2 }' "$T/hb.out" >"$T/hb.want"
+same hackbench hb time "$T/hb.want"
+expect_out "the run's table is in the figure and its unit" "time s"
+
+# fio: its JSON, judged by read IOPS, its p99 completion latency beside it
+# shellcheck disable=SC2086
+run run -w cmd $one -L fio --shell --figure-json 'iops=jobs.0.read.iops:higher:IOPS' \
+	--figure-json 'p99=jobs.0.read.clat_ns.percentile.99.000000:lower:ns' \
+	-- "fio --name=r --rw=randread --size=8M --bs=4k --runtime=1 --time_based --ioengine=psync --filename=$T/fio.dat --output-format=json | tee -a $T/fio.out"
+expect_rc "fio: exit 0" 0
+# each run's JSON document, as python reads it
+cat >"$T/fio.py" <<'EOF'
+import json, sys
+text, at, dec = open(sys.argv[1]).read(), 0, json.JSONDecoder()
+while text.find('{', at) >= 0:
+    doc, at = dec.raw_decode(text, text.find('{', at))
+    read = doc["jobs"][0]["read"]
+    print(repr(float(read["iops"])) if sys.argv[2] == "iops" else read["clat_ns"]["percentile"]["99.000000"])
+EOF
+python3 "$T/fio.py" "$T/fio.out" iops >"$T/fio.want"
+same "fio IOPS" fio iops "$T/fio.want"
+python3 "$T/fio.py" "$T/fio.out" p99 >"$T/fio.p99"
+same "fio p99 (a key holding dots)" fio p99 "$T/fio.p99"
+[ "$(sql "select json_extract(r.metrics, '\$.\"@figures\"[0][0]') from runs r join configs c on c.id = r.config_id where c.label = 'fio' limit 1")" = iops ] &&
+	ok "fio: the judged figure is stored first" || not_ok "fio: the judged figure is stored first" "$(sql "select metrics from runs r join configs c on c.id = r.config_id where c.label = 'fio' limit 1")"
+
+# sysbench: "events per second:  1234.56"
+# shellcheck disable=SC2086
+run run -w cmd $one -L sb --shell --figure 'eps=events per second: *([0-9.]+):higher:events/s' \
+	-- "sysbench cpu --threads=1 --time=1 run | tee -a $T/sb.out"
+expect_rc "sysbench: exit 0" 0
+awk '/events per second:/ { print $NF }' "$T/sb.out" >"$T/sb.want"
+same sysbench sb eps "$T/sb.want"
+
+# stress-ng: bogo ops/s from the YAML file it writes (--figure-from FILE)
+# shellcheck disable=SC2086
+run run -w cmd $one -L sng --shell --figure-from "$T/sng.yaml" \
+	--figure 'bogo=bogo-ops-per-second-real-time: ([0-9.]+):higher:ops/s' \
+	-- "stress-ng --cpu 1 --cpu-ops 2000 --metrics-brief --yaml $T/sng.yaml && cat $T/sng.yaml >>$T/sng.all"
+expect_rc "stress-ng: exit 0" 0
+awk '/bogo-ops-per-second-real-time:/ { print $2 }' "$T/sng.all" >"$T/sng.want"
+same "stress-ng (a file the command writes)" sng bogo "$T/sng.want"
+
+# perf bench sched pipe: "    81234 ops/sec", and messaging's total time
+# from the same command's stderr-free output
+# shellcheck disable=SC2086
+run run -w cmd $one -L perf --shell --figure 'ops=^ *([0-9]+) ops/sec:higher:ops/s' \
+	-- "perf bench sched pipe -l 5000 | tee -a $T/perf.out"
+expect_rc "perf bench sched pipe: exit 0" 0
+awk '/ops\/sec/ { print $1 }' "$T/perf.out" >"$T/perf.want"
+same "perf bench sched pipe" perf ops "$T/perf.want"
+# shellcheck disable=SC2086
+run run -w cmd $one -L msg --shell --figure 'total=Total time: ([0-9.]+) \[sec\]:lower:s' \
+	-- "perf bench sched messaging -g 2 -l 50 | tee -a $T/msg.out"
+expect_rc "perf bench sched messaging: exit 0" 0
+awk '/Total time:/ { print $3 }' "$T/msg.out" >"$T/msg.want"
+same "perf bench sched messaging" msg total "$T/msg.want"
+
+# the figure from stderr, not stdout
+# shellcheck disable=SC2086
+run run -w cmd $one -L err --shell --figure-from stderr --figure 'v=v=([0-9]+):higher' \
+	-- "echo v=1; echo v=2 >&2"
+[ "$rc" = 0 ] && [ "$(stored err v | sort -u)" = 2 ] && ok "--figure-from stderr reads stderr alone" ||
+	not_ok "--figure-from stderr reads stderr alone" "exit $rc: $(stored err v | tr '\n' ' ')" "$(cat "$T/err")"
+
+# a run whose output lacks its figure fails, with why and its last line
+# shellcheck disable=SC2086
+run run -w cmd $one -L lacks --figure 'x=^ops: ([0-9]+):higher' -- echo no figure here
+expect_rc "an output without its figure: exit 3" 3
+[ "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'lacks' and r.status = 'failed' and r.reason = 'figure ''x'': no line of the output matched ''^ops: ([0-9]+)''; its output ends: no figure here'")" = 2 ] &&
+	ok "each such run fails, saying which figure and how the output ends" ||
+	not_ok "each such run fails, saying which figure and how the output ends" "$(sql "select status, reason from runs r join configs c on c.id = r.config_id where c.label = 'lacks'")"
+# shellcheck disable=SC2086
+run run -w cmd $one -L nan --figure 'x=^ops: (.*):higher' -- echo "ops: N/A"
+[ "$rc" = 3 ] && [ "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'nan' and r.reason like '%''N/A'', what %captured, is not a number%'")" = 2 ] &&
+	ok "a figure that is not a number fails its run" ||
+	not_ok "a figure that is not a number fails its run" "exit $rc" "$(sql "select reason from runs r join configs c on c.id = r.config_id where c.label = 'nan'")"
+
+# a throughput drop is worse, and gates: ops about 1000 against about 800
+# (one command, its level read from a file, so both are one workload;
+# each run's noise seeded by its shell's pid), one session a side after
+# the machine's spread of sessions is measured, as the gate asks
+ops="awk -v m=\$(cat $T/level) -v s=\$\$ 'BEGIN { srand(s); printf \"ops: %.3f\\n\", m + 20 * rand() }'"
+echo 1000 >"$T/level"
+# shellcheck disable=SC2086
+run calibrate -w cmd -l none -n 6 --no-warmup --delay 0 --dir $T --shell \
+	--figure 'ops=^ops: ([0-9.]+):higher:ops/s' --sessions 4 --every 1s -- "$ops"
+expect_rc "calibrate by the figure: exit 0" 0
+for side in base:1000 slow:800; do
+	echo "${side#*:}" >"$T/level"
+	# shellcheck disable=SC2086
+	run run -w cmd -l none -n 6 --no-warmup --delay 0 --dir $T -L "${side%:*}" --shell \
+		--figure 'ops=^ops: ([0-9.]+):higher:ops/s' -- "$ops"
+done
+run compare base slow --fail-on-regression 5
+expect_rc "a 20% drop in ops/s against a 5% gate: exit 1" 1
+expect_out "compare calls the drop worse" "worse"
+run compare slow base --fail-on-regression 5
+expect_rc "the other way round it is a gain: exit 0" 0
+
+# figure options that cannot be right are usage errors, nothing run
+n0=$(sql "select count(*) from runs")
+run run -w cmd $one --figure 'ops=([0-9]+)' -- true
+expect_rc "a figure without its direction: exit 2" 2
+expect_err "it says to give one" "--figure 'ops=\(\[0-9\]\+\)': say which way is better"
+run run -w cmd $one --figure 'ops=([0-9]+):higher' --judge lat -- true
+expect_rc "--judge naming no figure: exit 2" 2
+run run -w selftest -l none -n 2 --figure 'ops=([0-9]+):higher'
+expect_rc "--figure with another workload: exit 2" 2
+expect_err "it says whose option it is" "--figure applies to workload cmd only"
+[ "$(sql "select count(*) from runs")" = "$n0" ] && ok "nothing ran" || not_ok "nothing ran" "$(sql "select count(*) from runs") runs, $n0 before"
