@@ -97,7 +97,12 @@ struct ct_report_cell {
 /* A figure judged beside the main one: a metric of the runs. */
 struct ct_report_extra {
 	char metric[CT_METRIC_NAME]; /* "audio_met_pct" */
+	char unit[CT_FIGURE_UNIT];   /* a command's figure's ("" for none) */
 	bool higher_better;
+	/* a command's other figure (--figure): Holm-adjusted among the
+	 * secondary figures alone, never in the main figure's family, so it
+	 * neither weakens the verdict nor decides a gate */
+	bool secondary;
 };
 
 struct ct_report_block {

@@ -174,8 +174,9 @@ static json_t *extras_json(const struct ct_report *rep, const char *base,
 
 		json_array_append_new(
 			arr,
-			json_pack("{s:s, s:b, s:o}", "metric", x->metric, "higher_better",
-				  x->higher_better, "comparison",
+			json_pack("{s:s, s:s, s:b, s:b, s:o}", "metric", x->metric, "unit", x->unit,
+				  "higher_better", x->higher_better, "secondary", x->secondary,
+				  "comparison",
 				  comparison_json(base, d, c,
 						  ct_report_outcome(rep, c, x->higher_better))));
 	}
@@ -410,6 +411,7 @@ static json_t *runs_json(const struct ct_report *rep)
 	json_object_set_new(o, "confidence", json_real(rep->confidence));
 	json_object_set_new(o, "higher_better", json_boolean(rep->higher_better));
 	json_object_set_new(o, "figure", json_string(rep->figure_key));
+	json_object_set_new(o, "unit", jstr(rep->unit));
 	json_object_set_new(o, "baseline", jstr(rep->base_label));
 	json_object_set_new(o, "paired", json_boolean(rep->paired));
 	json_object_set_new(o, "within_session", json_boolean(rep->within_session));

@@ -306,23 +306,34 @@ static int compare_cell(struct ct_report *rep, const struct ct_report_block *blk
 	return rc;
 }
 
-/* Holm across the loads (and figures) of each config. */
+/* Holm across the loads (and figures) of each config: the main figure's
+ * family holds the latency workload's extra figures, a command's other
+ * figures (secondary) are a family of their own. */
 static int decide_all(struct ct_report *rep, size_t nsrc, char *err, size_t len)
 {
-	size_t per = 1 + rep->nextra, n;
-	struct ct_stats_comparison **fam = calloc(rep->nblocks * per + 1, sizeof(*fam));
+	size_t per = 1 + rep->nextra, n, ns;
+	struct ct_stats_comparison **fam = calloc(2 * (rep->nblocks * per + 1), sizeof(*fam));
+	struct ct_stats_comparison **sec = fam ? fam + rep->nblocks * per + 1 : NULL;
 	int rc = 0;
 
 	if (!fam)
 		return ct_err(err, len, -ENOMEM, "out of memory");
 	for (size_t j = 0; !rc && j < nsrc; j++) {
-		n = 0;
+		n = ns = 0;
 		for (size_t i = 0; i < rep->nblocks; i++) {
 			fam[n++] = &rep->blocks[i].cells[j].cmp;
-			for (unsigned k = 0; k < rep->nextra; k++)
-				fam[n++] = &rep->blocks[i].cells[j].extra_cmp[k];
+			for (unsigned k = 0; k < rep->nextra; k++) {
+				struct ct_stats_comparison *e =
+					&rep->blocks[i].cells[j].extra_cmp[k];
+
+				if (rep->extra[k].secondary)
+					sec[ns++] = e;
+				else
+					fam[n++] = e;
+			}
 		}
-		if (ct_stats_decide(fam, n, rep->confidence))
+		if (ct_stats_decide(fam, n, rep->confidence) ||
+		    (ns && ct_stats_decide(sec, ns, rep->confidence)))
 			rc = ct_err(err, len, -EINVAL, "cannot adjust the p-values");
 	}
 	free(fam);

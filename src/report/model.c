@@ -56,6 +56,15 @@ static void name_figure(struct ct_report *rep)
 	double main;
 
 	rep->figure_kind = rp_figure_of(r, &rep->figure, &rep->unit, &rep->figure_key);
+	/* a command's figures after its judged one: reported beside it */
+	for (unsigned i = 1; r && i < r->nfigs && rep->nextra < CT_REPORT_MAX_EXTRA; i++) {
+		struct ct_report_extra *e = &rep->extra[rep->nextra++];
+
+		snprintf(e->metric, sizeof(e->metric), "%s", r->figs[i].name);
+		snprintf(e->unit, sizeof(e->unit), "%s", r->figs[i].unit);
+		e->higher_better = r->figs[i].higher_better;
+		e->secondary = true;
+	}
 	if (rep->figure_kind != CT_FIGURE_LATENCY || ct_run_metric(r, CT_METRIC_LATENCY, &main))
 		return;
 	if (rp_tasks_of(rep, task, 1))
