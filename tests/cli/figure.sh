@@ -6,7 +6,7 @@
 # output lacks its figure fails and says why; a throughput drop is worse
 # in compare and gates; bad figure options are usage errors.
 . "$CT_TESTLIB"
-plan 29
+plan 33
 
 one="-l none -n 2 --no-warmup --delay 0 --dir $T"
 # the values of metric M of label L's ok runs, in the order they ran
@@ -129,6 +129,45 @@ expect_rc "a 20% drop in ops/s against a 5% gate: exit 1" 1
 expect_out "compare calls the drop worse" "worse"
 run compare slow base --fail-on-regression 5
 expect_rc "the other way round it is a gain: exit 0" 0
+
+# history: a step in a throughput series (sessions at about 1000 ops/s,
+# then at about 800) is a change point, and a worse one
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	[ "$i" -le 6 ] && echo 1000 >"$T/level" || echo 800 >"$T/level"
+	# shellcheck disable=SC2086
+	run run -w cmd -l none -n 3 --no-warmup --delay 0 --dir $T -L "h-$i" --shell \
+		--figure 'ops=^ops: ([0-9.]+):higher:ops/s' -- "$ops"
+done
+run history --label 'h-*'
+expect_out "history finds the step in ops/s" "^none: machine .*, 12 sessions, 1 change point$"
+expect_out "and calls the drop worse" "^  ---- change 1 at session .*worse"
+
+# bisect: a generated repository whose program prints ops/s, the 5th of
+# 7 changes lowering it by 30%; bisect names that commit
+R="$T/repo"
+mkdir "$R"
+git -C "$R" init -q
+git -C "$R" config user.email t@example.org
+git -C "$R" config user.name t
+cat >"$R/bench" <<'EOF'
+#!/bin/sh
+. ./level
+awk -v m="$LEVEL" -v s=$$ 'BEGIN { srand(s); printf "ops: %.2f\n", m + 20 * rand() }'
+EOF
+chmod +x "$R/bench"
+echo LEVEL=1000 >"$R/level"
+git -C "$R" add . && git -C "$R" commit -qm "bench: the base"
+for k in 1 2 3 4 5 6 7; do
+	echo "change $k" >>"$R/notes.txt"
+	[ "$k" = 5 ] && echo LEVEL=700 >"$R/level"
+	git -C "$R" add -A . && git -C "$R" commit -qm "change $k"
+done
+culprit=$(git -C "$R" log --format=%H --grep="^change 5\$")
+run bisect start --repo "$R" --good HEAD~7 --bad HEAD --build true -q --no-warmup --delay 0 \
+	--dir $T -w cmd --figure 'ops=^ops: ([0-9.]+):higher:ops/s' -- ./bench
+expect_rc "bisect by ops/s: exit 0" 0
+expect_out "it names the commit that lowered ops/s" "^$culprit is the first bad commit\$"
+"$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
 
 # figure options that cannot be right are usage errors, nothing run
 n0=$(sql "select count(*) from runs")
