@@ -45,6 +45,7 @@ struct ct_workload_opts {
 	struct ct_optlist figures; /* cmd: --figure and --figure-json, in order */
 	const char *figure_from;   /* cmd: "stdout" (default), "stderr" or a file */
 	const char *judge;	   /* cmd: the figure judged (default the first) */
+	const char *suite;	   /* run -f's job, "FILE/JOB#HASH": in the parameters */
 };
 
 struct ct_workload_ops {
@@ -99,5 +100,8 @@ int ct_workload_init(struct ct_workload *w, const struct ct_workload_ops *ops,
 		     const struct ct_env *env, const struct ct_workload_opts *opts, char *err,
 		     size_t len) CT_WUR;
 void ct_workload_release(struct ct_workload *w);
+/* Appends " suite=TAG" to params (len bytes) when o names a suite job, so
+ * that sessions of a job that changed are other workloads. */
+void ct_workload_params_suite(const struct ct_workload_opts *o, char *params, size_t len);
 
 #endif

@@ -43,6 +43,7 @@ int cmd_restore(int argc, char **argv);
 int cmd_push(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);
+int cmd_profiles(int argc, char **argv);
 
 /* Prints "contend: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) CT_PRINTF(1, 2);

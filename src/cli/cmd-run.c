@@ -145,6 +145,60 @@ static void defaults(struct run_args *a, const char *cmd)
 	a->format = CLI_FORMAT_AUTO;
 }
 
+/* -f FILE: the suite's jobs, each a run with the options given beside
+ * -f (argv less -f FILE). */
+static int run_file(struct run_args *a, const struct run_cmd *cmd, int argc, char **argv,
+		    const struct cli_parsed *p)
+{
+	const char *path = a->suite_file;
+	char **extra;
+	int n = 0, ex;
+
+	if (p->rest < argc)
+		return cli_usage_error(a->cmd, "-f: a suite's jobs name their commands (command = "
+					       "...), none goes after --");
+	extra = calloc((size_t)argc + 1, sizeof(*extra));
+	if (!extra)
+		return cli_fail(-ENOMEM, "out of memory");
+	for (int i = 1; i < p->rest; i++) {
+		if (!strcmp(argv[i], "-f") || !strcmp(argv[i], "--file"))
+			i++;
+		else if (strncmp(argv[i], "--file=", 7) && strncmp(argv[i], "-f", 2) &&
+			 strcmp(argv[i], "--"))
+			extra[n++] = argv[i];
+	}
+	ex = run_suite(cmd, path, extra, n);
+	free(extra);
+	return ex;
+}
+
+int run_check_only(const struct run_cmd *cmd, int argc, char **argv)
+{
+	struct run_args *a = malloc(sizeof(*a));
+	char err[CT_ERRLEN] = "";
+	struct cli_parsed p;
+	int ex, rc;
+
+	if (!a)
+		return cli_fail(-ENOMEM, "out of memory");
+	defaults(a, cmd->name);
+	a->calibrate = cmd->calibrate;
+	ex = cli_parse_in_order(a->cmd, cmd->synopsis, cmd->intro, run_opts_table(), a, argc, argv,
+				&p);
+	if (!ex)
+		ex = run_check(a, &p, argc, argv);
+	if (!ex) {
+		rc = ct_env_from_machine(&a->s.env, err, sizeof(err));
+		if (!rc)
+			rc = ct_session_check(&a->s, err, sizeof(err));
+		ex = rc ? cli_cmd_fail(a->cmd, rc, err) : 0;
+	}
+	free(a->kconfigs);
+	free(a);
+	ct_load_forget_cmds();
+	return ex == 1 ? 0 : ex;
+}
+
 /* run and calibrate: parse, check, open, run the session(s), report. */
 static int run_flow(struct run_args *a, const struct run_cmd *cmd, int argc, char **argv)
 {
@@ -161,6 +215,8 @@ static int run_flow(struct run_args *a, const struct run_cmd *cmd, int argc, cha
 		run_man_options(stdout);
 		return 0;
 	}
+	if (!ex && a->suite_file)
+		return run_file(a, cmd, argc, argv, &p);
 	if (!ex)
 		ex = run_check(a, &p, argc, argv);
 	if (!ex && a->from && cmd->from)

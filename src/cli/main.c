@@ -26,6 +26,8 @@ static const struct ct_cmd commands[] = {
 	{ "sysinfo", cmd_sysinfo, "print the system facts that identify a config", 0 },
 	{ "list", cmd_list, "list stored sessions", 0 },
 	{ "loads", cmd_loads, "list the background loads and what their Loads column counts", 0 },
+	{ "profiles", cmd_profiles,
+	  "list the shipped suites of the benchmarks kernel people run (run -f NAME)", 0 },
 	{ "compare", cmd_compare, "compare stored configs per load, with verdicts", 0 },
 	{ "report", cmd_report,
 	  "render stored results as text, JSON, CSV, Markdown or an HTML page", 0 },

@@ -110,8 +110,29 @@ static bool in_range(const struct cli_opt *o, double v)
 	return true;
 }
 
+/* One line of what is wrong with a value into err: CT_EXIT_USAGE. */
+static int usage(char *err, size_t len, const char *fmt, ...) CT_PRINTF(3, 4);
+static int usage(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return CT_EXIT_USAGE;
+}
+
+/* the value through the table, its error printed as cmd's */
+static int set_value(const char *cmd, const struct cli_opt *o, void *base, const char *arg)
+{
+	char err[CT_ERRLEN];
+	int rc = cli_set_value(o, base, arg, err, sizeof(err));
+
+	return rc ? cli_usage_error(cmd, "%s", err) : 0;
+}
+
 /* "--runs must be a whole number, 1 to 100000, not 'x'" */
-static int bad_value(const char *cmd, const struct cli_opt *o, const char *arg)
+static int bad_value(const struct cli_opt *o, const char *arg, char *err, size_t len)
 {
 	static const char *const kind[] = {
 		[CLI_OPT_UINT] = "a whole number",
@@ -124,14 +145,15 @@ static int bad_value(const char *cmd, const struct cli_opt *o, const char *arg)
 
 	cli_range_text(o, range, sizeof(range));
 	ct_quote(arg, q, sizeof(q));
-	return cli_usage_error(cmd, "--%s must be %s%s%s, not %s", o->long_name, kind[o->type],
-			       *range ? ", " : "", range, q);
+	snprintf(err, len, "--%s must be %s%s%s, not %s", o->long_name, kind[o->type],
+		 *range ? ", " : "", range, q);
+	return CT_EXIT_USAGE;
 }
 
-static int set_value(const char *cmd, const struct cli_opt *o, void *base, const char *arg)
+int cli_set_value(const struct cli_opt *o, void *base, const char *arg, char *err, size_t len)
 {
 	char *value = (char *)base + o->off;
-	char err[CT_ERRLEN], q[96];
+	char q[96];
 	uint64_t u;
 	int64_t d;
 	double v;
@@ -143,8 +165,8 @@ static int set_value(const char *cmd, const struct cli_opt *o, void *base, const
 	case CLI_OPT_STRING:
 		if (!*arg || ct_has_control(arg)) {
 			ct_quote(arg, q, sizeof(q));
-			return cli_usage_error(cmd, "--%s must be %s, not %s", o->long_name,
-					       *arg ? "printable text" : "non-empty", q);
+			return usage(err, len, "--%s must be %s, not %s", o->long_name,
+				     *arg ? "printable text" : "non-empty", q);
 		}
 		*(const char **)value = arg;
 		return 0;
@@ -153,14 +175,14 @@ static int set_value(const char *cmd, const struct cli_opt *o, void *base, const
 
 		if (!*arg || ct_has_control(arg)) {
 			ct_quote(arg, q, sizeof(q));
-			return cli_usage_error(cmd, "--%s must be %s, not %s", o->long_name,
-					       *arg ? "printable text" : "non-empty", q);
+			return usage(err, len, "--%s must be %s, not %s", o->long_name,
+				     *arg ? "printable text" : "non-empty", q);
 		}
 		if (l->n >= CT_OPTLIST_MAX)
-			return cli_usage_error(cmd,
-					       "--%s: at most %d values (with the options that "
-					       "share its list)",
-					       o->long_name, CT_OPTLIST_MAX);
+			return usage(
+				err, len,
+				"--%s: at most %d values (with the options that share its list)",
+				o->long_name, CT_OPTLIST_MAX);
 		l->v[l->n].opt = o->long_name;
 		l->v[l->n++].arg = arg;
 		return 0;
@@ -168,7 +190,7 @@ static int set_value(const char *cmd, const struct cli_opt *o, void *base, const
 	case CLI_OPT_UINT:
 	case CLI_OPT_U64:
 		if (ct_parse_uint(arg, 0, UINT64_MAX, &u) || !in_range(o, (double)u))
-			return bad_value(cmd, o, arg);
+			return bad_value(o, arg, err, len);
 		if (o->type == CLI_OPT_UINT)
 			*(unsigned *)value = (unsigned)u;
 		else
@@ -176,17 +198,17 @@ static int set_value(const char *cmd, const struct cli_opt *o, void *base, const
 		return 0;
 	case CLI_OPT_DOUBLE:
 		if (ct_parse_number(arg, &v) || !in_range(o, v))
-			return bad_value(cmd, o, arg);
+			return bad_value(o, arg, err, len);
 		*(double *)value = v;
 		return 0;
 	case CLI_OPT_SIZE:
 		if (ct_parse_size(arg, &u) || !in_range(o, (double)u))
-			return bad_value(cmd, o, arg);
+			return bad_value(o, arg, err, len);
 		*(uint64_t *)value = u;
 		return 0;
 	case CLI_OPT_DURATION:
 		if (ct_parse_duration(arg, &d) || !in_range(o, (double)d))
-			return bad_value(cmd, o, arg);
+			return bad_value(o, arg, err, len);
 		*(int64_t *)value = d;
 		return 0;
 	case CLI_OPT_CHOICE:
@@ -209,12 +231,12 @@ static int set_value(const char *cmd, const struct cli_opt *o, void *base, const
 			     c->name && off < sizeof(list); c++)
 				off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
 							c == o->choices ? "" : ", ", c->name);
-			return cli_usage_error(cmd, "--%s must be one of %s, not %s", o->long_name,
-					       list, q);
+			return usage(err, len, "--%s must be one of %s, not %s", o->long_name, list,
+				     q);
 		}
 	case CLI_OPT_CALLBACK:
-		if (o->cb(o, base, arg, err, sizeof(err)))
-			return cli_usage_error(cmd, "%s", err);
+		if (o->cb(o, base, arg, err, len))
+			return CT_EXIT_USAGE;
 		return 0;
 	default:
 		return 0;

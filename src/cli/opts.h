@@ -100,6 +100,11 @@ int cli_parse(const char *cmd, const char *synopsis, const char *intro, const st
 int cli_parse_in_order(const char *cmd, const char *synopsis, const char *intro,
 		       const struct cli_opt *opts, void *base, int argc, char **argv,
 		       struct cli_parsed *p);
+/* Sets o's value in base from arg as the parser does (a list appends,
+ * a callback is called): 0, or CT_EXIT_USAGE with one line in err
+ * ("--runs must be a whole number, 1 to 100000, not 'x'"), printed by
+ * nobody - a suite file says where the value came from. */
+int cli_set_value(const struct cli_opt *o, void *base, const char *arg, char *err, size_t len);
 /* Whether the option named long_name was given. */
 bool cli_given(const struct cli_opt *opts, const struct cli_parsed *p, const char *long_name);
 /* The defaults that depend on what was given, once it is known: with

@@ -81,8 +81,12 @@ int run_params(const struct run_args *a, char *params, size_t plen, char *err, s
 	struct ct_workload w;
 	int rc;
 
-	if (ops->describe)
-		return ops->describe(&a->s.env, &a->s.opts.wopts, parent, params, plen, err, len);
+	if (ops->describe) {
+		rc = ops->describe(&a->s.env, &a->s.opts.wopts, parent, params, plen, err, len);
+		if (!rc)
+			ct_workload_params_suite(&a->s.opts.wopts, params, plen);
+		return rc;
+	}
 	env = a->s.env;
 	if ((size_t)snprintf(env.dir, sizeof(env.dir), "%s/contend.XXXXXX", parent) >=
 	    sizeof(env.dir))

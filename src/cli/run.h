@@ -41,6 +41,7 @@ struct run_args {
 	const char *commit; /* run --commit REV, as given */
 	struct cli_out out; /* run: where the session's report goes */
 	bool quick, quiet, keep, no_warmup, no_cgroup, ignore_failures, dry_run, man_options;
+	const char *suite_file; /* run -f FILE */
 	struct ct_knob knobs[CT_KNOB_MAX];
 	size_t nknobs;
 	struct ct_knob_config *kconfigs;
@@ -103,6 +104,16 @@ int run_check_baseline(const struct run_args *a, struct ct_store *st);
 int run_dry(struct run_args *a);
 /* The report of the session just stored, in --format (run-print.c). */
 int run_print(struct run_args *a, struct ct_store *st);
+
+/* -f FILE: every job of the suite file checked (each mistake one line
+ * FILE:LINE, CT_EXIT_USAGE, nothing run), then each run as cmd with argv
+ * extra (the options given beside -f) after its own (suite.c). The first
+ * job's exit code that is not 0; an interrupted job ends the suite. */
+struct run_cmd;
+int run_suite(const struct run_cmd *cmd, const char *path, char *const *extra, int nextra);
+/* The checks run makes before anything runs, of argv, nothing run
+ * (cmd-run.c): 0, or the exit code after one line. */
+int run_check_only(const struct run_cmd *cmd, int argc, char **argv);
 
 /* What one command of the two adds to the flow they share (cmd-run.c). */
 struct run_cmd {

@@ -60,7 +60,16 @@ int ct_workload_init(struct ct_workload *w, const struct ct_workload_ops *ops,
 			return rc;
 		}
 	}
+	ct_workload_params_suite(&w->opts, w->params, sizeof(w->params));
 	return 0;
+}
+
+void ct_workload_params_suite(const struct ct_workload_opts *o, char *params, size_t len)
+{
+	size_t used = strlen(params);
+
+	if (o->suite && used + strlen(o->suite) + 8 < len)
+		snprintf(params + used, len - used, "%ssuite=%s", used ? " " : "", o->suite);
 }
 
 void ct_workload_release(struct ct_workload *w)
