@@ -299,6 +299,11 @@ _contend()
 		done)
 		;;
 	-w | --workload) cands=$(_contend_workloads) ;;
+	-f | --file)
+		# a suite file, or a shipped one by name (contend profiles)
+		cands=$("$_contend_exe" profiles 2>/dev/null | awk 'NR > 1 && NF && $1 != "Run" { print $1 }')
+		compopt -o default 2>/dev/null
+		;;
 	--format)
 		cands=$(printf '%s\n' text json csv md)
 		[[ $cmd == run || $cmd == compare || $cmd == report || $cmd == history || $cmd == fleet ]] &&

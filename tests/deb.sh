@@ -2,19 +2,20 @@
 # The Debian package (make deb): it builds from the tree with debhelper,
 # depends on the libraries' runtime packages and on no -dev package, holds
 # the binary, the man page and bash completion, and its binary runs
-# (--version, the man page names every command --help lists) from the
-# package's files alone, unpacked under a temporary root.
+# (--version, the man page names every command --help lists, profiles
+# finds the shipped suites) from the package's files alone, unpacked
+# under a temporary root.
 # TAP; a skip with its reason where dpkg-buildpackage is not installed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "${T:?}"' EXIT
-echo "1..10"
+echo "1..11"
 if ! command -v dpkg-buildpackage >/dev/null 2>&1; then
 	why="dpkg-buildpackage is not installed (apt-get install debhelper)"
 	# a failure under CT_STRICT (.ci/run), as tests/cli/lib.sh's skips
 	[ "${CT_STRICT:-}" = 1 ] && echo "Bail out! skipped, which CT_STRICT makes a failure: $why" && exit 1
-	for i in 1 2 3 4 5 6 7 8 9 10; do echo "ok $i # SKIP $why"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do echo "ok $i # SKIP $why"; done
 	exit 0
 fi
 # as make deb builds it, into a directory of the test's, by a builder
@@ -81,3 +82,10 @@ case $v in
 *"+git"*".$sha"*) echo "ok 10 - its version names the commit it was built from: $v" ;;
 *) echo "not ok 10 - its version names the commit it was built from # got '$v', HEAD $sha" ;;
 esac
+CONTEND_SUITES= "$T/root/usr/bin/contend" profiles >"$T/profiles" 2>&1
+if grep -q "^hackbench " "$T/profiles" && grep -qx "./usr/share/contend/suites/fio.ini" "$T/files"; then
+	echo "ok 11 - it ships the suites, and its binary finds them: $(awk 'NR > 1 && NF { n++ } END { print n - 1 }' "$T/profiles") profiles"
+else
+	echo "not ok 11 - it ships the suites, and its binary finds them"
+	sed 's/^/# /' "$T/profiles" | head -n 5
+fi
