@@ -284,7 +284,7 @@ static bool expand(struct suite *su, const struct kv *kv, const char *in, const 
 	size_t o = 0;
 
 	for (const char *p = in; *p;) {
-		char val[64], var[128]; /* what add may point to */
+		char val[64], var[128], dflt[256]; /* what add may point to */
 		const char *add = NULL;
 		size_t skip = 1, n;
 
@@ -307,8 +307,12 @@ static bool expand(struct suite *su, const struct kv *kv, const char *in, const 
 				def += 2;
 			}
 			add = getenv(var);
-			if (!add || (def && !*add))
-				add = def;
+			if (!add || (def && !*add)) {
+				/* the default is expanded too: ${GROUPS:-$ncpus} */
+				if (def && !expand(su, kv, def, pn, pv, np, dflt, sizeof(dflt)))
+					return false;
+				add = def ? dflt : NULL;
+			}
 			if (!add) {
 				bad(su, kv->file, kv->line, "%s: ${%s} is not set", kv->key, var);
 				return false;
@@ -718,9 +722,14 @@ static bool find_suite(const char *name, char *out, size_t len)
 	nd = suite_dirs(dirs, 8);
 	for (size_t i = 0; i < nd; i++)
 		for (int ext = 0; ext < 2; ext++) {
-			snprintf(out, len, "%s/%s%s", dirs[i], name, ext ? ".ini" : "");
-			if (!access(out, R_OK))
-				return true;
+			char full[PATH_MAX + 64], real[PATH_MAX];
+
+			snprintf(full, sizeof(full), "%s/%s%s", dirs[i], name, ext ? ".ini" : "");
+			if (access(full, R_OK))
+				continue;
+			/* named without the build tree's "bin/../" */
+			snprintf(out, len, "%s", realpath(full, real) ? real : full);
+			return true;
 		}
 	snprintf(out, len, "%s", name);
 	return false;

@@ -8,7 +8,7 @@
 # small size, stores the figure the tool printed (read again here from
 # the run's own output by awk or python, not by contend).
 . "$CT_TESTLIB"
-plan 36
+plan 37
 
 # three mistakes, three lines, nothing run
 cat >"$T/bad.ini" <<'EOF'
@@ -61,21 +61,26 @@ include common.ini
 [echo]
 param = k=1,2
 command = echo n=$((${BASE} + {k} * $ncpus))
+
+[dflt]
+command = echo n=${CT_TEST_UNSET:-$ncpus}
 EOF
 BASE=10 run run -f "$T/s.ini" --dir "$T" -q
 expect_rc "the suite runs: exit 0" 0
 ncpus=$(getconf _NPROCESSORS_ONLN)
 check "a job a value of its param, each its command expanded" test \
-	"$(sql "select group_concat(v, ' ') from (select distinct json_extract(metrics, '\$.n') v from runs order by v)")" = "$((10 + ncpus)) $((10 + 2 * ncpus))"
+	"$(sql "select group_concat(v, ' ') from (select distinct json_extract(metrics, '\$.n') v from runs where workload_params like '%/echo[%' order by v)")" = "$((10 + ncpus)) $((10 + 2 * ncpus))"
+check "a default is expanded too: \${VAR:-\$ncpus}" test \
+	"$(sql "select distinct json_extract(metrics, '\$.n') from runs where workload_params like '%/dflt#%'")" = "$ncpus"
 check "each job's parameters name the suite, the job and its hash" test \
 	"$(sql "select count(distinct workload_params) from runs where workload_params like '%suite=s.ini/echo[k=_]#%'")" = 2
 h1=$(sql "select distinct workload_params from runs where workload_params like '%k=1]#%'")
 # the same file again: the same jobs; a changed one: another
 BASE=10 run run -f "$T/s.ini" --dir "$T" -q
-check "the same suite again is the same workload" test "$(sql "select count(distinct workload_params) from runs")" = 2
+check "the same suite again is the same workload" test "$(sql "select count(distinct workload_params) from runs")" = 3
 sed -i 's/runs = 2/runs = 3/' "$T/common.ini"
 BASE=10 run run -f "$T/s.ini" --dir "$T" -q
-check "a changed suite's sessions are told apart" test "$(sql "select count(distinct workload_params) from runs")" = 4
+check "a changed suite's sessions are told apart" test "$(sql "select count(distinct workload_params) from runs")" = 6
 h1q=$(printf '%s' "$h1" | sed "s/'/''/g")
 check "the old job keeps its name" test "$(sql "select count(*) from runs where workload_params = '$h1q'")" = 4
 run run -f "$T/s.ini" --dir "$T" -q
