@@ -722,10 +722,11 @@ static bool find_suite(const char *name, char *out, size_t len)
 	nd = suite_dirs(dirs, 8);
 	for (size_t i = 0; i < nd; i++)
 		for (int ext = 0; ext < 2; ext++) {
-			char full[PATH_MAX + 64], real[PATH_MAX];
+			char full[PATH_MAX], real[PATH_MAX];
+			int n = snprintf(full, sizeof(full), "%s/%s%s", dirs[i], name,
+					 ext ? ".ini" : "");
 
-			snprintf(full, sizeof(full), "%s/%s%s", dirs[i], name, ext ? ".ini" : "");
-			if (access(full, R_OK))
+			if (n < 0 || (size_t)n >= sizeof(full) || access(full, R_OK))
 				continue;
 			/* named without the build tree's "bin/../" */
 			snprintf(out, len, "%s", realpath(full, real) ? real : full);
