@@ -590,8 +590,9 @@ static bool param_of(struct suite *su, const struct kv *kv, char **copy, char **
 	return *nv > 0;
 }
 
-/* Every job of su, params expanded, in file order; -1 when any is wrong. */
-static int make_jobs(struct suite *su, char *const *extra, int nextra, struct job **out)
+/* Every job of su, params expanded, in file order (*made of them in *out,
+ * the caller's to free); -1 when any is wrong. */
+static int make_jobs(struct suite *su, char *const *extra, int nextra, struct job **out, int *made)
 {
 	struct job *jobs = calloc(SUITE_MAX_JOBS, sizeof(*jobs));
 	int n = 0;
@@ -652,6 +653,7 @@ static int make_jobs(struct suite *su, char *const *extra, int nextra, struct jo
 	if (!su->nsec && !su->nerr)
 		bad(su, su->path, 0, "no job: a job is a section [NAME] with its keys");
 	*out = jobs;
+	*made = n;
 	return su->nerr ? -1 : n;
 }
 
@@ -743,7 +745,7 @@ int run_suite(const struct run_cmd *cmd, const char *given, char *const *extra, 
 	struct section *cur = NULL;
 	struct job *jobs = NULL;
 	bool dry = false;
-	int n, ex = 0, first = 0;
+	int n, ex = 0, first = 0, made = 0;
 
 	for (int i = 0; i < nextra; i++)
 		dry = dry || !strcmp(extra[i], "--dry-run");
@@ -755,7 +757,7 @@ int run_suite(const struct run_cmd *cmd, const char *given, char *const *extra, 
 		return CT_EXIT_USAGE;
 	}
 	read_file(&su, path, NULL, &cur, 0);
-	n = su.nerr ? -1 : make_jobs(&su, extra, nextra, &jobs);
+	n = su.nerr ? -1 : make_jobs(&su, extra, nextra, &jobs, &made);
 	/* every job's own checks (its workload, loads, knobs, command) before
 	 * any runs: a mistake there is said with the job's line */
 	for (int i = 0; n > 0 && i < n; i++) {
@@ -768,7 +770,7 @@ int run_suite(const struct run_cmd *cmd, const char *given, char *const *extra, 
 		}
 	}
 	if (su.nerr) {
-		suite_free(&su, jobs, n > 0 ? n : 0);
+		suite_free(&su, jobs, made);
 		return CT_EXIT_USAGE;
 	}
 	for (int i = 0; i < n; i++) {
