@@ -3,7 +3,8 @@
  * checked against the C library's strtod, which it must equal bit for bit
  * and stop where it stops (its fast path is Clinger's: at most 15 digits
  * times an exact power of ten, one rounding); the others must not crash,
- * and what they accept must hold their documented ranges.
+ * and what they accept must hold their documented ranges (ct_parse_scaled,
+ * a benchmark's number, a finite one).
  */
 #include "contend/util.h"
 
@@ -36,6 +37,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!ct_parse_uint(s, 3, 1000, &u) && (u < 3 || u > 1000))
 		abort();
 	if (!ct_parse_double(s, &d) && !isfinite(d))
+		abort();
+	/* a benchmark's number (--figure, --load-work): finite, and read from
+	 * the bytes given alone (data is not terminated) */
+	if (!ct_parse_scaled((const char *)data, size, &d) && !isfinite(d))
 		abort();
 	free(s);
 	return 0;
