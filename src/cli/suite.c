@@ -59,7 +59,7 @@ struct suite {
 	bool quiet; /* profiles reads files to count their jobs */
 	/* the mistakes said, so that one in [global] is said once, not once
 	 * a job */
-	uint32_t said[64];
+	uint64_t said[64];
 	size_t nsaid;
 };
 
@@ -74,12 +74,10 @@ struct job {
 	size_t nmem;
 };
 
-/* FNV-1a of s continued from h, with an end so that "ab","c" is not "a","bc". */
-static uint32_t fnv1a(uint32_t h, const char *s)
+/* ct_fnv1a of s and then of an end, so that "ab","c" is not "a","bc". */
+static uint64_t fnv1a(uint64_t h, const char *s)
 {
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return (h ^ 0xff) * 16777619u;
+	return ct_fnv1a(ct_fnv1a(h, s), "\n");
 }
 
 static void bad(struct suite *su, const char *file, unsigned line, const char *fmt, ...)
@@ -87,14 +85,14 @@ static void bad(struct suite *su, const char *file, unsigned line, const char *f
 static void bad(struct suite *su, const char *file, unsigned line, const char *fmt, ...)
 {
 	char msg[CT_ERRLEN];
-	uint32_t h;
+	uint64_t h;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	su->nerr++;
-	h = fnv1a(fnv1a(2166136261u, file), msg) ^ line;
+	h = fnv1a(fnv1a(CT_FNV_INIT, file), msg) ^ line;
 	for (size_t i = 0; i < su->nsaid; i++)
 		if (su->said[i] == h)
 			return;
@@ -456,7 +454,7 @@ static bool make_job(struct suite *su, const struct section *s, const char *cons
 	const char *command = NULL;
 	char *value = malloc(VALUE_MAX), err[CT_ERRLEN], tag[256];
 	bool shell = false, ok = value != NULL;
-	uint32_t h = 2166136261u;
+	uint64_t h = CT_FNV_INIT;
 
 	memset(j, 0, sizeof(*j));
 	j->file = s->file;
@@ -537,7 +535,8 @@ static bool make_job(struct suite *su, const struct section *s, const char *cons
 	if (ok) {
 		const char *base = strrchr(su->path, '/') ? strrchr(su->path, '/') + 1 : su->path;
 
-		snprintf(tag, sizeof(tag), "%s/%s#%08x", base, j->name, h);
+		snprintf(tag, sizeof(tag), "%s/%s#%08x", base, j->name,
+			 (unsigned)(h & 0xffffffffu));
 		ok = job_arg(j, "--suite") && job_arg(j, tag);
 	}
 	if (ok && command) {

@@ -97,12 +97,10 @@ static int figures_prepare(struct cmd *c, const struct ct_workload_opts *o, char
 	return 0;
 }
 
-/* FNV-1a of s, continued from h. */
-static uint32_t fnv1a(uint32_t h, const char *s)
+/* ct_fnv1a of s and then of an end, so that "ab","c" is not "a","bc". */
+static uint64_t fnv1a(uint64_t h, const char *s)
 {
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return (h ^ 0xff) * 16777619u; /* an end, so "ab","c" is not "a","bc" */
+	return ct_fnv1a(ct_fnv1a(h, s), "\n");
 }
 
 /* Appends " --figure NAME" for each figure, the judged first, and a hash
@@ -111,7 +109,7 @@ static uint32_t fnv1a(uint32_t h, const char *s)
 static void param_figures(char *buf, size_t size, size_t *off, const struct cmd *c,
 			  const struct ct_workload_opts *o)
 {
-	uint32_t h = 2166136261u;
+	uint64_t h = CT_FNV_INIT;
 	int n;
 
 	if (!c->nfigs)
@@ -128,7 +126,7 @@ static void param_figures(char *buf, size_t size, size_t *off, const struct cmd 
 		}
 		*off += (size_t)n;
 	}
-	n = snprintf(buf + *off, size - *off, " figures=%08x", h);
+	n = snprintf(buf + *off, size - *off, " figures=%08x", (unsigned)(h & 0xffffffffu));
 	if (n < 0 || (size_t)n >= size - *off)
 		buf[*off] = '\0';
 	else
