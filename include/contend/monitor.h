@@ -44,14 +44,27 @@ int ct_monitor_snap(struct ct_snapshot *s, const char *root, const char *dev) CT
  * interval, subtracted (with contend's own) to give foreign CPU. */
 void ct_monitor_delta(const struct ct_snapshot *a, const struct ct_snapshot *b, int64_t ours_us,
 		      struct ct_monitors *out);
-/* Samples the machine for interval_ns and returns the busy CPU not used by
- * this process, as a fraction of one CPU (quietness check). */
 /* The speed of this CPU now: the fastest of five slices of window_ns / 5
  * of a dependent integer loop, in steps per microsecond. The fastest, so a
  * preemption in one slice does not count: a lower figure on the same
  * machine means a slower CPU (a busy host, a lower clock), which steal
  * time does not always show. */
 double ct_cpu_speed(int64_t window_ns);
+/* The busy CPU outside this process and the children it has reaped, over
+ * a window that costs no wait of its own: from ct_window_begin to
+ * ct_window_end, whatever the caller did meanwhile (a session's
+ * preparation, warm-up and first runs), provided every child that ran in
+ * it has been reaped by the end. *cpus is a fraction of one CPU,
+ * *elapsed_ns the window's length. */
+struct ct_window {
+	struct ct_snapshot a;
+	int64_t t0;
+	int64_t children_us; /* RUSAGE_CHILDREN at the start */
+};
+int ct_window_begin(struct ct_window *w, const char *root) CT_WUR;
+int ct_window_end(const struct ct_window *w, const char *root, double *cpus,
+		  int64_t *elapsed_ns) CT_WUR;
+/* The same over interval_ns of sleep. */
 int ct_monitor_foreign(const char *root, int64_t interval_ns, double *cpus) CT_WUR;
 
 #endif

@@ -266,32 +266,58 @@ double ct_cpu_speed(int64_t window_ns)
 	return best;
 }
 
-int ct_monitor_foreign(const char *root, int64_t interval_ns, double *cpus)
+static int64_t children_cpu_us(const char *root)
 {
-	struct ct_snapshot a, b;
+	struct rusage ru;
+
+	if (!is_live(root) || getrusage(RUSAGE_CHILDREN, &ru))
+		return 0;
+	return (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec +
+	       (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+}
+
+int ct_window_begin(struct ct_window *w, const char *root)
+{
+	w->t0 = ct_now_ns();
+	w->children_us = children_cpu_us(root);
+	return ct_monitor_snap(&w->a, root, "");
+}
+
+int ct_window_end(const struct ct_window *w, const char *root, double *cpus, int64_t *elapsed_ns)
+{
+	struct ct_snapshot b;
 	struct ct_monitors d;
-	struct timespec until;
-	int64_t t0, t1;
+	int64_t t1;
 	int rc;
 
-	if (interval_ns <= 0)
-		return -EINVAL;
-	t0 = ct_now_ns();
-	rc = ct_monitor_snap(&a, root, "");
-	if (rc)
-		return rc;
-	until.tv_sec = (t0 + interval_ns) / 1000000000;
-	until.tv_nsec = (t0 + interval_ns) % 1000000000;
-	/* A signal ends the wait: the caller's flag decides what happens. */
-	rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL);
-	if (rc)
-		return -rc;
 	rc = ct_monitor_snap(&b, root, "");
 	if (rc)
 		return rc;
 	t1 = ct_now_ns();
-	ct_monitor_delta(&a, &b, 0, &d);
-	/* Divide by the time that passed, not the time asked for. */
-	*cpus = t1 > t0 ? (double)d.foreign_cpu_us * 1000.0 / (double)(t1 - t0) : 0.0;
+	ct_monitor_delta(&w->a, &b, children_cpu_us(root) - w->children_us, &d);
+	/* Divide by the time that passed. */
+	*elapsed_ns = t1 - w->t0;
+	*cpus = t1 > w->t0 ? (double)d.foreign_cpu_us * 1000.0 / (double)(t1 - w->t0) : 0.0;
 	return 0;
+}
+
+int ct_monitor_foreign(const char *root, int64_t interval_ns, double *cpus)
+{
+	struct ct_window w;
+	struct timespec until;
+	int64_t elapsed;
+	int rc;
+
+	if (interval_ns <= 0)
+		return -EINVAL;
+	rc = ct_window_begin(&w, root);
+	if (rc)
+		return rc;
+	until.tv_sec = (w.t0 + interval_ns) / 1000000000;
+	until.tv_nsec = (w.t0 + interval_ns) % 1000000000;
+	/* A signal ends the wait: the caller's flag decides what happens. */
+	rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL);
+	if (rc)
+		return -rc;
+	return ct_window_end(&w, root, cpus, &elapsed);
 }

@@ -39,6 +39,9 @@ struct session_rt {
 	unsigned nrefs;
 	struct ct_ref start_ref;
 	bool start_ref_held;
+	/* the quietness check's window, open from the session's start */
+	struct ct_window quiet;
+	bool quiet_open;
 };
 
 /* session.c */
@@ -57,6 +60,10 @@ int sess_begin_sessions(struct session_rt *rt, char *err, size_t len) CT_WUR;
  * once they are stored. -EINTR when a signal came meanwhile (but at the
  * end). */
 int sess_reference(struct session_rt *rt, enum ct_ref_phase phase, char *err, size_t len) CT_WUR;
+/* Warns when the machine was busy outside contend over the session's
+ * first second: at the end of a run once that second has passed (every
+ * child of the session reaped), or at the end (last). */
+void sess_quiet_check(struct session_rt *rt, bool last);
 
 /* runner.c */
 /* One run. Returns 0 when the run produced a result (ok or failed, in *r),

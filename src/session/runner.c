@@ -561,8 +561,10 @@ int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l
 {
 	int rc = run_one(rt, w, l, r, err, len);
 
-	if (!rc)
+	if (!rc) {
 		note_full_disk(rt->s->env.dir, r);
+		sess_quiet_check(rt, false);
+	}
 	/* hyperfine's warning: below 5 ms, what is timed is mostly the timer,
 	 * fork and exec. It names one run (the warm-up's, perhaps), not the
 	 * mean the table will show */

@@ -237,17 +237,29 @@ static int check_loads(const struct ct_session *s, const char *dir, char *err, s
 	return 0;
 }
 
-static void quietness_check(struct session_rt *rt)
+/* The quietness check: the CPU busy outside contend and what it started,
+ * over the session's first second or more - its preparation, warm-up and
+ * first runs, which it waits for anyway - so that it costs no wait of its
+ * own. Said once, at the first run to end after that second, or at the
+ * session's end; a session shorter than that is too short to tell. */
+#define QUIET_NS   1000000000LL
+#define QUIET_CPUS 0.10
+
+void sess_quiet_check(struct session_rt *rt, bool last)
 {
+	int64_t elapsed;
 	double cpus;
 
-	if (ct_monitor_foreign("", 1000000000LL, &cpus))
+	if (!rt->quiet_open || (!last && ct_now_ns() - rt->quiet.t0 < QUIET_NS))
 		return;
-	if (cpus > 0.10)
+	rt->quiet_open = false;
+	if (ct_window_end(&rt->quiet, "", &cpus, &elapsed) || elapsed < QUIET_NS)
+		return;
+	if (cpus > QUIET_CPUS)
 		sess_warn(rt,
-			  "the machine is not quiet: %.2f CPUs busy outside contend; results may "
-			  "be noisy",
-			  cpus);
+			  "the machine is not quiet: %.2f CPUs busy outside contend over the "
+			  "session's first %.1f s; results may be noisy",
+			  cpus, (double)elapsed / 1e9);
 }
 
 static bool orphan(const struct ct_session_rec *rec)
@@ -609,8 +621,10 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 		ct_err(err, len, rc, "cannot start the guard process: %s", strerror(-rc));
 		goto out;
 	}
-	quietness_check(&rt);
+	rt.quiet_open = ct_window_begin(&rt.quiet, "") == 0;
 	rc = run_all(&rt, &w, &have_wl, err, len);
+	if (!rc)
+		sess_quiet_check(&rt, true);
 out:
 	rc = finish(&rt, rc, err, len);
 	if (have_wl)

@@ -2,7 +2,7 @@
 # Whole sessions of the real binary at tiny sizes: the table, the store's
 # contents, failed runs reported as failed, the baseline, the kbuild tree.
 . "$CT_TESTLIB"
-plan 46
+plan 49
 
 run run -w selftest --scale 0.05 -l none,null -n 2 --delay 0.2s --dir "$T" -L st
 expect_rc "selftest session: exit 0" 0
@@ -100,3 +100,16 @@ esac
 sql "update configs set kernel_release = '0.0.1-test' where label = 'st'" >/dev/null
 run compare st other
 expect_out "configs that differ by kernel: the seeds' Kernel" "^Kernel +\\[runs\\] Time\\(s\\)"
+
+# the quietness check spans the session's first second of work, with no
+# wait of its own: a busy loop outside contend is named; the session's own
+# CPU - a busy foreground beside the process ring - is not foreign
+sh -c 'while :; do :; done' &
+hog=$!
+run run -w cmd -l none -n 3 --no-warmup --delay 0 -L busyhost -- sleep 0.5
+kill "$hog"
+wait "$hog" 2>/dev/null
+expect_err "a busy loop outside contend: the machine is not quiet" "the machine is not quiet: [0-9.]+ CPUs busy outside contend over the session's first [0-9.]+ s"
+run run -w cmd -l process -n 3 --no-warmup --delay 0.2s -L busyself -- sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'
+expect_rc "a session busy on every CPU itself: exit 0" 0
+check "and its own CPU is not taken for a busy machine" sh -c "! grep -q 'not quiet' '$T/err'"
