@@ -65,7 +65,7 @@ struct ct_report_cell {
 	size_t n;
 	struct ct_run_group g; /* means over the ok runs: Time, CPU%, Loads, LCPU% */
 	double ratio;	       /* g.time_s / the reference's no-load Time; NaN */
-	double *scores;	       /* oltp: 1000 x tps / the score reference, per value; NULL */
+	double *scores;	       /* oltp, a figure: per value, against the score reference; NULL */
 	/* the mean of each metric over the ok runs that have it (oltp: tps,
 	 * latency percentiles, IOPS...) */
 	struct ct_metric metric_means[CT_RUN_MAX_METRICS];
@@ -216,11 +216,16 @@ struct ct_report {
 	char base_label[128];
 	/* Ratio = Time / the no-load mean Time of ref_label */
 	char ref_label[128];
-	double ref_time_s;	/* NaN when no no-load runs were found */
+	double ref_time_s; /* NaN when no no-load runs were found */
+	/* a figure of the runs' own (CT_FIGURE_OTHER): Ratio = its mean /
+	 * ref_label's no-load mean of it; NaN else or when none */
+	double ref_value;
 	int64_t ref_session_id; /* the newest of ref_nsessions */
 	size_t ref_nsessions;
 	/* oltp: Score = 1000 x tps / score_tps, the no-load mean tps of
-	 * score_label; NaN when it has none with these parameters */
+	 * score_label; NaN when it has none with these parameters. A figure
+	 * of the runs' own is scored too, score_tps then the no-load mean of
+	 * that figure: 1000 x value / it, or it / value when lower is better */
 	bool scored;
 	char score_label[128];
 	bool score_default; /* the first config stored with these parameters */

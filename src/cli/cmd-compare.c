@@ -371,8 +371,10 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 
 		units[i] = ops ? ops->work_unit : NULL;
 	}
+	/* scored against the baseline, as WimMark compared kernels: oltp's
+	 * tps, or a command's own figure */
 	q.score = scored;
-	q.score_label = scored ? c->labels[0] : NULL;
+	q.score_label = c->labels[0];
 	rc = ct_report_build(&rep, st, &q, err, sizeof(err));
 	if (rc)
 		return cli_fail(rc, err);

@@ -58,7 +58,7 @@ static const char *const run_header =
 	"start_writeback_bytes,start_cpu_speed,value,score,outlier,likely_fluke,metrics,"
 	"ref_cpu_speed,ref_mem_gbps,ref_disk_mbps,drift_cpu_speed_pct,drift_mem_gbps_pct,"
 	"drift_disk_mbps_pct,drift_warning,effect,effect_ci_low,effect_ci_high,holm_p,decided_by,"
-	"verdict,machine_sessions_cov,verdict_note\n";
+	"verdict,machine_sessions_cov,verdict_note,secondary\n";
 
 static void run_row(FILE *f, const struct ct_report_block *b, const struct ct_report_cell *c,
 		    const struct ct_run *r)
@@ -154,6 +154,39 @@ static void drift_cols(FILE *f, const struct ct_report *rep, const struct ct_rep
 	fprintf(f, ",%d", warn);
 }
 
+/* A command's other figures against the baseline, as text prints them:
+ * "p99 ns: -2.1% [-15.1%, +8.9%] Holm p=0.69 no significant difference"
+ * for each, joined by "; " (Holm-adjusted among themselves, never
+ * deciding the verdict); "" when there are none. */
+static const char *secondary_verdicts(const struct ct_report *rep, const struct ct_report_cell *c,
+				      char *buf, size_t len)
+{
+	size_t off = 0;
+	char *mem = NULL;
+	size_t mlen = 0;
+	FILE *m = open_memstream(&mem, &mlen);
+
+	buf[0] = '\0';
+	if (!m)
+		return buf;
+	for (unsigned k = 0; k < rep->nextra; k++) {
+		const struct ct_report_extra *x = &rep->extra[k];
+		const struct ct_stats_comparison *v = &c->extra_cmp[k];
+
+		if (!x->secondary || v->decided_by == CT_TEST_NONE)
+			continue;
+		fprintf(m, "%s%s%s%s: ", off++ ? "; " : "", x->metric, *x->unit ? " " : "",
+			x->unit);
+		rp_effect(m, v, " [");
+		fprintf(m, " Holm p=%.2g %s", v->p_adj,
+			ct_report_outcome(rep, v, x->higher_better));
+	}
+	fclose(m);
+	snprintf(buf, len, "%s", mem ? mem : "");
+	free(mem);
+	return buf;
+}
+
 /* The verdict of a run's config against the baseline for the run's load,
  * as text prints it (empty for the baseline): the effect and its interval
  * (a ratio or a difference), Holm's p, the test that decided, the word,
@@ -167,7 +200,7 @@ static void verdict_cols(FILE *f, const struct ct_report *rep, const struct ct_r
 	char note[1536];
 
 	if (!c->compared) {
-		fputs(",,,,,,,,\n", f);
+		fputs(",,,,,,,,,\n", f);
 		return;
 	}
 	fputc(',', f);
@@ -186,6 +219,8 @@ static void verdict_cols(FILE *f, const struct ct_report *rep, const struct ct_r
 		num(f, ct_stats_between_cov(&v->between));
 	fputc(',', f);
 	field(f, by ? rp_scope_note(rep, b, c, note, sizeof(note)) : "");
+	fputc(',', f);
+	field(f, secondary_verdicts(rep, c, note, sizeof(note)));
 	fputc('\n', f);
 }
 

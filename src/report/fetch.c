@@ -162,14 +162,18 @@ void rp_cell_release(struct ct_report_cell *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* Each value as a score: 1000 x tps / the reference's mean tps. */
-static int score(struct ct_report_cell *c, double ref_tps, char *err, size_t len)
+/* Each value as a score against the reference's mean: 1000 x value /
+ * ref when more is better (tps), 1000 x ref / value when less is (a
+ * latency), so that a higher score is better whatever the figure. */
+static int score(struct ct_report_cell *c, double ref, bool higher_better, char *err, size_t len)
 {
-	c->scores = malloc(c->n * sizeof(*c->scores));
+	free(c->scores);
+	c->scores = malloc((c->n ? c->n : 1) * sizeof(*c->scores));
 	if (!c->scores)
 		return ct_err(err, len, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < c->n; i++)
-		c->scores[i] = 1000 * c->values[i] / ref_tps;
+		c->scores[i] =
+			higher_better ? 1000 * c->values[i] / ref : 1000 * ref / c->values[i];
 	return 0;
 }
 
@@ -254,6 +258,41 @@ int rp_references(struct ct_report *rep, const struct rp_ctx *x, char *err, size
 			   &rep->score_nsessions, err, len);
 }
 
+int rp_figure_refs(struct ct_report *rep, const struct rp_ctx *x, char *err, size_t len)
+{
+	const struct ct_report_query *q = x->q;
+	int64_t sess;
+	size_t nsess;
+	int rc;
+
+	rep->ref_value = NAN;
+	if (rep->figure_kind != CT_FIGURE_OTHER)
+		return 0;
+	rc = noload_mean(x, rep, rep->ref_label, true, &rep->ref_value, &sess, &nsess, err, len);
+	if (rc)
+		return rc;
+	rep->scored = true;
+	rep->score_default = !q->score_label;
+	if (q->score_label)
+		snprintf(rep->score_label, sizeof(rep->score_label), "%s", q->score_label);
+	else
+		rc = first_config(x->st, rep, rep->score_label, sizeof(rep->score_label), err, len);
+	if (!rc && rep->score_label[0])
+		rc = noload_mean(x, rep, rep->score_label, true, &rep->score_tps,
+				 &rep->score_session_id, &rep->score_nsessions, err, len);
+	for (size_t i = 0; !rc && i < rep->nblocks; i++)
+		for (size_t j = 0; !rc && j < rep->blocks[i].ncells; j++) {
+			struct ct_report_cell *c = &rep->blocks[i].cells[j];
+
+			c->ratio = c->n && rep->ref_value != 0
+					   ? mean_of(c->values, c->n) / rep->ref_value
+					   : NAN;
+			if (c->n && rep->score_tps > 0)
+				rc = score(c, rep->score_tps, rep->higher_better, err, len);
+		}
+	return rc;
+}
+
 /* A --load-cmd's command as stored with a run ("cmd=... work=..."), without
  * what the run added ("lcpu=estimated"); NULL for a built-in load. */
 static size_t command_of(const struct ct_run *r, const char **cmd)
@@ -323,7 +362,7 @@ int rp_build_blocks(struct ct_report *rep, const struct rp_ctx *x, char *err, si
 			if (!rc && c->g.n && rep->ref_time_s > 0)
 				c->ratio = c->g.time_s / rep->ref_time_s;
 			if (!rc && c->n && rep->scored && rep->score_tps > 0)
-				rc = score(c, rep->score_tps, err, len);
+				rc = score(c, rep->score_tps, true, err, len);
 		}
 		/* a baseline in no row: the score reference, its no-load runs
 		 * from the session that gave the reference */

@@ -102,6 +102,42 @@ static void head(FILE *f, const struct ct_report *rep, const char *command)
 	fprintf(f, "</code> %s</p>\n", ct_version);
 }
 
+static const char *ratio_text(double r, char buf[32])
+{
+	snprintf(buf, 32, "%.2f", r);
+	return buf;
+}
+
+/* A command's other figures under its config's row: each one's mean and
+ * unit, and its comparison (Holm-adjusted among the figures, never
+ * deciding the verdict of the row above). */
+static void secondary_rows(FILE *f, const struct ct_report *rep, const struct ct_report_cell *c)
+{
+	for (unsigned k = 0; k < rep->nextra; k++) {
+		const struct ct_report_extra *x = &rep->extra[k];
+		const struct ct_stats_comparison *v = &c->extra_cmp[k];
+		double m = rp_metric(c, x->metric);
+
+		if (!x->secondary || isnan(m))
+			continue;
+		fputs("<tr class=\"secondary\"><td></td><td class=\"l\">&nbsp;&nbsp;", f);
+		rp_html_esc(f, x->metric);
+		fprintf(f, "</td><td></td><td>%.6g ", m);
+		rp_html_esc(f, x->unit);
+		fprintf(f, "</td><td colspan=\"4\" class=\"l\">%s is better</td><td>",
+			x->higher_better ? "higher" : "lower");
+		if (c->compared && v->decided_by != CT_TEST_NONE) {
+			ct_report_print_effect(f, v);
+			fprintf(f, "</td><td>%.2g</td><td class=\"l\">", v->p_adj);
+			rp_html_esc(f, ct_report_outcome(rep, v, x->higher_better));
+			fputs(" <span class=\"note\">(secondary: never gates)</span></td></tr>\n",
+			      f);
+		} else {
+			fputs("-</td><td>-</td><td class=\"l\">-</td></tr>\n", f);
+		}
+	}
+}
+
 static void summary_row(FILE *f, const struct ct_report *rep, const struct ct_report_block *b,
 			const struct ct_report_cell *c)
 {
@@ -122,7 +158,10 @@ static void summary_row(FILE *f, const struct ct_report *rep, const struct ct_re
 		fputs("<td colspan=\"8\" class=\"l\">no ok runs</td></tr>\n", f);
 		return;
 	}
-	if (rep->figure_kind != CT_FIGURE_TIME) /* tps, p99, IOPS: the figure's mean */
+	if (rep->figure_kind == CT_FIGURE_OTHER) /* IOPS, a command's: mean and Ratio */
+		fprintf(f, "<td>%.6g</td><td>-</td><td>-</td><td>-</td><td>%s</td>",
+			c->n ? c->sum.mean : NAN, isnan(c->ratio) ? "-" : ratio_text(c->ratio, t));
+	else if (rep->figure_kind != CT_FIGURE_TIME) /* tps, p99: the figure's mean */
 		fprintf(f, "<td>%.1f</td><td>-</td><td>-</td><td>-</td><td>-</td>",
 			c->n ? c->sum.mean : NAN);
 	else if (!strcmp(b->load, "none"))
@@ -159,7 +198,7 @@ static void summary_row(FILE *f, const struct ct_report *rep, const struct ct_re
 
 static void summary(FILE *f, const struct ct_report *rep)
 {
-	char t[32], head[48], sb[48];
+	char t[32], head[48], sb[48], note[512];
 
 	fprintf(f,
 		"<h2 id=\"summary\">Summary</h2>\n<div style=\"overflow-x:auto\"><table "
@@ -169,8 +208,10 @@ static void summary(FILE *f, const struct ct_report *rep)
 		"[%g%% interval]</th><th>Holm p</th><th class=\"l\">Verdict</th></tr>\n",
 		rp_figure_head(rep, head, sizeof(head)), rep->confidence);
 	for (size_t i = 0; i < rep->nblocks; i++)
-		for (size_t j = 0; j < rep->blocks[i].ncells; j++)
+		for (size_t j = 0; j < rep->blocks[i].ncells; j++) {
 			summary_row(f, rep, &rep->blocks[i], &rep->blocks[i].cells[j]);
+			secondary_rows(f, rep, &rep->blocks[i].cells[j]);
+		}
 	fputs("</table></div>\n<p class=\"note\">", f);
 	if ((rep->figure_kind == CT_FIGURE_TIME || rep->figure_kind == CT_FIGURE_LATENCY) &&
 	    !isnan(rep->ref_time_s)) {
@@ -180,9 +221,15 @@ static void summary(FILE *f, const struct ct_report *rep)
 		fprintf(f, " (%s%lld). ", rp_sessions_of(rep->ref_nsessions, sb, sizeof(sb)),
 			(long long)rep->ref_session_id);
 	}
-	if (rep->higher_better && !isnan(rep->score_tps)) {
-		fprintf(f, "Score = 1000 &times; tps / %.2f, the no-load mean tps of ",
-			rep->score_tps);
+	if (rep->figure_kind == CT_FIGURE_OTHER) {
+		fputs("Ratio = ", f);
+		rp_html_esc(f, rp_ratio_note(rep, note, sizeof(note)));
+		fputs(". ", f);
+	}
+	if (rep->scored && !isnan(rep->score_tps)) {
+		fputs("Score = ", f);
+		rp_html_esc(f, rp_score_formula(rep, note, sizeof(note)));
+		fputs(" of ", f);
 		rp_html_esc(f, rep->score_label);
 		fputs(". ", f);
 	}

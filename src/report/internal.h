@@ -19,6 +19,16 @@ static inline const char *rp_heading(const struct ct_report *rep)
 const char *rp_sessions_of(size_t n, char *buf, size_t len);
 /* The judged figure as a column head: "Time s", "tps", "p99 us", "IOPS". */
 const char *rp_figure_head(const struct ct_report *rep, char *buf, size_t len);
+/* What a figure of the runs' own (CT_FIGURE_OTHER) is divided by for its
+ * Ratio ("iops / 21295.9 IOPS, the no-load mean of 'a' (session 3)"), or
+ * why there is none; and the score's formula up to the reference's label
+ * ("1000 x tps / 3559.23, the no-load mean tps"), for oltp too. */
+const char *rp_ratio_note(const struct ct_report *rep, char *buf, size_t len);
+const char *rp_score_formula(const struct ct_report *rep, char *buf, size_t len);
+/* A cell's score as the tables show it: of its mean, so that the
+ * reference scores 1000 whichever way the figure is better; NaN when
+ * there is no reference. */
+double rp_cell_score(const struct ct_report *rep, const struct ct_report_cell *c);
 /* History (history-text.c): a change's effect with its interval, and its
  * word ("worse", "better", "no change"). */
 struct ct_history_change;

@@ -420,11 +420,18 @@ static json_t *runs_json(const struct ct_report *rep)
 				      "time_s", jnum(rep->ref_time_s), "session_id",
 				      rep->ref_session_id ? jint(rep->ref_session_id) : json_null(),
 				      "sessions", (json_int_t)rep->ref_nsessions));
+	/* Ratio's reference for a figure of the runs' own: its no-load mean */
+	json_object_set_new(json_object_get(o, "reference"), "value", jnum(rep->ref_value));
+	/* the score's reference: oltp's tps, or the judged figure's mean
+	 * ("value", with "tps" null for a figure that is not tps) */
 	if (rep->scored)
-		score = json_pack("{s:o, s:o, s:o, s:b}", "label", jstr(rep->score_label), "tps",
-				  jnum(rep->score_tps), "session_id",
+		score = json_pack("{s:o, s:o, s:o, s:b, s:o, s:o}", "label", jstr(rep->score_label),
+				  "tps",
+				  jnum(rep->figure_kind == CT_FIGURE_OTHER ? NAN : rep->score_tps),
+				  "session_id",
 				  rep->score_session_id ? jint(rep->score_session_id) : json_null(),
-				  "default", rep->score_default);
+				  "default", rep->score_default, "figure", jstr(rep->figure),
+				  "value", jnum(rep->score_tps));
 	json_object_set_new(o, "score", score);
 	for (size_t i = 0; i < rep->nblocks; i++) {
 		const struct ct_report_block *b = &rep->blocks[i];

@@ -112,27 +112,61 @@ static void score_table(FILE *f, const struct ct_report_block *b)
 }
 
 /* Runs judged by a figure of their own (an imported fio job's IOPS). */
+/* A command's other figures, each a row under its config's: its mean,
+ * unit and which way is better. */
+static void secondary_rows(FILE *f, const struct ct_report *rep, const struct ct_report_cell *c)
+{
+	for (unsigned k = 0; k < rep->nextra; k++) {
+		const struct ct_report_extra *x = &rep->extra[k];
+		double v = rp_metric(c, x->metric);
+
+		if (!x->secondary || isnan(v))
+			continue;
+		fprintf(f, "| &nbsp; ");
+		text(f, x->metric);
+		fprintf(f, " | | %.6g", v);
+		if (*x->unit) {
+			fputc(' ', f);
+			text(f, x->unit);
+		}
+		fprintf(f, " (%s is better) | | | | | |\n", x->higher_better ? "higher" : "lower");
+	}
+}
+
 static void figure_table(FILE *f, const struct ct_report *rep, const struct ct_report_block *b)
 {
 	char head[48];
 
-	fprintf(f, "| Config | [runs] | %s | Median | Min | Max |\n",
+	fprintf(f, "| Config | [runs] | %s | Median | Min | Max | Ratio | Score |\n",
 		rp_figure_head(rep, head, sizeof(head)));
-	fprintf(f, "|---|--:|--:|--:|--:|--:|\n");
+	fprintf(f, "|---|--:|--:|--:|--:|--:|--:|--:|\n");
 	for (size_t j = 0; j < b->ncells; j++) {
 		const struct ct_report_cell *c = &b->cells[j];
+		double sc;
 
 		fprintf(f, "| ");
 		text(f, c->label);
-		if (!c->n)
-			fprintf(f, " | 0 | %s | | | |\n",
+		if (!c->n) {
+			fprintf(f, " | 0 | %s | | | | | |\n",
 				c->g.nfailed ? "every run failed" : "no runs");
-		else if (!c->have_summary) /* one run */
-			fprintf(f, " | 1 | %.6g | %.6g | %.6g | %.6g |\n", c->values[0],
-				c->values[0], c->values[0], c->values[0]);
+			continue;
+		}
+		if (!c->have_summary) /* one run */
+			fprintf(f, " | 1 | %.6g | %.6g | %.6g | %.6g |", c->values[0], c->values[0],
+				c->values[0], c->values[0]);
 		else
-			fprintf(f, " | %zu | %.6g | %.6g | %.6g | %.6g |\n", c->n, c->sum.mean,
+			fprintf(f, " | %zu | %.6g | %.6g | %.6g | %.6g |", c->n, c->sum.mean,
 				c->sum.median, c->sum.min, c->sum.max);
+		sc = rp_cell_score(rep, c);
+		if (isnan(c->ratio))
+			fprintf(f, " - |");
+		else
+			fprintf(f, " %.2f |", c->ratio);
+		if (!isnan(sc))
+			fprintf(f, " %.0f |\n", sc);
+		else
+			fprintf(f, " - |\n");
+		secondary_rows(f, rep, c);
 	}
 }
 
@@ -403,7 +437,7 @@ static void numbers_md(FILE *f, const struct ct_report *rep)
 
 int ct_report_print_md(FILE *f, const struct ct_report *rep)
 {
-	char t[32], sb[48];
+	char t[32], sb[48], note[512];
 
 	if (rep->kind == CT_REPORT_NUMBERS) {
 		numbers_md(f, rep);
@@ -428,11 +462,18 @@ int ct_report_print_md(FILE *f, const struct ct_report *rep)
 		failures(f, &rep->blocks[i]);
 	}
 	fputc('\n', f);
-	if (rep->higher_better && !isnan(rep->score_tps)) {
-		fprintf(f, "Score = 1000 x tps / %.2f, the no-load mean tps of ", rep->score_tps);
+	if (rep->scored && !isnan(rep->score_tps)) {
+		fprintf(f, "Score = ");
+		text(f, rp_score_formula(rep, note, sizeof(note)));
+		fprintf(f, " of ");
 		text(f, rep->score_label);
 		fprintf(f, " (%s%lld).\n", rp_sessions_of(rep->score_nsessions, sb, sizeof(sb)),
 			(long long)rep->score_session_id);
+	}
+	if (rep->figure_kind == CT_FIGURE_OTHER) {
+		fprintf(f, "Ratio = ");
+		text(f, rp_ratio_note(rep, note, sizeof(note)));
+		fprintf(f, ".\n");
 	} else if ((rep->figure_kind == CT_FIGURE_TIME || rep->figure_kind == CT_FIGURE_LATENCY) &&
 		   !isnan(rep->ref_time_s)) {
 		fprintf(f, "Ratio = Time / %s s, the no-load mean of ",

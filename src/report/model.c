@@ -40,7 +40,10 @@ enum ct_report_figure_kind rp_figure_of(const struct ct_run *r, const char **nam
 	*name = fig ? fig->name : "Time";
 	*unit = fig ? fig->unit : "s";
 	*key = fig ? fig->key : "time_s";
+	/* a command's declared figure is its own, whatever its name: one
+	 * called tps is no oltp's */
 	return !fig				      ? CT_FIGURE_TIME
+	       : r->nfigs			      ? CT_FIGURE_OTHER
 	       : !strcmp(fig->key, CT_METRIC_TPS)     ? CT_FIGURE_TPS
 	       : !strcmp(fig->key, CT_METRIC_LATENCY) ? CT_FIGURE_LATENCY
 						      : CT_FIGURE_OTHER;
@@ -117,6 +120,8 @@ int ct_report_build(struct ct_report *rep, struct ct_store *st, const struct ct_
 	if (!rc)
 		name_figure(rep);
 	if (!rc)
+		rc = rp_figure_refs(rep, &x, err, len);
+	if (!rc)
 		rc = rp_compare_all(rep, &x, err, len);
 	if (!rc)
 		rc = rp_load_configs(rep, &x, err, len);
@@ -168,7 +173,7 @@ int ct_report_from_numbers(struct ct_report *rep, const char *const *names,
 	rep->figure_kind = CT_FIGURE_TIME;
 	rep->confidence = confidence;
 	rep->paired = paired;
-	rep->ref_time_s = rep->score_tps = NAN;
+	rep->ref_time_s = rep->ref_value = rep->score_tps = NAN;
 	rep->blocks = calloc(1, sizeof(*rep->blocks));
 	if (!rep->blocks || !n)
 		return rep->blocks ? ct_err(err, len, -EINVAL, "no numbers to compare")

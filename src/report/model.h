@@ -37,6 +37,11 @@ int rp_references(struct ct_report *rep, const struct rp_ctx *x, char *err, size
 /* The cells of every block (each config's runs under each load, described
  * by rp_describe_values()), Ratio, scores, and the baseline of each. */
 int rp_build_blocks(struct ct_report *rep, const struct rp_ctx *x, char *err, size_t len) CT_WUR;
+/* A figure of the runs' own (a command's, an imported job's), once it is
+ * named: each cell's Ratio against ref_label's no-load mean of it
+ * (ref_value), and its scores against the score reference's (the query's
+ * score_label, else the first config stored with these parameters). */
+int rp_figure_refs(struct ct_report *rep, const struct rp_ctx *x, char *err, size_t len) CT_WUR;
 /* Frees what a cell holds and zeroes it. */
 void rp_cell_release(struct ct_report_cell *c);
 

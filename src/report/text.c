@@ -17,12 +17,69 @@ const char *rp_fmt_time(double s, char *buf, size_t len)
 	return buf;
 }
 
+static double mean_of(const double *x, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	return n ? s / (double)n : NAN;
+}
+
 const char *rp_figure_head(const struct ct_report *rep, char *buf, size_t len)
 {
 	if (!strcmp(rep->figure, rep->unit))
 		snprintf(buf, len, "%s", rep->figure);
 	else
 		snprintf(buf, len, "%s %s", rep->figure, rep->unit);
+	return buf;
+}
+
+/* A figure's value with its unit: "21295.9 IOPS", "1000 tps". */
+static const char *with_unit(const struct ct_report *rep, double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.6g%s%s", v, strcmp(rep->figure, rep->unit) ? " " : "",
+		 strcmp(rep->figure, rep->unit) ? rep->unit : "");
+	return buf;
+}
+
+double rp_cell_score(const struct ct_report *rep, const struct ct_report_cell *c)
+{
+	double m;
+
+	if (!c->scores || !c->n || !(rep->score_tps > 0))
+		return NAN;
+	m = mean_of(c->values, c->n);
+	return rep->higher_better ? 1000 * m / rep->score_tps : 1000 * rep->score_tps / m;
+}
+
+const char *rp_ratio_note(const struct ct_report *rep, char *buf, size_t len)
+{
+	char v[64], sb[48];
+
+	if (rep->figure_kind != CT_FIGURE_OTHER || isnan(rep->ref_value))
+		snprintf(buf, len, "no no-load runs of '%s' for this workload", rep->ref_label);
+	else
+		snprintf(buf, len, "%s / %s, the no-load mean of '%s' (%s%lld)", rep->figure,
+			 with_unit(rep, rep->ref_value, v, sizeof(v)), rep->ref_label,
+			 rp_sessions_of(rep->ref_nsessions, sb, sizeof(sb)),
+			 (long long)rep->ref_session_id);
+	return buf;
+}
+
+const char *rp_score_formula(const struct ct_report *rep, char *buf, size_t len)
+{
+	char v[64];
+
+	with_unit(rep, rep->score_tps, v, sizeof(v));
+	if (rep->figure_kind != CT_FIGURE_OTHER)
+		snprintf(buf, len, "1000 x tps / %.2f, the no-load mean tps", rep->score_tps);
+	else if (rep->higher_better)
+		snprintf(buf, len, "1000 x %s / %s, the no-load mean %s", rep->figure, v,
+			 rep->figure);
+	else
+		snprintf(buf, len, "1000 x %s / %s (lower is better), %s the no-load mean %s", v,
+			 rep->figure, v, rep->figure);
 	return buf;
 }
 
@@ -174,7 +231,7 @@ static void print_secondary(FILE *f, const struct ct_report *rep, const struct c
 void ct_report_print_figures(FILE *f, const struct ct_report *rep)
 {
 	int w = label_width(rep);
-	char head[48];
+	char head[48], note[512], sb[48];
 
 	rp_figure_head(rep, head, sizeof(head));
 	for (size_t i = 0; i < rep->nblocks; i++) {
@@ -183,29 +240,55 @@ void ct_report_print_figures(FILE *f, const struct ct_report *rep)
 		if (i)
 			fputc('\n', f);
 		fprintf(f, "%s:\n", b->load);
-		fprintf(f, "%-*s  %-6s %-12s %-12s %-12s %-12s %s\n", w, "Config", "[runs]", head,
-			"Median", "Min", "Max", "CV%");
+		fprintf(f, "%-*s  %-6s %-12s %-12s %-12s %-12s %-5s %-6s %s\n", w, "Config",
+			"[runs]", head, "Median", "Min", "Max", "CV%", "Ratio", "Score");
 		for (size_t j = 0; j < b->ncells; j++) {
 			const struct ct_report_cell *c = &b->cells[j];
 			const struct ct_stats_summary *s = &c->sum;
+			char cv[16], ratio[16], score[16];
 
-			if (!c->n)
+			if (!c->n) {
 				fprintf(f, "%-*s  %-6s %s\n", w, c->label, "0",
 					c->g.nfailed ? "(every run failed)" : "(no runs)");
-			else if (!c->have_summary) /* one run */
-				fprintf(f, "%-*s  %-6zu %-12.6g %-12.6g %-12.6g %-12.6g -\n", w,
-					c->label, c->n, c->values[0], c->values[0], c->values[0],
-					c->values[0]);
+				rp_failed_runs(f, c);
+				continue;
+			}
+			snprintf(cv, sizeof(cv), c->have_summary && s->mean ? "%.1f" : "-",
+				 c->have_summary && s->mean ? 100 * s->sd / fabs(s->mean) : 0);
+			snprintf(ratio, sizeof(ratio), isnan(c->ratio) ? "-" : "%.2f", c->ratio);
+			snprintf(score, sizeof(score), isnan(rp_cell_score(rep, c)) ? "-" : "%.0f",
+				 rp_cell_score(rep, c));
+			if (!c->have_summary) /* one run */
+				fprintf(f,
+					"%-*s  %-6zu %-12.6g %-12.6g %-12.6g %-12.6g %-5s %-6s "
+					"%s\n",
+					w, c->label, c->n, c->values[0], c->values[0], c->values[0],
+					c->values[0], cv, ratio, score);
 			else
-				fprintf(f, "%-*s  %-6zu %-12.6g %-12.6g %-12.6g %-12.6g %.1f\n", w,
-					c->label, c->n, s->mean, s->median, s->min, s->max,
-					s->mean ? 100 * s->sd / fabs(s->mean) : 0);
+				fprintf(f,
+					"%-*s  %-6zu %-12.6g %-12.6g %-12.6g %-12.6g %-5s %-6s "
+					"%s\n",
+					w, c->label, c->n, s->mean, s->median, s->min, s->max, cv,
+					ratio, score);
 			rp_failed_runs(f, c);
 			print_secondary(f, rep, c, w);
 		}
 	}
 	fprintf(f, "\n%s: the mean of the runs, %s is better\n", head,
 		rep->higher_better ? "higher" : "lower");
+	if (rep->figure_kind != CT_FIGURE_OTHER)
+		return;
+	fprintf(f, "Ratio = %s\n", rp_ratio_note(rep, note, sizeof(note)));
+	if (isnan(rep->score_tps))
+		fprintf(f, "Score: no no-load runs of '%s' with these parameters\n",
+			rep->score_label[0] ? rep->score_label : rep->ref_label);
+	else
+		fprintf(f, "Score = %s of '%s' (%s%lld)%s\n",
+			rp_score_formula(rep, note, sizeof(note)), rep->score_label,
+			rp_sessions_of(rep->score_nsessions, sb, sizeof(sb)),
+			(long long)rep->score_session_id,
+			rep->score_default ? ", the first config stored with these parameters"
+					   : "");
 }
 
 void ct_report_print_effect(FILE *f, const struct ct_stats_comparison *v)

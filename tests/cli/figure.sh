@@ -7,7 +7,7 @@
 # it; bad figure options are usage errors. (The shipped profiles of
 # hackbench, perf bench, sysbench, stress-ng and fio: cli-suite.)
 . "$CT_TESTLIB"
-plan 24
+plan 39
 
 one="-l none -n 2 --no-warmup --delay 0 --dir $T"
 # the values of metric M of label L's ok runs, in the order they ran
@@ -102,8 +102,67 @@ done
 run compare base slow --fail-on-regression 5
 expect_rc "a 20% drop in ops/s against a 5% gate: exit 1" 1
 expect_out "compare calls the drop worse" "worse"
+# Ratio and Score by the figure, against the baseline's no-load mean,
+# computed here from the stored figures: slow's row in the table
+avg() { sql "select avg(json_extract(r.metrics, '\$.ops')) from runs r join configs c on c.id = r.config_id where c.label = '$1' and r.status = 'ok'"; }
+want=$(awk -v b="$(avg base)" -v s="$(avg slow)" 'BEGIN { if (b > 0 && s > 0) printf "%.2f %.0f", s / b, 1000 * s / b }')
+got=$(awk '$1 == "slow" { print $8, $9; exit }' "$T/out")
+nonempty "the table's Ratio and Score of slow: $got" "$got"
+[ -n "$want" ] && [ "$got" = "$want" ] && ok "Ratio and Score are ops/s over the baseline's no-load mean ($want)" ||
+	not_ok "Ratio and Score are ops/s over the baseline's" "want '$want', got '$got'" "$(cat "$T/out")"
+expect_out "and say so" "^Score = 1000 x ops / [0-9.]+ ops/s, the no-load mean ops of 'base' \(session [0-9]+\)$"
+# a figure where lower is better scores the other way: 1000 x ref / value,
+# the baseline's 1000 exactly (of the means, whichever way); md, html and
+# csv show the secondary figure with its verdict
+
+for side in lb:100 ls:200; do
+	echo "${side#*:}" >"$T/level"
+	# shellcheck disable=SC2086
+	run run -w cmd -l none -n 4 --no-warmup --delay 0 --dir $T -L "${side%:*}" --shell \
+		--figure 'lat=^ops: ([0-9.]+):lower:ms' --figure 'other=^ops: ([0-9.]+):higher' -- "$ops"
+done
+run compare lb ls
+lavg() { sql "select avg(json_extract(r.metrics, '\$.lat')) from runs r join configs c on c.id = r.config_id where c.label = '$1' and r.status = 'ok'"; }
+want=$(awk -v b="$(lavg lb)" -v s="$(lavg ls)" 'BEGIN { if (b > 0 && s > 0) printf "1000 %.0f", 1000 * b / s }')
+got=$(awk '($1 == "lb" || $1 == "ls") && !seen[$1]++ { printf "%s%s", sep, $9; sep = " " }' "$T/out")
+[ -n "$want" ] && [ "$got" = "$want" ] && ok "lower is better: Score = 1000 x the baseline's mean / the mean ($want)" ||
+	not_ok "lower is better: Score = 1000 x the baseline's mean / the mean" "want '$want', got '$got'" "$(cat "$T/out")"
+run compare lb ls --format md
+expect_out "md: the secondary figure's verdict beside the judged one's" "^\| none \| ls \(other\) \| \+[0-9.]+% \|.*\| better"
+expect_out "md: its row" "^\| &nbsp; other \| \| [0-9.]+ \(higher is better\)"
+run compare lb ls --format html
+expect_out "html: the secondary figure's row, never gating" "<tr class=\"secondary\"><td></td><td class=\"l\">&nbsp;&nbsp;other</td>.*secondary: never gates"
+run compare lb ls --format csv
+check "csv: the secondary figure's verdict in its column" python3 -c '
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["label"] == "ls"]
+sys.exit(not rows or not all(r["secondary"].startswith("other: +") and "better" in r["secondary"] for r in rows))' "$T/out"
 run compare slow base --fail-on-regression 5
 expect_rc "the other way round it is a gain: exit 0" 0
+run fleet summary --baseline base -w cmd
+expect_out "fleet summary: the figure, its unit and way" "; ops in ops/s, higher is better$"
+expect_out "and the drop is worse there too" " slow .* [0-9]+ +-[0-9.]+% \\[.*\\] worse "
+
+# --target-effect picks -n from a calibration of the figure (its values
+# are ops/s, not seconds), and --aa judges the figure
+echo 1000 >"$T/level"
+# shellcheck disable=SC2086
+run calibrate -w cmd -l none -n 8 --no-warmup --delay 0 --dir $T -L te --shell \
+	--figure 'ops=^ops: ([0-9.]+):higher:ops/s' -- "$ops"
+[ "$rc" = 0 ] && [ "$(sql "select count(*) from calibrations c, json_each(c.runs) j where j.value > 900")" = 8 ] &&
+	ok "calibrate stores the figure's values" || not_ok "calibrate stores the figure's values" "exit $rc: $(sql "select runs from calibrations")" "$(cat "$T/err")"
+# shellcheck disable=SC2086
+run run -w cmd -l none --target-effect 5 --no-warmup --delay 0 --dir $T -L te --shell \
+	--figure 'ops=^ops: ([0-9.]+):higher:ops/s' -- "$ops"
+n=$(sed -n 's/^--target-effect 5%: \([0-9]*\) runs a load .*/\1/p' "$T/out")
+nonempty "--target-effect by the figure picks -n: $n" "$n"
+[ "$rc" = 0 ] && [ "$(sql "select count(*) from runs where session_id = (select max(id) from sessions)")" = "$n" ] &&
+	ok "and runs that many" || not_ok "and runs that many" "exit $rc" "$(cat "$T/out" "$T/err")"
+# shellcheck disable=SC2086
+run run -w cmd -l none -n 6 --aa --no-warmup --delay 0 --dir $T -L aa --shell \
+	--figure 'ops=^ops: ([0-9.]+):higher:ops/s' -- "$ops"
+expect_out "--aa judges the figure" "^ops against 'aa\+aa=A' "
+expect_out "and says what it found" "^A/A check: "
 
 # history: a step in a throughput series (sessions at about 1000 ops/s,
 # then at about 800) is a change point, and a worse one
