@@ -6,13 +6,14 @@
 # sessions are told apart; and each shipped profile of a real benchmark
 # (hackbench, perf bench, fio, sysbench, stress-ng), run once a job at a
 # small size, stores the figure the tool printed (read again here from
-# the run's own output by awk or python, not by contend).
+# the run's own output by awk or python, not by contend); contend's own
+# oltp workload runs as a profile too.
 . "$CT_TESTLIB"
 # the sanitized build (CT_TEST_QUICK) runs the C paths once: a profile
 # read by a regex (hackbench) and one by a JSON path (fio); the normal
 # build runs every profile of a real benchmark
 quick=${CT_TEST_QUICK:-}
-if [ "$quick" = 1 ]; then plan 27; else plan 37; fi
+if [ "$quick" = 1 ]; then plan 27; else plan 40; fi
 
 # three mistakes, three lines, nothing run
 cat >"$T/bad.ini" <<'EOF'
@@ -145,6 +146,7 @@ if [ "$quick" != 1 ]; then
 	fig sysbench memory '/MiB transferred/ { gsub(/[()]/, ""); print $4 }'
 	fig sysbench threads '/total number of events:/ { print $NF }'
 	fig sysbench mutex '/^ *total time:/ { sub(/s$/, "", $NF); print $NF }'
+	fig sysbench fileio '/reads\/s:/ { print $NF }'
 	profile stress-ng
 	for j in cpu switch vm pipe; do
 		# the stressor's row (not its "miscellaneous metrics" below it)
@@ -155,3 +157,11 @@ profile fio
 for j in randread randwrite read write; do
 	fig fio $j fio
 done
+if [ "$quick" != 1 ]; then
+	# contend's own oltp workload, scored: small, under no load alone
+	mkdir -p "$T/p-oltp"
+	DATA=64M DURATION=2s run run -f oltp -l none -n 2 --no-warmup --dir "$T/p-oltp"
+	expect_rc "profile oltp, small, under no load: exit 0" 0
+	check "its runs are oltp's, of a 64 MiB data file, with their tps" test \
+		"$(sql "select count(*) from runs where workload = 'oltp' and status = 'ok' and workload_params like 'data=64.0 MiB %suite=oltp.ini/oltp#%' and json_extract(metrics, '\$.tps') > 0")" = 2
+fi
