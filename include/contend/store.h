@@ -360,6 +360,18 @@ int ct_store_ack_put(struct ct_store *s, struct ct_history_ack *a, char *err, si
 int ct_store_acks(struct ct_store *s, const char *workload, struct ct_history_ack **out, size_t *n,
 		  char *err, size_t len) CT_WUR;
 
+/*
+ * The suite files jobs ran from (contend run -f): by the tag a job's
+ * sessions carry in their parameters ("hackbench.ini/process-pipe#23a7548a"),
+ * the text of the file and of every file it includes. put stores a tag
+ * once (the same tag is the same job) and keeps the first text; get finds
+ * it (-ENOENT: none), *text malloc'd.
+ */
+int ct_store_suite_put(struct ct_store *s, const char *tag, const char *text, char *err,
+		       size_t len) CT_WUR;
+int ct_store_suite_get(struct ct_store *s, const char *tag, char **text, char *err,
+		       size_t len) CT_WUR;
+
 /* Stores c (config_id, workload, params, load, session, time, values) and
  * sets c->id. */
 int ct_store_calibration_put(struct ct_store *s, struct ct_calibration *c, char *err,

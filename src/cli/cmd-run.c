@@ -145,6 +145,15 @@ static void defaults(struct run_args *a, const char *cmd)
 	a->format = CLI_FORMAT_AUTO;
 }
 
+/* The text of the suite file the jobs run_main runs next come from (and
+ * of the files it includes), or NULL: stored by their tag. */
+static const char *suite_text;
+
+void run_suite_text(const char *text)
+{
+	suite_text = text;
+}
+
 /* -f FILE: the suite's jobs, each a run with the options given beside
  * -f (argv less -f FILE). */
 static int run_file(struct run_args *a, const struct run_cmd *cmd, int argc, char **argv,
@@ -240,6 +249,10 @@ static int run_flow(struct run_args *a, const struct run_cmd *cmd, int argc, cha
 	if (!ex)
 		ex = open_stores(a, &st, &j);
 	a->st = st;
+	/* a suite's job: the file's text, by the tag its sessions carry */
+	if (!ex && suite_text && a->s.opts.wopts.suite &&
+	    (rc = ct_store_suite_put(st, a->s.opts.wopts.suite, suite_text, err, sizeof(err))))
+		ex = cli_fail(rc, err);
 	if (!ex && a->target_effect) {
 		ex = target_check(a, st);
 		a->s.opts.plan = target_plan;

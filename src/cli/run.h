@@ -111,6 +111,9 @@ int run_print(struct run_args *a, struct ct_store *st);
  * job's exit code that is not 0; an interrupted job ends the suite. */
 struct run_cmd;
 int run_suite(const struct run_cmd *cmd, const char *path, char *const *extra, int nextra);
+/* The text of the suite file the jobs run_main runs next come from (NULL:
+ * none), stored in the results store by each job's tag. */
+void run_suite_text(const char *text);
 /* The checks run makes before anything runs, of argv, nothing run
  * (cmd-run.c): 0, or the exit code after one line. */
 int run_check_only(const struct run_cmd *cmd, int argc, char **argv);

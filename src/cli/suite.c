@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "opts.h"
 #include "run.h"
+#include "contend/store.h"
 #include "contend/util.h"
 
 #include <ctype.h>
@@ -57,6 +58,9 @@ struct suite {
 	size_t nsec;
 	unsigned nerr;
 	bool quiet; /* profiles reads files to count their jobs */
+	/* the text as read, includes spliced in after their line between
+	 * marks (stored with the sessions its jobs run); NULL: not kept */
+	FILE *text;
 	/* the mistakes said, so that one in [global] is said once, not once
 	 * a job */
 	uint64_t said[64];
@@ -183,9 +187,14 @@ static void read_file(struct suite *su, const char *path, const char *from, stru
 		bad(su, from ? from : full, 0, "cannot read '%s': %s", full, strerror(errno));
 		return;
 	}
+	if (su->text && depth)
+		fprintf(su->text, "; ==> %s <==\n", full);
 	while ((n = getline(&line, &cap, f)) >= 0) {
-		char *s = trim(line), *eq;
+		char *s, *eq;
 
+		if (su->text)
+			fprintf(su->text, "%s%s", line, n && line[n - 1] == '\n' ? "" : "\n");
+		s = trim(line);
 		no++;
 		if (!*s || *s == ';' || *s == '#')
 			continue;
@@ -252,6 +261,8 @@ static void read_file(struct suite *su, const char *path, const char *from, stru
 		}
 		add_kv(su, *cur, trim(s), eq ? trim(eq + 1) : NULL, name, no);
 	}
+	if (su->text && depth)
+		fprintf(su->text, "; <== %s ==>\n", full);
 	free(line);
 	fclose(f);
 }
@@ -745,6 +756,8 @@ int run_suite(const struct run_cmd *cmd, const char *given, char *const *extra, 
 	struct job *jobs = NULL;
 	bool dry = false;
 	int n, ex = 0, first = 0, made = 0;
+	char *text = NULL;
+	size_t tlen = 0;
 
 	for (int i = 0; i < nextra; i++)
 		dry = dry || !strcmp(extra[i], "--dry-run");
@@ -755,7 +768,11 @@ int run_suite(const struct run_cmd *cmd, const char *given, char *const *extra, 
 			given);
 		return CT_EXIT_USAGE;
 	}
+	su.text = open_memstream(&text, &tlen);
 	read_file(&su, path, NULL, &cur, 0);
+	if (su.text)
+		fclose(su.text);
+	su.text = NULL;
 	n = su.nerr ? -1 : make_jobs(&su, extra, nextra, &jobs, &made);
 	/* every job's own checks (its workload, loads, knobs, command) before
 	 * any runs: a mistake there is said with the job's line */
@@ -770,8 +787,10 @@ int run_suite(const struct run_cmd *cmd, const char *given, char *const *extra, 
 	}
 	if (su.nerr) {
 		suite_free(&su, jobs, made);
+		free(text);
 		return CT_EXIT_USAGE;
 	}
+	run_suite_text(text);
 	for (int i = 0; i < n; i++) {
 		/* on stderr, as progress is: stdout may be a JSON document a job */
 		fprintf(stderr, "contend: run: %s: job %d of %d, [%s] (%s:%u)\n", path, i + 1, n,
@@ -785,6 +804,8 @@ int run_suite(const struct run_cmd *cmd, const char *given, char *const *extra, 
 	if (!dry && n > 1)
 		fprintf(stderr, "contend: run: %s: %d jobs, %s\n", path, n,
 			first ? "not every one ended well" : "every one ended well");
+	run_suite_text(NULL);
+	free(text);
 	suite_free(&su, jobs, n);
 	return first;
 }
@@ -818,23 +839,82 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+struct profiles_args {
+	const char *session;
+	const char *db;
+};
+
+/* `contend profiles --session ID`: the suite file a session's job came
+ * from, as the store kept it when the job ran. */
+static int stored_suite(const struct profiles_args *a)
+{
+	struct ct_run_filter f = { 0 };
+	struct ct_store *st = NULL;
+	struct ct_run *runs = NULL;
+	char err[CT_ERRLEN], tag[256], *end, *text = NULL;
+	const char *at;
+	size_t n = 0, tl;
+	int rc, ex;
+
+	f.session_id = strtoll(a->session, &end, 10);
+	if (*end || f.session_id <= 0)
+		return cli_usage_error("profiles", "--session takes a session's id, not '%s'",
+				       a->session);
+	ex = cli_open_store(a->db, &st);
+	if (ex)
+		return ex;
+	rc = ct_store_runs(st, &f, &runs, &n, err, sizeof(err));
+	at = !rc && n ? strstr(runs[0].workload_params, "suite=") : NULL;
+	if (!rc && !at) {
+		ex = cli_usage_error("profiles", "session %s %s", a->session,
+				     n ? "ran no suite's job (run -f)"
+				       : "has no runs in the store");
+	} else if (!rc) {
+		tl = strcspn(at + 6, " ");
+		snprintf(tag, sizeof(tag), "%.*s", (int)(tl < sizeof(tag) ? tl : sizeof(tag) - 1),
+			 at + 6);
+		rc = ct_store_suite_get(st, tag, &text, err, sizeof(err));
+		if (rc == -ENOENT)
+			ex = cli_usage_error("profiles",
+					     "session %s ran job %s, whose file the store does not "
+					     "hold (stored before schema 15)",
+					     a->session, tag);
+		else if (!rc)
+			printf("# %s, session %s\n%s", tag, a->session, text);
+	}
+	if (rc && rc != -ENOENT)
+		ex = cli_fail(rc, err);
+	free(text);
+	free(runs);
+	ct_store_close(st);
+	return ex;
+}
+
 /* `contend profiles`: the shipped suites, each its jobs and what it
  * measures; `contend profiles NAME`: where one is and its text. */
 int cmd_profiles(int argc, char **argv)
 {
-	static const struct cli_opt opts[] = { CLI_END };
+	static const struct cli_opt opts[] = {
+		CLI_STRING(0, "session", struct profiles_args, session, "ID",
+			   "the suite file session ID's job came from, as the\nstore kept it"),
+		CLI_DB(struct profiles_args, db),
+		CLI_END,
+	};
+	struct profiles_args a = { 0 };
 	char dirs[8][PATH_MAX], path[PATH_MAX], sum[80], *names[256];
 	size_t nd = suite_dirs(dirs, 8), nn = 0;
 	struct cli_parsed p;
-	int rc = cli_parse("profiles", "contend profiles [NAME]",
+	int rc = cli_parse("profiles", "contend profiles [NAME] | --session ID",
 			   "The shipped suites of the benchmarks kernel people run, each a suite "
 			   "file: run one with contend run -f NAME.",
-			   opts, NULL, argc, argv, &p);
+			   opts, &a, argc, argv, &p);
 
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	if (p.rest + 1 < argc)
-		return cli_usage_error("profiles", "one NAME at most");
+	if (p.rest + 1 < argc || (a.session && p.rest < argc))
+		return cli_usage_error("profiles", "one NAME at most, or --session alone");
+	if (a.session)
+		return stored_suite(&a);
 	if (p.rest < argc) {
 		FILE *f;
 		int c;

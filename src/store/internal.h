@@ -14,7 +14,7 @@
 
 /* The schema version both backends are at in this contend: a new
  * migration appends to each backend's list and moves this. */
-#define CT_STORE_SCHEMA 14
+#define CT_STORE_SCHEMA 15
 
 /* A connection; a driver's own struct embeds it as its first member. */
 struct db {

@@ -228,6 +228,12 @@ static const char *const migrations[] = {
 	" note TEXT NOT NULL DEFAULT '',"
 	" acked_at INTEGER NOT NULL);"
 	"CREATE INDEX history_acks_by_workload ON history_acks (workload);",
+	/* 15: the suite files jobs ran from (run -f), by their sessions' tag */
+	"CREATE TABLE suites ("
+	" id INTEGER PRIMARY KEY,"
+	" tag TEXT NOT NULL UNIQUE,"
+	" text TEXT NOT NULL,"
+	" stored_at INTEGER NOT NULL);",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))

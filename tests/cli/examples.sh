@@ -31,6 +31,9 @@ for r in r1 r2; do
 	printf '{"jobs":[{"jobname":"r","read":{"total_ios":9,"iops":90.5,"bw":362,"runtime":100,"clat_ns":{"mean":1e4,"N":9,"read_clat_p99":1,"percentile":{"50.000000":9000,"99.000000":20000}}}}]}\n' >"$T/$r.json"
 done
 tiny="-l none --quick --scale 0.05 --no-warmup --delay 0 --dir $T"
+# session 1, a suite's job (profiles --session 1 shows its file)
+printf '[global]\nworkload = cmd\nloads = none\nruns = 1\nno-warmup\ndelay = 0\n[job]\ncommand = true\n' >"$T/s.ini"
+"$CONTEND" run -q -f "$T/s.ini" -L suite --dir "$T" >/dev/null 2>"$T/err"
 for l in rc3 patched before after 6.1.0 6.2.0; do
 	# rc3 with the 5 runs a calibration from it needs
 	n=2
@@ -52,6 +55,6 @@ git init -q -b main "$T/repo" &&
 	done
 git -C "$T/repo" tag v6.6 HEAD~3 && git -C "$T/repo" tag v6.7 HEAD
 printf '#!/bin/sh\nexit 0\n' >"$T/boot.sh" && chmod +x "$T/boot.sh"
-check "the store holds the labels the examples name" test "$(sql "select count(distinct c.label) from runs r join configs c on c.id = r.config_id")" = 6
+check "the store holds the labels the examples name, and a suite's session first" test "$(sql "select count(distinct c.label) from runs r join configs c on c.id = r.config_id")" = 7 -a "$(sql "select workload_params like '%suite=s.ini/job#%' from runs where session_id = 1")" = 1
 
 run_examples "$T/examples"

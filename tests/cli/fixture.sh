@@ -49,6 +49,6 @@ echo "$cmds" | while IFS= read -r c; do
 done
 n=$(echo "$cmds" | wc -l)
 _n=$n
-check "the store is at the current schema" test "$(sql 'PRAGMA user_version')" = 14
+check "the store is at the current schema" test "$(sql 'PRAGMA user_version')" = 15
 check "json_extract reads the oltp runs' tps" test "$(sql "SELECT count(*) FROM runs WHERE workload = 'oltp' AND json_extract(metrics, '$.tps') > 0")" = 6
 check "the store is intact" test "$(sql 'PRAGMA integrity_check')" = ok

@@ -39,8 +39,8 @@ expect_out "compare gives a verdict" "b vs a:"
 run report a b --format json
 expect_rc "report --format json: exit 0" 0
 expect_out "report shows both configs" '"label": "b"'
-[ "$(q ct_cli "select value from contend_meta where key = 'schema_version'")" = 14 ] &&
-	ok "schema version 14 in contend_meta" || not_ok "schema version 14 in contend_meta"
+[ "$(q ct_cli "select value from contend_meta where key = 'schema_version'")" = 15 ] &&
+	ok "schema version 15 in contend_meta" || not_ok "schema version 15 in contend_meta"
 
 # two contends migrate one empty database at the same moment
 mkdb ct_mig

@@ -13,7 +13,7 @@
 # read by a regex (hackbench) and one by a JSON path (fio); the normal
 # build runs every profile of a real benchmark
 quick=${CT_TEST_QUICK:-}
-if [ "$quick" = 1 ]; then plan 27; else plan 40; fi
+if [ "$quick" = 1 ]; then plan 30; else plan 43; fi
 
 # three mistakes, three lines, nothing run
 cat >"$T/bad.ini" <<'EOF'
@@ -88,6 +88,14 @@ BASE=10 run run -f "$T/s.ini" --dir "$T" -q
 check "a changed suite's sessions are told apart" test "$(sql "select count(distinct workload_params) from runs")" = 6
 h1q=$(printf '%s' "$h1" | sed "s/'/''/g")
 check "the old job keeps its name" test "$(sql "select count(*) from runs where workload_params = '$h1q'")" = 4
+# the store keeps the file each job ran from, as it was then
+first=$(sql "select min(session_id) from runs where workload_params like '%suite=s.ini/%'")
+last=$(sql "select max(session_id) from runs where workload_params like '%suite=s.ini/%'")
+run profiles --session "$first"
+expect_out "profiles --session: the file a session's job ran, its include spliced in" "^; ==> .*/common.ini <==\$"
+expect_out "as it was then" "^runs = 2\$"
+run profiles --session "$last"
+expect_out "and a changed one's as it was then" "^runs = 3\$"
 run run -f "$T/s.ini" --dir "$T" -q
 expect_rc "an unset \${VAR}: exit 2" 2
 expect_err "it names it at its line" "s.ini:6: command: \\\$\\{BASE\\} is not set"

@@ -32,7 +32,7 @@
 #include <sys/utsname.h>
 
 /* What this contend writes; a new migration must update it. */
-#define SCHEMA_VERSION 14
+#define SCHEMA_VERSION 15
 #define APP_ID	       0x63746e64 /* "ctnd" */
 
 static char tmpdir[] = "/tmp/contend-test-store.XXXXXX";
@@ -1103,6 +1103,32 @@ static void test_latest_session(void **state)
 	ct_store_close(s);
 }
 
+/* A suite's text by its tag: stored once, the first text kept; a tag
+ * never stored is -ENOENT; quotes and newlines come back as they went. */
+static void test_suites(void **state)
+{
+	const char *p = path_of("suites.db");
+	char err[CT_ERRLEN] = "", *text = NULL;
+	struct ct_store *s = open_ok(p);
+	const char *one = "; it's a suite\n[global]\nworkload = cmd\n\n[a]\ncommand = echo 'x'\n";
+
+	(void)state;
+	assert_int_equal(ct_store_suite_put(s, "s.ini/a#0000abcd", one, err, sizeof(err)), 0);
+	assert_int_equal(ct_store_suite_put(s, "s.ini/a#0000abcd", "another", err, sizeof(err)), 0);
+	assert_int_equal(ct_store_suite_put(s, "s.ini/b#0000abce", "b's", err, sizeof(err)), 0);
+	assert_int_equal(ct_store_suite_get(s, "s.ini/a#0000abcd", &text, err, sizeof(err)), 0);
+	assert_string_equal(text, one);
+	free(text);
+	assert_int_equal(ct_store_suite_get(s, "s.ini/b#0000abce", &text, err, sizeof(err)), 0);
+	assert_string_equal(text, "b's");
+	free(text);
+	assert_int_equal(ct_store_suite_get(s, "s.ini/c#00000000", &text, err, sizeof(err)),
+			 -ENOENT);
+	assert_null(text);
+	assert_non_null(strstr(err, "no suite 's.ini/c#00000000'"));
+	ct_store_close(s);
+}
+
 static void test_reopen(void **state)
 {
 	const char *p = path_of("reopen.db");
@@ -1362,6 +1388,7 @@ static void test_hists(void **state)
 /* What migrations 6 and 7 added, dropped again: a store of schema 5 as far
  * as later migrations are concerned (the fixture test covers a real one). */
 #define UNDO_6                                                \
+	"DROP TABLE suites;"                                  \
 	"DROP TABLE history_acks;"                            \
 	"ALTER TABLE sessions DROP COLUMN commit_sha;"        \
 	"ALTER TABLE sessions DROP COLUMN commit_time;"       \
@@ -1689,7 +1716,7 @@ static void test_newer_version(void **state)
 	ct_store_close(open_ok(path));
 	db = raw_open(path);
 	/* a rollback journal too, so a refused store that was written to shows */
-	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 15",
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 16",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
@@ -1697,12 +1724,12 @@ static void test_newer_version(void **state)
 	assert_int_equal(ct_store_open(&s, path, CT_STORE_CREATE, err, sizeof(err)), -EINVAL);
 	assert_null(s);
 	snprintf(want, sizeof(want),
-		 "results store '%s' has schema version 15, this contend knows up to %d", path,
+		 "results store '%s' has schema version 16, this contend knows up to %d", path,
 		 SCHEMA_VERSION);
 	assert_string_equal(err, want);
 
 	db = raw_open(path);
-	assert_int_equal(raw_int(db, "PRAGMA user_version"), 15);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), 16);
 	raw_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
 	assert_string_equal(mode, "delete");
 	sqlite3_close(db);
@@ -1947,6 +1974,7 @@ static void test_pg_open(void **state)
 	assert_int_equal(ct_store_run_put(s, &r, err, sizeof(err)), 0);
 	ct_store_close(s);
 	c = pg_connect(path_of("older"));
+	pg_exec(c, "DROP TABLE suites");
 	pg_exec(c, "DROP TABLE history_acks");
 	pg_exec(c, "ALTER TABLE sessions DROP COLUMN commit_sha");
 	pg_exec(c, "ALTER TABLE sessions DROP COLUMN commit_time");
@@ -2019,7 +2047,7 @@ int main(void)
 		cmocka_unit_test(test_latest_session), cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_reopen),	       cmocka_unit_test(test_metrics_series),
 		cmocka_unit_test(test_pg_open),	       cmocka_unit_test(test_hists),
-		cmocka_unit_test(test_refs),
+		cmocka_unit_test(test_refs),	       cmocka_unit_test(test_suites),
 	};
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_sessions),
@@ -2034,6 +2062,7 @@ int main(void)
 		cmocka_unit_test(test_metrics_series), cmocka_unit_test(test_integrity),
 		cmocka_unit_test(test_default_path),   cmocka_unit_test(test_codec),
 		cmocka_unit_test(test_hists),	       cmocka_unit_test(test_refs),
+		cmocka_unit_test(test_suites),
 	};
 
 	pg = getenv("CT_PG");
