@@ -55,9 +55,10 @@ esac
 wait $pid
 
 # a store of schema 10, written before contend hid passwords: the
-# migration to 11 hides them (and 12, 13 and 14 add the references', the
-# bisections' and history's tables and columns again)
+# migration to 11 hides them (and 12 to 15 add the references', the
+# bisections', history's and the suites' tables and columns again)
 sql "DROP TABLE refs" >/dev/null
+sql "DROP TABLE suites" >/dev/null
 sql "DROP TABLE history_acks" >/dev/null
 sql "ALTER TABLE sessions DROP COLUMN commit_sha" >/dev/null
 sql "ALTER TABLE sessions DROP COLUMN commit_time" >/dev/null
