@@ -453,6 +453,46 @@ static void job_free(struct job *j)
 	j->argc = 0;
 }
 
+/* -o FILE given beside -f to a suite of several jobs: each job's report
+ * to its own file, the job's name (its characters outside [A-Za-z0-9_.-]
+ * as '-') before FILE's extension - out.json, job randread:
+ * out.randread.json. The job's argv points at the new name. */
+static bool job_output(struct job *j)
+{
+	for (int i = 1; i < j->argc; i++) {
+		const char *a = j->argv[i], *v = NULL, *dot, *slash;
+		char name[sizeof(j->name)], out[PATH_MAX + sizeof(j->name) + 16], *keep;
+		bool joined = false; /* -oFILE, --output=FILE: one word */
+		int pre, at;
+
+		if (!strcmp(a, "--"))
+			break;
+		if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < j->argc)
+			v = j->argv[++i];
+		else if (!strncmp(a, "--output=", 9))
+			v = a + 9, joined = true;
+		else if (!strncmp(a, "-o", 2) && a[2])
+			v = a + 2, joined = true;
+		if (!v)
+			continue;
+		snprintf(name, sizeof(name), "%s", j->name);
+		for (char *c = name; *c; c++)
+			if (!isalnum((unsigned char)*c) && !strchr("_.-", *c))
+				*c = '-';
+		dot = strrchr(v, '.');
+		slash = strrchr(v, '/');
+		pre = dot && dot > v && (!slash || dot > slash + 1) ? (int)(dot - v)
+								    : (int)strlen(v);
+		at = joined ? snprintf(out, sizeof(out), "--output=") : 0;
+		snprintf(out + at, sizeof(out) - (size_t)at, "%.*s.%s%s", pre, v, name, v + pre);
+		keep = job_keep(j, out);
+		if (!keep)
+			return false;
+		j->argv[i] = keep;
+	}
+	return true;
+}
+
 /* One job of section s with param values pv: its argv, every key checked
  * by run's table (each mistake said with its line). */
 static bool make_job(struct suite *su, const struct section *s, const char *const *pn,
@@ -790,6 +830,12 @@ int run_suite(const struct run_cmd *cmd, const char *given, char *const *extra, 
 		free(text);
 		return CT_EXIT_USAGE;
 	}
+	for (int i = 0; n > 1 && i < n; i++)
+		if (!job_output(&jobs[i])) {
+			suite_free(&su, jobs, n);
+			free(text);
+			return cli_fail(-ENOMEM, "out of memory");
+		}
 	run_suite_text(text);
 	for (int i = 0; i < n; i++) {
 		/* on stderr, as progress is: stdout may be a JSON document a job */

@@ -22,13 +22,13 @@ set -u
 : "${CONTEND:?CONTEND must point to the contend binary}"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 demo=${CT_FLEET_DEMO:-}
-echo "1..8"
+echo "1..9"
 skip_all() { # a failure under CT_STRICT (.ci/run), as tests/cli/lib.sh's
 	if [ "${CT_STRICT:-}" = 1 ]; then
 		echo "Bail out! skipped, which CT_STRICT makes a failure: $1"
 		exit 1
 	fi
-	for i in 1 2 3 4 5 6 7 8; do echo "ok $i # SKIP $1"; done
+	for i in 1 2 3 4 5 6 7 8 9; do echo "ok $i # SKIP $1"; done
 	exit 0
 }
 [ "$(id -u)" = 0 ] || skip_all "not root: namespaces and sshd need it"
@@ -94,7 +94,23 @@ while [ $n -lt 50 ] && ! { [ -s "$T/sshd1.pid" ] && [ -s "$T/sshd2.pid" ]; }; do
 	n=$((n + 1))
 done
 
-fail2="contend_workload=cmd contend_args='[\"--no-warmup\", \"--delay\", \"0\", \"--\", \"false\"]'"
+# fleet2 runs a suite file of the controller's: a job that passes, one
+# that fails
+cat >"$T/fleet2.ini" <<'INI'
+[global]
+workload = cmd
+loads = none
+runs = 2
+no-warmup
+delay = 0
+
+[ok]
+command = true
+
+[fails]
+command = false
+INI
+fail2="contend_suite=$T/fleet2.ini contend_args='[]'"
 suite='["--scale", "0.05", "--no-warmup", "--delay", "0"]'
 loads=none runs=3 serial=""
 if [ -n "$demo" ]; then
@@ -164,12 +180,12 @@ else
 fi
 q() { psql -X -q -At -h "$CT_PG_SOCKET" -p "$CT_PG_PORT" -U postgres -d "$db" -c "$1"; }
 h1=$(q "select count(*) || ' ' || min(status) from sessions where hostname = 'fleet1'")
-h2=$(q "select count(*) from sessions where hostname = 'fleet2'")
+h2=$(q "select count(*) from sessions where hostname = 'fleet2' and argv like '%--suite ''fleet2.ini/%'")
 [ "$h1" = "1 complete" ] && echo "ok 2 - fleet1's session arrived, complete" ||
 	echo "not ok 2 - fleet1's session arrived, complete # got '$h1'"
 f2=$(q "select count(*) from runs r join sessions s on s.id = r.session_id where s.hostname = 'fleet2' and r.status <> 'ok'")
-[ "$h2" = 1 ] && [ "${f2:-0}" -ge 1 ] && echo "ok 3 - fleet2's session arrived with its failed runs ($f2)" ||
-	echo "not ok 3 - fleet2's session arrived with its failed runs # sessions $h2, failed runs $f2"
+[ "$h2" = 2 ] && [ "${f2:-0}" = 2 ] && echo "ok 3 - fleet2's suite: a session a job arrived, the failing job's runs failed ($f2)" ||
+	echo "not ok 3 - fleet2's suite: a session a job arrived, the failing job's runs failed # sessions $h2, failed runs $f2"
 m=$(q "select count(distinct machine_id) from sessions")
 [ "$m" = 2 ] && echo "ok 4 - under two machine ids" || echo "not ok 4 - under two machine ids # got $m"
 u=$(q "select uuid from sessions where hostname = 'fleet1'")
@@ -202,7 +218,7 @@ left="$left$(pgrep -af "$CONTEND" | grep -v "^$$ " || true)"
 
 # the fleet's summary: fleet1's session, under fleet1's machine id (fleet2
 # ran no ok run, so it has no row)
-"$CONTEND" fleet summary --db "$admin" --format json >"$T/summary" 2>"$T/summary.err"
+"$CONTEND" fleet summary --db "$admin" -w selftest --format json >"$T/summary" 2>"$T/summary.err"
 got=$(python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -210,3 +226,13 @@ print(' '.join('%s/%s/%s/%s' % (r['hostname'], r['machine_id'], r['label'], r['u
 want="fleet1/$(cat "$T/machine-id1")/fleet-test/$u"
 [ "$got" = "$want" ] && echo "ok 8 - contend fleet summary: fleet1's session under its machine" ||
 	echo "not ok 8 - contend fleet summary: fleet1's session under its machine # got '$got' want '$want' $(head -c 300 "$T/summary.err")"
+# the suite file went to fleet2 and away again; its text is in the store
+# under each job's tag, and each job's report came back as fleet2.JOB.json
+st=$(q "select count(*) from suites where tag like 'fleet2.ini/%' and text like '%[fails]%command = false%'")
+if [ "$st" = 2 ] && [ -s "$T/results/fleet2.ok.json" ] && [ -s "$T/results/fleet2.fails.json" ] &&
+	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["workload"] != "cmd")' "$T/results/fleet2.ok.json" &&
+	! ls /var/tmp/contend-fleet-*.d >/dev/null 2>&1; then
+	echo "ok 9 - fleet2's suite file: in the store under each job's tag, each job's report back, nothing left"
+else
+	echo "not ok 9 - fleet2's suite file: in the store under each job's tag, each job's report back, nothing left # suites $st; $(ls "$T/results" 2>&1 | tr '\n' ' '); $(ls -d /var/tmp/contend-fleet-*.d 2>&1)"
+fi
