@@ -8,6 +8,7 @@
  */
 #include "contend/reference.h"
 #include "contend/monitor.h"
+#include "contend/proc.h"
 #include "contend/util.h"
 
 #include <errno.h>
@@ -24,7 +25,9 @@
 #define PASSES	    5
 #define PASS_BUDGET 300000000LL	 /* a probe's passes stop after this long */
 #define MEM_MIN	    (32u << 20)	 /* the copy's buffer: at least this, */
-#define MEM_MAX	    (256u << 20) /* at most this, and 4 times the cache */
+#define MEM_MAX	    (256u << 20) /* at most this, and 4 times the cache, */
+#define MEM_SHARE   16		 /* and a 16th of the memory contend lives in */
+#define MEM_FLOOR   (4u << 20)	 /* however small that is, this much */
 #define DISK_BYTES  (4u << 20)
 #define DISK_CHUNK  (1u << 20)
 
@@ -104,14 +107,33 @@ static int copy_pass(void *ctx)
 	return 0;
 }
 
+/* The memory this process lives in, which does not change between its
+ * sessions: the RAM, or a memory cgroup's tighter limit (a container's, a
+ * CI runner's). A machine that reports a cache of hundreds of MB (as some
+ * hypervisors do) would otherwise have the copy take 512 MB of a 280 MB
+ * cgroup, and the OOM killer take contend. 0 when unknown. */
+static uint64_t mem_home(void)
+{
+	struct ct_memcg_limit lim;
+	uint64_t ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+
+	if (!ct_memcg_own_limit(&lim) && lim.limit && (!ram || lim.limit < ram))
+		return lim.limit;
+	return ram;
+}
+
 double ct_ref_mem_gbps(void)
 {
 	size_t n = 4 * llc_bytes();
+	uint64_t home = mem_home();
 	struct mem_pass m;
 	void *p;
 	double s;
 
 	n = n < MEM_MIN ? MEM_MIN : n > MEM_MAX ? MEM_MAX : n;
+	/* both buffers, 2 n, within the share */
+	if (home && 2 * (uint64_t)n > home / MEM_SHARE)
+		n = home / MEM_SHARE / 2 > MEM_FLOOR ? (size_t)(home / MEM_SHARE / 2) : MEM_FLOOR;
 	p = mmap(NULL, 2 * n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NAN;
