@@ -26,6 +26,10 @@
 #include <limits.h>
 
 #define CT_JOURNAL_DIR "/var/lib/contend"
+/* Delay accounting (kernel.task_delayacct), which every session that
+ * stores counters turns on: the one knob two running contends may share
+ * (each wants 1); each restores what it found when it ends. */
+#define CT_JOURNAL_DELAYACCT "/proc/sys/kernel/task_delayacct"
 
 struct ct_journal_entry {
 	char path[CT_KNOB_PATH_MAX];	  /* the file written, the key: one entry per path */

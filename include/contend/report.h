@@ -23,6 +23,8 @@
 
 #include <stdio.h>
 
+struct ct_why;
+
 #define CT_REPORT_MAX_ROWS  16
 #define CT_REPORT_MAX_EXTRA 10
 
@@ -92,6 +94,58 @@ struct ct_report_cell {
 	 * the p99 of its other tasks) against the baseline, in
 	 * rep->extra order */
 	struct ct_stats_comparison extra_cmp[CT_REPORT_MAX_EXTRA];
+	/* why it differs from the baseline (ct_report_why()): NULL until
+	 * asked, and for the baseline */
+	struct ct_why *why;
+};
+
+/*
+ * contend why: a compared config's counters against the baseline's
+ * (docs/statistics.md, "Why"). Every counter both sides stored in at
+ * least CT_WHY_MIN_RUNS runs is tested: the Hodges-Lehmann shift of its
+ * per-run value with its interval, Welch's test, Holm-adjusted across
+ * all of them; it ranks when the adjusted p is under the level and the
+ * shift clears the counter's floor and 1% of the larger median. Ranked
+ * counters go by the size of the shift over the pooled robust spread.
+ */
+#define CT_WHY_MIN_RUNS	  3
+#define CT_WHY_REL_FLOOR  0.01
+#define CT_WHY_FOLLOW_RHO 0.7
+#define CT_WHY_SHOWN	  10
+
+struct ct_why_row {
+	const struct ct_counter_info *info;
+	size_t nbase, n;	    /* runs of each side that have it */
+	double base_median, median; /* per run */
+	double shift, low, high;    /* this minus the baseline; its interval */
+	double effect;		    /* shift / pooled MAD spread; +-inf when neither varies */
+	double p, p_adj;	    /* Welch's; Holm-adjusted; 1 when untested */
+	bool tested, ranked;
+	/* within each config, how its run-to-run variation follows the judged
+	 * figure's: the rank correlation of both configs' runs, each ranked
+	 * within its config (descriptive, untested); NaN when unknown */
+	double rho;
+	bool follows;
+};
+
+/* One counter's per-run values on each side, and the judged figure of
+ * the same runs (for the rank correlation; NULL: none). */
+struct ct_why_input {
+	const struct ct_counter_info *info;
+	const double *base, *other;
+	size_t nbase, n;
+	const double *base_fig, *other_fig;
+};
+
+struct ct_why {
+	size_t nbase, n;	 /* runs with counters, a side */
+	bool budget;		 /* both sides have the time budget (delay accounting) */
+	size_t ntested;		 /* the Holm family */
+	struct ct_why_row *rows; /* catalogue order, those either side has */
+	size_t nrows;
+	size_t *ranked; /* indexes into rows, largest |effect| first */
+	size_t nranked;
+	char none[160]; /* why nothing could be tested, "" when something was */
 };
 
 /* A figure judged beside the main one: a metric of the runs. */
@@ -312,6 +366,18 @@ int ct_report_from_numbers(struct ct_report *rep, const char *const *names,
 			   double confidence, bool paired, char *err, size_t len) CT_WUR;
 
 void ct_report_release(struct ct_report *rep);
+/* contend why, compare --why: each compared cell's ct_why against its
+ * block's baseline, from the counters stored with their ok runs. */
+int ct_report_why(struct ct_report *rep, struct ct_store *st, char *err, size_t len) CT_WUR;
+/* The rule itself, over values held: w's rows (one per input, in order),
+ * the Holm family, the ranked order. w->rows and w->ranked are malloc'd
+ * (released with the model, or by the caller). */
+int ct_why_judge(struct ct_why *w, const struct ct_why_input *in, size_t n,
+		 double confidence) CT_WUR;
+/* Its text: per compared config and load, the time budget, the line that
+ * says where the time went, the counters that ranked (every tested one
+ * when all) and those that follow the figure. */
+void ct_report_print_why(FILE *f, const struct ct_report *rep, bool all);
 
 /* The machine's spread of sessions of workload (params) under load by
  * the gap between them (ct_stats_spread_classes(): out holds nedges + 1,

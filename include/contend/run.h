@@ -8,6 +8,7 @@
 #define CONTEND_RUN_H
 
 #include "contend/common.h"
+#include "contend/counters.h"
 #include "contend/hist.h"
 #include "contend/monitor.h"
 
@@ -85,6 +86,10 @@ struct ct_run {
 	/* written with the run, read back one by one with ct_store_run_hist() */
 	struct ct_run_hist hists[CT_RUN_MAX_HISTS];
 	unsigned nhists;
+	/* written with the run, read back with ct_store_run_counters(): what
+	 * its foreground's tasks did with their time, what its cgroup and
+	 * the machine did (contend why); not owned, NULL when none */
+	const struct ct_counters *counters;
 };
 
 #define CT_METRIC_TPS "tps"

@@ -67,6 +67,10 @@ struct ct_session_opts {
 	int64_t max_time_ns; /* per load; 0 = none */
 	bool drop_caches;
 	bool use_cgroups;
+	/* each run's counters (contend why): its foreground's time budget
+	 * (delay accounting, kernel.task_delayacct on for the session through
+	 * the journal), its cgroup's and the machine's counters */
+	bool counters;
 	/* the wakeup probe beside every foreground: its period (0: none) and
 	 * whether it runs SCHED_FIFO */
 	int64_t probe_ns;

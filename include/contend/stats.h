@@ -183,6 +183,18 @@ int ct_stats_fieller(const double *num, size_t nn, const double *den, size_t nd,
  * alias p). Needs n >= 1 and every p in [0, 1]. */
 int ct_stats_holm(const double *p, size_t n, double *adj) CT_WUR;
 
+/* The ranks of x[0..n-1] into r (1-based, ties the mean of the ranks
+ * they span), as R's rank(x). */
+int ct_stats_ranks(const double *x, size_t n, double *r) CT_WUR;
+/*
+ * The rank correlation of x and y within groups: the values are ranked
+ * within each group (sizes[g] consecutive values), centred on the group's
+ * mean rank, and correlated over all the groups (Pearson's r of the
+ * centred ranks) - Spearman's rho when there is one group. *rho is NaN
+ * when either has no spread within any group.
+ */
+int ct_stats_spearman_within(const double *x, const double *y, const size_t *sizes, size_t ngroups,
+			     double *rho) CT_WUR;
 /* The median of x (the mean of the two middle values for even n),
  * reordering x in place; NaN when n is 0. */
 double ct_stats_median(double *x, size_t n);

@@ -222,6 +222,10 @@ int ct_store_run_values(struct ct_store *s, const struct ct_run_filter *f,
 /* The per-second series stored with run_id (*out malloc'd, may be empty). */
 int ct_store_run_series(struct ct_store *s, int64_t run_id, double **out, size_t *n, char *err,
 			size_t len) CT_WUR;
+/* The counters stored with run_id (contend why; none for a run stored
+ * before schema 16 or without them). */
+int ct_store_run_counters(struct ct_store *s, int64_t run_id, struct ct_counters *out, char *err,
+			  size_t len) CT_WUR;
 /* The histogram called name stored with run_id; -ENOENT (err untouched)
  * when the run has none of that name. */
 int ct_store_run_hist(struct ct_store *s, int64_t run_id, const char *name, struct ct_hist *out,
@@ -371,6 +375,9 @@ int ct_store_suite_put(struct ct_store *s, const char *tag, const char *text, ch
 		       size_t len) CT_WUR;
 int ct_store_suite_get(struct ct_store *s, const char *tag, char **text, char *err,
 		       size_t len) CT_WUR;
+/* The suite tag in a run's workload parameters (their word "suite=TAG"),
+ * into tag (truncated to size); false when they name none. */
+bool ct_store_suite_tag(const char *params, char *tag, size_t size);
 
 /* Stores c (config_id, workload, params, load, session, time, values) and
  * sets c->id. */

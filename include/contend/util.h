@@ -94,6 +94,12 @@ int ct_read_u64(const char *path, uint64_t *out) CT_WUR;
 
 /* mkdir -p; 0 or -errno. */
 int ct_mkdir_p(const char *path, mode_t mode) CT_WUR;
+/* Whether s is a name JSON keys and SQL paths take as they are: 1 to
+ * size - 1 of [a-z0-9_] (a metric's, a counter's). */
+bool ct_ident_ok(const char *s, size_t size);
+/* Room in *p for n elements of size each, growing *cap by doubling (from
+ * first); -ENOMEM, *p untouched, when it cannot. */
+int ct_grow(void **p, size_t *cap, size_t n, size_t size, size_t first) CT_WUR;
 /* rm -rf without following symlinks or crossing devices; 0 or -errno. */
 int ct_rm_rf(const char *path);
 /* Free bytes available to unprivileged users on the filesystem of path. */

@@ -39,6 +39,7 @@ int cmd_history(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_why(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_push(int argc, char **argv);
 int cmd_import(int argc, char **argv);

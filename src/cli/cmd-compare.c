@@ -35,6 +35,7 @@ struct compare_args {
 	int64_t pool_ids[256];
 	size_t npool_ids;
 	bool include_interrupted, within_session;
+	bool why, all; /* compare --why; every counter tested */
 };
 
 /* --sessions all|latest|ID,ID... */
@@ -124,6 +125,17 @@ static const struct cli_opt compare_opts[] = {
 		  "instead of LABELs",
 	  .cb = session_opt,
 	  .only = "report" },
+	{ .type = CLI_OPT_FLAG,
+	  .long_name = "why",
+	  .off = offsetof(struct compare_args, why),
+	  .help = "after the verdicts, why each config differs from the\nbaseline: its time budget "
+		  "and the counters that moved\n(see: contend why --help)",
+	  .only = "compare" },
+	{ .type = CLI_OPT_FLAG,
+	  .long_name = "all",
+	  .off = offsetof(struct compare_args, all),
+	  .help = "list every counter tested, not only the ten that ranked",
+	  .only = "compare,why" },
 	CLI_DB(struct compare_args, db),
 	CLI_FORMAT_HTML(struct compare_args, format),
 	CLI_OUTPUT(struct compare_args, output, "the report"),
@@ -140,7 +152,7 @@ struct compared {
 	size_t nloads;
 	char loadbuf[512];
 	bool own_loads;	 /* loads[] strdup'd from the store */
-	const char *cmd; /* "compare" or "report" */
+	const char *cmd; /* "compare", "report" or "why" */
 };
 
 /* "no stored runs of LABEL for workload W (PARAMS)", and what the label
@@ -376,8 +388,12 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 	q.score = scored;
 	q.score_label = c->labels[0];
 	rc = ct_report_build(&rep, st, &q, err, sizeof(err));
-	if (rc)
+	if (!rc && (a->why || !strcmp(c->cmd, "why")))
+		rc = ct_report_why(&rep, st, err, sizeof(err));
+	if (rc) {
+		ct_report_release(&rep);
 		return cli_fail(rc, err);
+	}
 	ex = cli_out_open(o, c->cmd);
 	if (ex) {
 		ct_report_release(&rep);
@@ -386,7 +402,9 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 	if (o->fmt == CT_FORMAT_TEXT) {
 		fprintf(o->f, "contend %s: workload %s (%s), baseline '%s'\n\n", c->cmd, c->wl,
 			c->params, c->labels[0]);
-		if (scored) {
+		if (!strcmp(c->cmd, "why")) {
+			ct_report_print_why(o->f, &rep, a->all);
+		} else if (scored) {
 			ct_report_print_oltp(o->f, &rep);
 		} else {
 			if (rep.figure_kind == CT_FIGURE_LATENCY)
@@ -397,10 +415,14 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 				ct_report_print_table(o->f, &rep);
 			ct_report_print_verdicts(o->f, &rep, NULL);
 		}
-		ct_report_print_sessions(o->f, &rep);
-		ct_report_print_flagged(o->f, &rep);
-		ct_report_print_drift(o->f, &rep);
-		ct_report_print_diff(o->f, &rep);
+		if (a->why)
+			ct_report_print_why(o->f, &rep, a->all);
+		if (strcmp(c->cmd, "why")) {
+			ct_report_print_sessions(o->f, &rep);
+			ct_report_print_flagged(o->f, &rep);
+			ct_report_print_drift(o->f, &rep);
+			ct_report_print_diff(o->f, &rep);
+		}
 	} else {
 		rc = cli_out_report(o, &rep, c->cmd);
 	}
@@ -540,6 +562,16 @@ int cmd_compare(int argc, char **argv)
 	return compare_main("compare", "contend compare [options] LABEL...",
 			    "compares the stored runs of each LABEL with the baseline (the first "
 			    "LABEL)",
+			    argc, argv);
+}
+
+int cmd_why(int argc, char **argv)
+{
+	return compare_main("why", "contend why [options] BASELINE LABEL...",
+			    "why each LABEL's runs differ from the baseline's: where the "
+			    "foreground's\ntime went (on CPU, waiting for a CPU, blocked on I/O, "
+			    "memory stalls),\nthen the counters that moved, ranked with a test "
+			    "and an interval",
 			    argc, argv);
 }
 

@@ -33,6 +33,12 @@ static const struct {
 	    "slower",
 	    "contend compare rc3 patched --sessions latest   # the latest session of each alone",
 	    "contend compare rc3 patched --format json -o cmp.json   # for a machine" } },
+	{ "why",
+	  { "contend why before after                    # where the time went, the counters "
+	    "that moved",
+	    "contend why before after --all              # every counter tested, not only those "
+	    "that ranked",
+	    "contend compare before after --why          # the verdicts, then why" } },
 	{ "report",
 	  { "contend report rc3 patched -o report.html   # one self-contained page with plots",
 	    "contend report rc3 patched --format md      # Markdown, for a review",

@@ -31,6 +31,8 @@ static const struct ct_cmd commands[] = {
 	{ "compare", cmd_compare, "compare stored configs per load, with verdicts", 0 },
 	{ "report", cmd_report,
 	  "render stored results as text, JSON, CSV, Markdown or an HTML page", 0 },
+	{ "why", cmd_why,
+	  "why configs differ: where the foreground's time went, the counters that moved", 0 },
 	{ "history", cmd_history,
 	  "find when stored results moved over time: change points, for a nightly CI", 0 },
 	{ "plan", cmd_plan,

@@ -460,6 +460,7 @@ int run_check(struct run_args *a, const struct cli_parsed *p, int argc, char **a
 	o->workload = w->name;
 	o->warmup = !a->no_warmup;
 	o->use_cgroups = !a->no_cgroup;
+	o->counters = !a->no_counters;
 	o->sequential = a->order == RUN_ORDER_SEQUENTIAL;
 	a->s.env.keep_files = a->keep;
 	join_argv(o->argv, sizeof(o->argv), argc, argv);

@@ -220,6 +220,9 @@ const struct cli_opt run_base_opts[] = {
 	CLI_FLAG(0, "probe-rt", A, O(probe_rt),
 		 "the probe runs SCHED_FIFO (root; cyclictest's -p)"),
 	CLI_FLAG(0, "no-cgroup", A, no_cgroup, "do not put loads and the foreground in cgroups"),
+	CLI_FLAG(0, "no-counters", A, no_counters,
+		 "store no counters with the runs (contend why):\nno delay accounting, no "
+		 "snapshots"),
 	{ .type = CLI_OPT_FLAG,
 	  .long_name = "adaptive",
 	  .off = offsetof(A, O(adaptive)),

@@ -40,7 +40,8 @@ struct run_args {
 	const char *output;
 	const char *commit; /* run --commit REV, as given */
 	struct cli_out out; /* run: where the session's report goes */
-	bool quick, quiet, keep, no_warmup, no_cgroup, ignore_failures, dry_run, man_options;
+	bool quick, quiet, keep, no_warmup, no_cgroup, no_counters, ignore_failures, dry_run,
+		man_options;
 	const char *suite_file; /* run -f FILE */
 	struct ct_knob knobs[CT_KNOB_MAX];
 	size_t nknobs;

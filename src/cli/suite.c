@@ -898,8 +898,7 @@ static int stored_suite(const struct profiles_args *a)
 	struct ct_store *st = NULL;
 	struct ct_run *runs = NULL;
 	char err[CT_ERRLEN], tag[256], *end, *text = NULL;
-	const char *at;
-	size_t n = 0, tl;
+	size_t n = 0;
 	int rc, ex;
 
 	f.session_id = strtoll(a->session, &end, 10);
@@ -910,15 +909,11 @@ static int stored_suite(const struct profiles_args *a)
 	if (ex)
 		return ex;
 	rc = ct_store_runs(st, &f, &runs, &n, err, sizeof(err));
-	at = !rc && n ? strstr(runs[0].workload_params, "suite=") : NULL;
-	if (!rc && !at) {
+	if (!rc && !(n && ct_store_suite_tag(runs[0].workload_params, tag, sizeof(tag)))) {
 		ex = cli_usage_error("profiles", "session %s %s", a->session,
 				     n ? "ran no suite's job (run -f)"
 				       : "has no runs in the store");
 	} else if (!rc) {
-		tl = strcspn(at + 6, " ");
-		snprintf(tag, sizeof(tag), "%.*s", (int)(tl < sizeof(tag) ? tl : sizeof(tag) - 1),
-			 at + 6);
 		rc = ct_store_suite_get(st, tag, &text, err, sizeof(err));
 		if (rc == -ENOENT)
 			ex = cli_usage_error("profiles",

@@ -3,6 +3,7 @@
  * the text table, JSON and later reports can never disagree about them.
  */
 #include "contend/run.h"
+#include "contend/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -81,22 +82,9 @@ void ct_run_group(const struct ct_run *runs, size_t n, struct ct_run_group *g)
 	}
 }
 
-static bool metric_name_ok(const char *name)
-{
-	size_t n = strlen(name);
-
-	if (!n || n >= CT_METRIC_NAME)
-		return false;
-	for (; *name; name++)
-		if (!((*name >= 'a' && *name <= 'z') || (*name >= '0' && *name <= '9') ||
-		      *name == '_'))
-			return false;
-	return true;
-}
-
 int ct_run_metric_set(struct ct_run *r, const char *name, double value)
 {
-	if (!metric_name_ok(name) || !isfinite(value))
+	if (!ct_ident_ok(name, CT_METRIC_NAME) || !isfinite(value))
 		return -EINVAL;
 	for (unsigned i = 0; i < r->nmetrics; i++)
 		if (!strcmp(r->metrics[i].name, name)) {
@@ -147,7 +135,7 @@ int ct_run_figure_add(struct ct_run *r, const char *name, const char *unit, bool
 {
 	struct ct_figure_def *d;
 
-	if (!metric_name_ok(name) || !ct_figure_unit_ok(unit))
+	if (!ct_ident_ok(name, CT_METRIC_NAME) || !ct_figure_unit_ok(unit))
 		return -EINVAL;
 	for (unsigned i = 0; i < r->nfigs; i++)
 		if (!strcmp(r->figs[i].name, name))

@@ -418,6 +418,39 @@ int ct_read_u64(const char *path, uint64_t *out)
 	return 0;
 }
 
+bool ct_ident_ok(const char *s, size_t size)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= size)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return false;
+	return true;
+}
+
+int ct_grow(void **p, size_t *cap, size_t n, size_t size, size_t first)
+{
+	size_t c = *cap ? *cap : first;
+	void *q;
+
+	if (n <= *cap)
+		return 0;
+	if (!size || n > SIZE_MAX / size)
+		return -ENOMEM;
+	while (c < n)
+		c = c > SIZE_MAX / 2 ? n : 2 * c;
+	if (c > SIZE_MAX / size)
+		c = n;
+	q = realloc(*p, c * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
 int ct_mkdir_p(const char *path, mode_t mode)
 {
 	char tmp[4096];

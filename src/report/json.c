@@ -271,6 +271,47 @@ static json_t *ids_json(const int64_t *ids, size_t n)
 	return a;
 }
 
+static json_t *why_json(const struct ct_why *w)
+{
+	static const char *const groups[] = { "budget", "tree", "cgroup", "machine" };
+	json_t *o = json_object(), *ranked = json_array(), *rows = json_array();
+
+	for (size_t i = 0; i < w->nranked; i++)
+		json_array_append_new(ranked, jstr(w->rows[w->ranked[i]].info->name));
+	for (size_t i = 0; i < w->nrows; i++) {
+		const struct ct_why_row *r = &w->rows[i];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "counter", jstr(r->info->name));
+		json_object_set_new(j, "what", jstr(r->info->what));
+		json_object_set_new(j, "unit", jstr(r->info->unit));
+		json_object_set_new(j, "group", jstr(groups[r->info->group]));
+		json_object_set_new(j, "baseline_runs", jint((int64_t)r->nbase));
+		json_object_set_new(j, "runs", jint((int64_t)r->n));
+		json_object_set_new(j, "baseline_median", jnum(r->nbase ? r->base_median : NAN));
+		json_object_set_new(j, "median", jnum(r->n ? r->median : NAN));
+		json_object_set_new(j, "shift", jnum(r->shift));
+		json_object_set_new(j, "low", jnum(r->low));
+		json_object_set_new(j, "high", jnum(r->high));
+		json_object_set_new(j, "effect", jnum(r->effect));
+		json_object_set_new(j, "p", json_real(r->p));
+		json_object_set_new(j, "p_adjusted", json_real(r->p_adj));
+		json_object_set_new(j, "tested", json_boolean(r->tested));
+		json_object_set_new(j, "ranked", json_boolean(r->ranked));
+		json_object_set_new(j, "rho", jnum(r->rho));
+		json_object_set_new(j, "follows", json_boolean(r->follows));
+		json_array_append_new(rows, j);
+	}
+	json_object_set_new(o, "baseline_runs", jint((int64_t)w->nbase));
+	json_object_set_new(o, "runs", jint((int64_t)w->n));
+	json_object_set_new(o, "budget", json_boolean(w->budget));
+	json_object_set_new(o, "tested", jint((int64_t)w->ntested));
+	json_object_set_new(o, "ranked", ranked);
+	json_object_set_new(o, "counters", rows);
+	json_object_set_new(o, "none", *w->none ? jstr(w->none) : json_null());
+	return o;
+}
+
 static json_t *cell_json(const struct ct_report *rep, const struct ct_report_block *b,
 			 const struct ct_report_cell *c)
 {
@@ -300,6 +341,8 @@ static json_t *cell_json(const struct ct_report *rep, const struct ct_report_blo
 				    : json_null());
 	if (c->compared && rep->nextra)
 		json_object_set_new(o, "extra_comparisons", extras_json(rep, base, c));
+	if (c->why)
+		json_object_set_new(o, "why", why_json(c->why));
 	return o;
 }
 

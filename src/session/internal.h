@@ -7,9 +7,12 @@
 #ifndef CONTEND_SESSION_INTERNAL_H
 #define CONTEND_SESSION_INTERNAL_H
 
+#include "contend/counters.h"
+#include "contend/knob.h"
 #include "contend/load.h"
 #include "contend/reference.h"
 #include "contend/session.h"
+#include "contend/taskacct.h"
 
 #include <limits.h>
 #include <sys/types.h>
@@ -42,6 +45,13 @@ struct session_rt {
 	/* the quietness check's window, open from the session's start */
 	struct ct_window quiet;
 	bool quiet_open;
+	/* each run's counters (opts.counters): the foreground's delay
+	 * accounting (NULL when it cannot be read), kernel.task_delayacct as
+	 * the session turned it on (in the journal), the run's counters */
+	struct ct_taskacct *taskacct;
+	struct ct_knob delayacct;
+	bool delayacct_set;
+	struct ct_counters counters;
 };
 
 /* session.c */
@@ -73,6 +83,11 @@ int sess_run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load *l
 		 char *err, size_t len) CT_WUR;
 void sess_cgroups_setup(struct session_rt *rt);
 void sess_cgroups_teardown(struct session_rt *rt);
+/* The runs' counters: delay accounting on for the session (the journal
+ * keeps the original) and its listener opened; what cannot be had is
+ * left out, said by contend why. Teardown closes and restores. */
+void sess_counters_setup(struct session_rt *rt);
+void sess_counters_teardown(struct session_rt *rt);
 void sess_reap_orphans(void);
 /* Unmaps the probe's histogram at the session's end. */
 void sess_probe_release(struct session_rt *rt);

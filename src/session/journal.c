@@ -485,7 +485,7 @@ int ct_journal_record(struct ct_journal *j, const struct ct_knob *k, size_t n, c
 		return fd;
 	rc = read_all(j, &es, &ne, err, len);
 	for (size_t i = 0; !rc && i < ne; i++)
-		if (held_by_running(&es[i]))
+		if (held_by_running(&es[i]) && strcmp(es[i].path, CT_JOURNAL_DELAYACCT))
 			rc = ct_err(err, len, -EBUSY,
 				    "knob '%s' (%s) is in use by a running contend (pid %d)",
 				    es[i].knob, es[i].path, es[i].owner.pid);
@@ -632,6 +632,20 @@ int ct_journal_check(struct ct_journal *j, char *err, size_t len)
 
 	rc = ct_journal_list(j, &es, &ne, err, len);
 	if (rc || !ne)
+		goto out;
+	/* delay accounting, which sessions share: a running contend's entry
+	 * is its own, a gone one's is put back now (nothing waits on it) */
+	for (size_t i = 0; i < ne; i++) {
+		char e2[CT_ERRLEN];
+
+		if (strcmp(es[i].path, CT_JOURNAL_DELAYACCT) ||
+		    (!held_by_running(&es[i]) &&
+		     (ct_knob_write(es[i].knob, es[i].path, es[i].original, e2, sizeof(e2)) ||
+		      ct_journal_delete(j, es[i].path, e2, sizeof(e2)))))
+			continue;
+		es[i--] = es[--ne];
+	}
+	if (!ne)
 		goto out;
 	for (size_t i = 0; i < ne; i++) {
 		if (held_by_running(&es[i])) {

@@ -5,6 +5,7 @@
  * fill the run. Every path out kills and reaps what it started.
  */
 #include "internal.h"
+#include "contend/journal.h"
 #include "contend/latency.h"
 #include "contend/monitor.h"
 #include "contend/proc.h"
@@ -99,6 +100,59 @@ void sess_cgroups_teardown(struct session_rt *rt)
 		(void)ct_cgroup_destroy(rt->cg_fg);
 	if (rt->cg_session[0])
 		(void)ct_cgroup_destroy(rt->cg_session);
+}
+
+static bool delayacct_on(void)
+{
+	char v[16] = "", err[CT_ERRLEN];
+
+	return !ct_knob_read(CT_JOURNAL_DELAYACCT, v, sizeof(v), err, sizeof(err)) &&
+	       !strcmp(v, "1");
+}
+
+/* Delay accounting on for the next run: turned on through the journal
+ * when it is off. Another contend that ends may turn it off meanwhile (it
+ * restores what it found): each run asks again, and a run that did not
+ * have it from start to end keeps no time budget. */
+static bool delayacct_ensure(struct session_rt *rt)
+{
+	char err[CT_ERRLEN];
+
+	if (delayacct_on())
+		return true;
+	if (!rt->journal)
+		return false;
+	if (!rt->delayacct.npaths &&
+	    (ct_knob_parse("sysctl.kernel.task_delayacct=1", false, &rt->delayacct, err,
+			   sizeof(err)) ||
+	     ct_knob_resolve(&rt->delayacct, rt->s->env.dir, err, sizeof(err))))
+		return false;
+	if (ct_journal_record(rt->journal, &rt->delayacct, 1, err, sizeof(err)))
+		return false;
+	rt->delayacct_set = true;
+	return !ct_knob_apply(&rt->delayacct, "1", err, sizeof(err));
+}
+
+void sess_counters_setup(struct session_rt *rt)
+{
+	char err[CT_ERRLEN];
+
+	if (!rt->s->opts.counters || geteuid())
+		return; /* delay accounting and its listener need root */
+	if (ct_taskacct_open(&rt->taskacct, err, sizeof(err)))
+		rt->taskacct = NULL;
+}
+
+void sess_counters_teardown(struct session_rt *rt)
+{
+	char err[CT_ERRLEN];
+
+	ct_taskacct_close(rt->taskacct);
+	rt->taskacct = NULL;
+	if (rt->delayacct_set &&
+	    ct_journal_restore_session(rt->journal, &rt->delayacct, 1, err, sizeof(err)))
+		sess_warn(rt, "%s; run 'contend restore'", err);
+	rt->delayacct_set = false;
 }
 
 /* Writes back what a load left dirty, untimed, so each run starts from the
@@ -385,6 +439,8 @@ static int wait_foreground(struct session_rt *rt, struct ct_load *l, pid_t pid, 
 	char why[CT_ERRLEN];
 
 	for (;;) {
+		if (rt->taskacct)
+			ct_taskacct_drain(rt->taskacct);
 		if (pidfd >= 0) {
 			rc = ct_pidfd_wait(pidfd, ct_signals_fd(), TICK_NS);
 		} else {
@@ -584,6 +640,9 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	struct ct_session *s = rt->s;
 	struct ct_load_result lres;
 	struct ct_snapshot a, b;
+	struct ct_counters_snap ca, cb;
+	struct ct_task_budget budget;
+	bool acct = false;
 	struct rusage ru;
 	int64_t t0, t1 = 0, probe_cpu_us = 0;
 	pid_t pid, self = getpid();
@@ -596,6 +655,7 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	snprintf(r->workload_params, sizeof(r->workload_params), "%s", w->params);
 	snprintf(r->load_params, sizeof(r->load_params), "%s", l->params);
 	r->load_unit_scale = l->ops->unit_scale;
+	r->counters = NULL;
 	r->started_at = ct_wall_ns();
 	r->mon.start_dirty_bytes = r->mon.start_writeback_bytes = -1; /* until measured */
 	/* the CPU as this run finds it, before its load: a host that got
@@ -620,6 +680,12 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 			      strerror(-pid));
 	}
 	sess_guard_foreground(rt, pid);
+	if (rt->taskacct) {
+		acct = delayacct_ensure(rt);
+		ct_taskacct_start(rt->taskacct, pid);
+	}
+	if (s->opts.counters)
+		ct_counters_snap(&ca, "", s->si.block_dev, rt->cg_fg);
 	/* the timed window: from the go to the foreground's exit */
 	ct_load_mark(l);
 	t0 = ct_now_ns();
@@ -634,11 +700,18 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	 * holds the process group id, so this cannot hit anyone else */
 	kill(-pid, SIGKILL);
 	rc = ct_proc_reap(pid, &status, &ru);
+	if (s->opts.counters)
+		ct_counters_snap(&cb, "", s->si.block_dev, rt->cg_fg);
 	sess_guard_foreground(rt, 0);
 	if (rc)
 		return ct_err(err, len, rc, "cannot reap the foreground: %s", strerror(-rc));
 	if (rt->cg_fg[0])
 		(void)ct_cgroup_kill(rt->cg_fg, 2000000000LL); /* strays of a cmd */
+	/* every task of the tree is gone: its last records are sent */
+	if (rt->taskacct) {
+		ct_taskacct_end(rt->taskacct, &budget);
+		acct = acct && delayacct_on();
+	}
 	probe_finish(rt, r, &probe_cpu_us);
 	if (have_snap && ct_monitor_snap(&b, "", s->si.block_dev))
 		have_snap = false;
@@ -648,6 +721,12 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 
 	r->wall_ns = t1 - t0;
 	fill_run(w, r, status, &ru, &lres);
+	if (s->opts.counters) {
+		rt->counters.n = 0;
+		ct_counters_delta(&ca, &cb, &rt->counters);
+		ct_counters_tree(acct ? &budget : NULL, &ru, &rt->counters);
+		r->counters = &rt->counters;
+	}
 	if (have_snap)
 		ct_monitor_delta(&a, &b,
 				 r->user_us + r->sys_us + r->load_user_us + r->load_sys_us +

@@ -547,6 +547,7 @@ static int finish(struct session_rt *rt, int rc, char *err, size_t len)
 	if (rc == -EINTR)
 		ct_err(err, len, rc, "interrupted by signal %d (%s)", ct_signals_pending(),
 		       strsignal(ct_signals_pending()));
+	sess_counters_teardown(rt);
 	if (rt->journalled) {
 		char e2[CT_ERRLEN];
 
@@ -616,6 +617,7 @@ int ct_session_run(struct ct_session *s, struct ct_store *st, char *err, size_t 
 	rt.total = (unsigned)(s->opts.nloads * s->ncfg) *
 		   (s->opts.adaptive ? s->opts.max_runs : s->opts.runs);
 	sess_cgroups_setup(&rt);
+	sess_counters_setup(&rt);
 	rc = sess_guard_start(&rt);
 	if (rc) {
 		ct_err(err, len, rc, "cannot start the guard process: %s", strerror(-rc));

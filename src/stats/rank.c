@@ -482,3 +482,79 @@ out:
 	free(d);
 	return rc;
 }
+
+struct ranked {
+	double v;
+	size_t at;
+};
+
+static int by_value(const void *a, const void *b)
+{
+	double x = ((const struct ranked *)a)->v, y = ((const struct ranked *)b)->v;
+
+	return (x > y) - (x < y);
+}
+
+int ct_stats_ranks(const double *x, size_t n, double *r)
+{
+	struct ranked *s = malloc((n ? n : 1) * sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		s[i] = (struct ranked){ x[i], i };
+	qsort(s, n, sizeof(*s), by_value);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && s[j + 1].v == s[i].v)
+			j++;
+		/* ties take the mean of the ranks they span (1-based) */
+		for (size_t k = i; k <= j; k++)
+			r[s[k].at] = (double)(i + j + 2) / 2;
+		i = j + 1;
+	}
+	free(s);
+	return 0;
+}
+
+int ct_stats_spearman_within(const double *x, const double *y, const size_t *sizes, size_t ngroups,
+			     double *rho)
+{
+	size_t n = 0, at = 0;
+	double *rx, *ry, sxy = 0, sxx = 0, syy = 0;
+	int rc = 0;
+
+	*rho = NAN;
+	for (size_t g = 0; g < ngroups; g++)
+		n += sizes[g];
+	rx = malloc((n ? n : 1) * sizeof(*rx));
+	ry = malloc((n ? n : 1) * sizeof(*ry));
+	if (!rx || !ry) {
+		free(rx);
+		free(ry);
+		return -ENOMEM;
+	}
+	for (size_t g = 0; g < ngroups && !rc; g++) {
+		size_t m = sizes[g];
+
+		rc = ct_stats_ranks(x + at, m, rx + at);
+		if (!rc)
+			rc = ct_stats_ranks(y + at, m, ry + at);
+		/* centred within the group: only how a group's values move
+		 * together counts, not where the groups lie */
+		for (size_t i = at; !rc && i < at + m; i++) {
+			double cx = rx[i] - (double)(m + 1) / 2, cy = ry[i] - (double)(m + 1) / 2;
+
+			sxy += cx * cy;
+			sxx += cx * cx;
+			syy += cy * cy;
+		}
+		at += m;
+	}
+	free(rx);
+	free(ry);
+	if (!rc && sxx > 0 && syy > 0)
+		*rho = sxy / sqrt(sxx * syy);
+	return rc;
+}

@@ -52,23 +52,31 @@ static int map_config(struct ct_store *from, struct ct_store *to, struct config_
 }
 
 /* The runs of the source session, with their series and hists, into the target
- * session to_id. *nruns counts them. */
+ * session to_id. *nruns counts them; tag is the suite job they ran, or "". */
 static int copy_runs(struct ct_store *from, struct ct_store *to, struct config_map *m,
-		     int64_t from_id, int64_t to_id, unsigned *nruns, char *err, size_t len)
+		     int64_t from_id, int64_t to_id, unsigned *nruns, char *tag, size_t tagsz,
+		     char *err, size_t len)
 {
 	struct ct_run_filter f = { .session_id = from_id };
 	struct ct_run *runs = NULL;
+	struct ct_counters *counters = malloc(sizeof(*counters));
 	double *series = NULL;
 	size_t n = 0, ns = 0;
 	int rc;
 
+	if (!counters)
+		return ct_err(err, len, -ENOMEM, "out of memory");
 	rc = ct_store_runs(from, &f, &runs, &n, err, len);
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct ct_run *r = &runs[i];
 
+		if (!tag[0])
+			ct_store_suite_tag(r->workload_params, tag, tagsz);
 		rc = ct_store_run_series(from, r->id, &series, &ns, err, len);
 		if (!rc)
 			rc = ct_store_run_hists(from, r->id, r, err, len);
+		if (!rc)
+			rc = ct_store_run_counters(from, r->id, counters, err, len);
 		if (!rc)
 			rc = map_config(from, to, m, r->config_id, &r->config_id, err, len);
 		if (rc) {
@@ -78,6 +86,7 @@ static int copy_runs(struct ct_store *from, struct ct_store *to, struct config_m
 		}
 		r->series = series;
 		r->nseries = (unsigned)ns;
+		r->counters = counters->n ? counters : NULL;
 		r->session_id = to_id;
 		rc = ct_store_run_put(to, r, err, len);
 		free(series);
@@ -86,6 +95,27 @@ static int copy_runs(struct ct_store *from, struct ct_store *to, struct config_m
 		(*nruns)++;
 	}
 	free(runs);
+	free(counters);
+	return rc;
+}
+
+/* The suite file a job's session ran from, when the source holds it and
+ * the target does not yet (a store written before schema 15 holds none:
+ * nothing to copy). */
+static int copy_suite(struct ct_store *from, struct ct_store *to, const char *tag, char *err,
+		      size_t len)
+{
+	char *text = NULL;
+	int rc;
+
+	if (!tag[0])
+		return 0;
+	rc = ct_store_suite_get(from, tag, &text, err, len);
+	if (rc == -ENOENT)
+		return 0;
+	if (!rc)
+		rc = ct_store_suite_put(to, tag, text, err, len);
+	free(text);
 	return rc;
 }
 
@@ -111,6 +141,7 @@ int ct_store_copy_session(struct ct_store *from, struct ct_store *to,
 {
 	struct ct_session_rec copy = *rec;
 	struct config_map m = { .n = 0 };
+	char tag[256] = "";
 	int rc;
 
 	*nruns = 0;
@@ -129,9 +160,11 @@ int ct_store_copy_session(struct ct_store *from, struct ct_store *to,
 	if (!rc)
 		rc = ct_store_session_copy(to, &copy, err, len);
 	if (!rc)
-		rc = copy_runs(from, to, &m, rec->id, copy.id, nruns, err, len);
+		rc = copy_runs(from, to, &m, rec->id, copy.id, nruns, tag, sizeof(tag), err, len);
 	if (!rc)
 		rc = copy_refs(from, to, rec->id, copy.id, err, len);
+	if (!rc)
+		rc = copy_suite(from, to, tag, err, len);
 	if (!rc)
 		rc = ct_store_commit(to, err, len);
 	if (!rc) {

@@ -14,7 +14,7 @@
 
 /* The schema version both backends are at in this contend: a new
  * migration appends to each backend's list and moves this. */
-#define CT_STORE_SCHEMA 15
+#define CT_STORE_SCHEMA 16
 
 /* A connection; a driver's own struct embeds it as its first member. */
 struct db {
@@ -91,6 +91,7 @@ enum {
 	Q_RUN_PUT,
 	Q_RUN_SERIES,
 	Q_RUN_HISTS,
+	Q_RUN_COUNTERS,
 	Q_LATEST,
 	Q_CALIB_PUT,
 	Q_CALIB_GET,

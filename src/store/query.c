@@ -24,6 +24,7 @@ static const char *const sql_text[Q__COUNT] = {
 			     " ELSE 0 END), 0) FROM runs WHERE session_id = ?1",
 	[Q_RUN_SERIES] = "SELECT series FROM runs WHERE id = ?1",
 	[Q_RUN_HISTS] = "SELECT hists FROM runs WHERE id = ?1",
+	[Q_RUN_COUNTERS] = "SELECT counters FROM runs WHERE id = ?1",
 	[Q_LATEST] = "SELECT max(r.session_id) FROM runs r JOIN configs c ON c.id = r.config_id"
 		     " WHERE c.label = ?1 AND r.workload = ?2 AND r.load = ?3"
 		     " AND (CAST(?4 AS TEXT) IS NULL OR r.workload_params = ?4)"
@@ -91,10 +92,12 @@ static char *build_sql(int id)
 			  : -1;
 		break;
 	case Q_RUN_PUT:
-		/* the metrics, series and hists as JSON, after the columns */
-		vals = placeholders(n + 3, 1);
+		/* the metrics, series, hists and counters as JSON, after the
+		 * columns */
+		vals = placeholders(n + 4, 1);
 		rc = vals ? asprintf(&sql,
-				     "INSERT INTO runs (%s, metrics, series, hists) VALUES (%s)"
+				     "INSERT INTO runs (%s, metrics, series, hists, counters) "
+				     "VALUES (%s)"
 				     " RETURNING id",
 				     names, vals)
 			  : -1;

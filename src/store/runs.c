@@ -15,15 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Binds the metrics, series and hists of r after its n columns. */
+/* Binds the metrics, series, hists and counters of r after its n
+ * columns. */
 static int bind_json(struct store *s, struct db_stmt *st, int n, const struct ct_run *r, char *err,
 		     size_t len)
 {
-	char metrics[CT_STORE_METRICS_MAX];
+	char metrics[CT_STORE_METRICS_MAX], counters[CT_MAX_COUNTERS * (CT_COUNTER_NAME + 28) + 4];
 	char *series = NULL, *hists = NULL;
 
 	if (ct_store_metrics_encode(r, metrics, sizeof(metrics)))
 		return ct_err(err, len, -EINVAL, "run has metrics that cannot be stored");
+	if (ct_counters_encode(r->counters, counters, sizeof(counters)))
+		return ct_err(err, len, -EINVAL, "run has counters that cannot be stored");
 	if ((r->series && r->nseries &&
 	     !(series = ct_store_series_encode(r->series, r->nseries))) ||
 	    (r->nhists && !(hists = ct_store_hists_encode(r)))) {
@@ -33,6 +36,7 @@ static int bind_json(struct store *s, struct db_stmt *st, int n, const struct ct
 	ct_store_bind_str(s, st, n + 1, metrics);
 	ct_store_bind_str(s, st, n + 2, series ? series : "[]");
 	ct_store_bind_str(s, st, n + 3, hists ? hists : "");
+	ct_store_bind_str(s, st, n + 4, counters);
 	free(series);
 	free(hists);
 	return 0;
@@ -245,6 +249,23 @@ int ct_store_run_series(struct ct_store *pub, int64_t run_id, double **out, size
 	if (!rc && (rc = ct_store_series_decode(text, out, n)))
 		rc = ct_err(err, len, rc,
 			    "run %" PRId64 " in results store '%s' has a damaged series", run_id,
+			    s->db->name);
+	free(text);
+	return rc;
+}
+
+int ct_store_run_counters(struct ct_store *pub, int64_t run_id, struct ct_counters *out, char *err,
+			  size_t len)
+{
+	struct store *s = (struct store *)pub;
+	char *text;
+	int rc;
+
+	out->n = 0;
+	rc = run_text(s, Q_RUN_COUNTERS, run_id, "read a run's counters", &text, err, len);
+	if (!rc && ct_counters_decode(text, out))
+		rc = ct_err(err, len, -EINVAL,
+			    "run %" PRId64 " in results store '%s' has damaged counters", run_id,
 			    s->db->name);
 	free(text);
 	return rc;

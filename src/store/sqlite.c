@@ -234,6 +234,9 @@ static const char *const migrations[] = {
 	" tag TEXT NOT NULL UNIQUE,"
 	" text TEXT NOT NULL,"
 	" stored_at INTEGER NOT NULL);",
+	/* 16: a run's counters (contend why): what its foreground's tasks
+	 * did with their time, what its cgroup and the machine did */
+	"ALTER TABLE runs ADD COLUMN counters TEXT NOT NULL DEFAULT '';",
 };
 
 #define SCHEMA_VERSION ((int)CT_ARRAY_SIZE(migrations))

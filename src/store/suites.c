@@ -9,6 +9,7 @@
 #include "contend/util.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,4 +59,20 @@ int ct_store_suite_get(struct ct_store *pub, const char *tag, char **text, char 
 	}
 	DB(s)->finalize(st);
 	return rc;
+}
+
+bool ct_store_suite_tag(const char *params, char *tag, size_t size)
+{
+	const char *at = params;
+	size_t n;
+
+	if (size)
+		tag[0] = '\0';
+	while (at && (at = strstr(at, "suite=")) && at != params && at[-1] != ' ')
+		at += 6;
+	if (!at || !size)
+		return false;
+	n = strcspn(at + 6, " ");
+	snprintf(tag, size, "%.*s", (int)(n < size ? n : size - 1), at + 6);
+	return n > 0;
 }

@@ -116,6 +116,7 @@ check "an imported session stores no reference" test \
 
 # a store of schema 11 (no references) migrates, and compare shows none
 sql "DROP TABLE refs" >/dev/null
+sql "ALTER TABLE runs DROP COLUMN counters" >/dev/null
 sql "DROP TABLE suites" >/dev/null
 sql "DROP TABLE history_acks" >/dev/null
 sql "ALTER TABLE sessions DROP COLUMN commit_sha" >/dev/null

@@ -55,9 +55,10 @@ esac
 wait $pid
 
 # a store of schema 10, written before contend hid passwords: the
-# migration to 11 hides them (and 12 to 15 add the references', the
+# migration to 11 hides them (and 12 to 16 add the references', the
 # bisections', history's and the suites' tables and columns again)
 sql "DROP TABLE refs" >/dev/null
+sql "ALTER TABLE runs DROP COLUMN counters" >/dev/null
 sql "DROP TABLE suites" >/dev/null
 sql "DROP TABLE history_acks" >/dev/null
 sql "ALTER TABLE sessions DROP COLUMN commit_sha" >/dev/null

@@ -13,7 +13,7 @@
 # read by a regex (hackbench) and one by a JSON path (fio); the normal
 # build runs every profile of a real benchmark
 quick=${CT_TEST_QUICK:-}
-if [ "$quick" = 1 ]; then plan 30; else plan 43; fi
+if [ "$quick" = 1 ]; then plan 33; else plan 46; fi
 
 # three mistakes, three lines, nothing run
 cat >"$T/bad.ini" <<'EOF'
@@ -96,6 +96,13 @@ expect_out "profiles --session: the file a session's job ran, its include splice
 expect_out "as it was then" "^runs = 2\$"
 run profiles --session "$last"
 expect_out "and a changed one's as it was then" "^runs = 3\$"
+# push takes each job's file with its sessions
+run push --to "$T/archive.db" -q
+expect_rc "push: exit 0" 0
+check "push copies each job's file" test \
+	"$(sqlite3 "$T/archive.db" "select count(*) from suites")" = "$(sql "select count(*) from suites")"
+run profiles --session "$(sqlite3 "$T/archive.db" "select min(session_id) from runs where workload_params like '%suite=s.ini/%'")" --db "$T/archive.db"
+expect_out "the pushed store prints the file a session ran, as it was then" "^runs = 2\$"
 run run -f "$T/s.ini" --dir "$T" -q
 expect_rc "an unset \${VAR}: exit 2" 2
 expect_err "it names it at its line" "s.ini:6: command: \\\$\\{BASE\\} is not set"

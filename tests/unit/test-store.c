@@ -32,7 +32,7 @@
 #include <sys/utsname.h>
 
 /* What this contend writes; a new migration must update it. */
-#define SCHEMA_VERSION 15
+#define SCHEMA_VERSION 16
 #define APP_ID	       0x63746e64 /* "ctnd" */
 
 static char tmpdir[] = "/tmp/contend-test-store.XXXXXX";
@@ -1129,6 +1129,25 @@ static void test_suites(void **state)
 	ct_store_close(s);
 }
 
+/* The tag in a run's parameters: the word "suite=" starts, nothing that
+ * merely ends in it, cut at the next space and at the buffer's end. */
+static void test_suite_tag(void **state)
+{
+	char tag[16];
+
+	(void)state;
+	assert_true(ct_store_suite_tag("cmd=true suite=s.ini/a#0000abcd", tag, sizeof(tag)));
+	assert_string_equal(tag, "s.ini/a#0000abc");
+	assert_true(ct_store_suite_tag("suite=x/y#1 n=2", tag, sizeof(tag)));
+	assert_string_equal(tag, "x/y#1");
+	assert_true(ct_store_suite_tag("testsuite=no suite=x/z#2", tag, sizeof(tag)));
+	assert_string_equal(tag, "x/z#2");
+	assert_false(ct_store_suite_tag("testsuite=no cmd=true", tag, sizeof(tag)));
+	assert_string_equal(tag, "");
+	assert_false(ct_store_suite_tag("cmd=true suite=", tag, sizeof(tag)));
+	assert_false(ct_store_suite_tag("", tag, sizeof(tag)));
+}
+
 static void test_reopen(void **state)
 {
 	const char *p = path_of("reopen.db");
@@ -1388,6 +1407,7 @@ static void test_hists(void **state)
 /* What migrations 6 and 7 added, dropped again: a store of schema 5 as far
  * as later migrations are concerned (the fixture test covers a real one). */
 #define UNDO_6                                                \
+	"ALTER TABLE runs DROP COLUMN counters;"              \
 	"DROP TABLE suites;"                                  \
 	"DROP TABLE history_acks;"                            \
 	"ALTER TABLE sessions DROP COLUMN commit_sha;"        \
@@ -1708,7 +1728,7 @@ static void test_unknown_status(void **state)
 static void test_newer_version(void **state)
 {
 	const char *p = path_of("newer.db");
-	char err[CT_ERRLEN] = "", want[PATH_MAX + 128], path[PATH_MAX], mode[32];
+	char err[CT_ERRLEN] = "", want[PATH_MAX + 128], path[PATH_MAX], mode[32], sql[96];
 	struct ct_store *s = NULL;
 	sqlite3 *db;
 
@@ -1716,20 +1736,20 @@ static void test_newer_version(void **state)
 	ct_store_close(open_ok(path));
 	db = raw_open(path);
 	/* a rollback journal too, so a refused store that was written to shows */
-	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 16",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
+	snprintf(sql, sizeof(sql), "PRAGMA journal_mode = DELETE; PRAGMA user_version = %d",
+		 SCHEMA_VERSION + 1);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 
 	assert_int_equal(ct_store_open(&s, path, CT_STORE_CREATE, err, sizeof(err)), -EINVAL);
 	assert_null(s);
 	snprintf(want, sizeof(want),
-		 "results store '%s' has schema version 16, this contend knows up to %d", path,
-		 SCHEMA_VERSION);
+		 "results store '%s' has schema version %d, this contend knows up to %d", path,
+		 SCHEMA_VERSION + 1, SCHEMA_VERSION);
 	assert_string_equal(err, want);
 
 	db = raw_open(path);
-	assert_int_equal(raw_int(db, "PRAGMA user_version"), 16);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), SCHEMA_VERSION + 1);
 	raw_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
 	assert_string_equal(mode, "delete");
 	sqlite3_close(db);
@@ -1974,6 +1994,7 @@ static void test_pg_open(void **state)
 	assert_int_equal(ct_store_run_put(s, &r, err, sizeof(err)), 0);
 	ct_store_close(s);
 	c = pg_connect(path_of("older"));
+	pg_exec(c, "ALTER TABLE runs DROP COLUMN counters");
 	pg_exec(c, "DROP TABLE suites");
 	pg_exec(c, "DROP TABLE history_acks");
 	pg_exec(c, "ALTER TABLE sessions DROP COLUMN commit_sha");
@@ -2062,7 +2083,7 @@ int main(void)
 		cmocka_unit_test(test_metrics_series), cmocka_unit_test(test_integrity),
 		cmocka_unit_test(test_default_path),   cmocka_unit_test(test_codec),
 		cmocka_unit_test(test_hists),	       cmocka_unit_test(test_refs),
-		cmocka_unit_test(test_suites),
+		cmocka_unit_test(test_suites),	       cmocka_unit_test(test_suite_tag),
 	};
 
 	pg = getenv("CT_PG");

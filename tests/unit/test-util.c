@@ -383,6 +383,34 @@ static void test_exit_codes(void **state)
 	assert_string_equal(err, "bad 'x'");
 }
 
+/* names as JSON keys and SQL paths take them; growth by doubling */
+static void test_ident_grow(void **state)
+{
+	int *v = NULL;
+	size_t cap = 0;
+
+	(void)state;
+	assert_true(ct_ident_ok("t_cpu_wait", 24));
+	assert_true(ct_ident_ok("a", 2));
+	assert_false(ct_ident_ok("ab", 2)); /* no room for its end */
+	assert_false(ct_ident_ok("", 24));
+	assert_false(ct_ident_ok("Bad", 24));
+	assert_false(ct_ident_ok("a-b", 24));
+	assert_false(ct_ident_ok("a.b", 24));
+	assert_int_equal(ct_grow((void **)&v, &cap, 1, sizeof(*v), 4), 0);
+	assert_int_equal(cap, 4);
+	v[3] = 7;
+	assert_int_equal(ct_grow((void **)&v, &cap, 4, sizeof(*v), 4), 0);
+	assert_int_equal(cap, 4); /* room enough: nothing moves */
+	assert_int_equal(ct_grow((void **)&v, &cap, 9, sizeof(*v), 4), 0);
+	assert_int_equal(cap, 16);
+	assert_int_equal(v[3], 7);
+	v[15] = 1;
+	assert_int_equal(ct_grow((void **)&v, &cap, SIZE_MAX / 2, sizeof(*v), 4), -ENOMEM);
+	assert_int_equal(cap, 16);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_files),	       cmocka_unit_test(test_strtod),
 		cmocka_unit_test(test_random),	       cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_quote),	       cmocka_unit_test(test_hide_secrets),
+		cmocka_unit_test(test_ident_grow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,96 @@
+#!/bin/sh
+# contend why: each run stores its counters (its foreground's time budget
+# from delay accounting, its cgroup's and the machine's counters), and why
+# says where the time went. Checked by a known cause - a CPU hog pinned on
+# the foreground's CPU puts "waiting for a CPU" first - and against what
+# the foreground read of itself (/proc/self/schedstat) and of the machine
+# (/proc/vmstat); kernel.task_delayacct is restored; --no-counters stores
+# none and why says so; JSON against the schema; bad input.
+. "$CT_TESTLIB"
+plan 24
+need python3 taskset
+
+[ "$(id -u)" = 0 ] || skip_all "not root: delay accounting needs it"
+orig=$(cat /proc/sys/kernel/task_delayacct)
+one="-w cmd -l none -n 5 --no-warmup --delay 0 --dir $T"
+# about 0.2 s of work on CPU 0, whatever else wants it
+work='i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done'
+
+# shellcheck disable=SC2086
+run run $one -L quiet -- taskset -c 0 sh -c "$work"
+expect_rc "a quiet session: exit 0" 0
+check "kernel.task_delayacct is as it was ($orig)" test "$(cat /proc/sys/kernel/task_delayacct)" = "$orig"
+check "the journal holds nothing" test "$(journal_rows)" = 0
+n=$(sql "select count(*) from runs where counters like '%\"t_oncpu\":%' and counters like '%\"vm_pgfault\":%'")
+check "each run stored its time budget and the machine's counters ($n of 5)" test "$n" = 5
+
+# the same work beside a hog pinned on its CPU
+taskset -c 0 sh -c 'while :; do :; done' &
+hog=$!
+# shellcheck disable=SC2086
+run run $one -L hogged -- taskset -c 0 sh -c "$work"
+kill "$hog"
+wait "$hog" 2>/dev/null
+expect_rc "a session beside a hog: exit 0" 0
+
+run why quiet hogged
+expect_rc "why: exit 0" 0
+expect_out "it says where the time went, waiting for a CPU first" \
+	"^  hogged vs quiet: \+[0-9.]+ m?s waiting for a CPU per run \["
+expect_out "the budget's table" "^  waiting for a CPU +[0-9.]+ m?s +[0-9.]+ m?s +\+[0-9.]+ m?s \[.*\]  \*$"
+run why quiet hogged --format json -o "$T/why.json"
+expect_rc "why --format json: exit 0" 0
+top=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = [c for b in d["loads"] for c in b["configs"] if c.get("why")][0]["why"]
+rows = {r["counter"]: r for r in c["counters"]}
+budget = [n for n in c["ranked"] if rows[n]["group"] == "budget"]
+print(budget[0] if budget else "none", c["budget"], c["tested"] > 50, rows["t_cpu_wait"]["shift"] > 0.1)
+' "$T/why.json")
+check "JSON: waiting for a CPU ranks first of the budget ($top)" test "$top" = "t_cpu_wait True True True"
+check "JSON: the report's schema holds" python3 -c '
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+' "$T/why.json" "$CT_FIXTURES/../../docs/schema/contend-1.json"
+run compare quiet hogged --why
+expect_out "compare --why: the verdicts, then why" "^Why hogged differs from quiet under load none"
+
+# against what the foreground read of itself: its shell's on-CPU and
+# run-queue time (/proc/self/schedstat, ns) at its end, and the machine's
+# page faults around its work (/proc/vmstat), printed and taken as its
+# figures; the run's window holds a little more (the fork, exec and exit)
+# shellcheck disable=SC2086
+run run $one -n 3 -L self --shell --figure 'oncpu=^self ([0-9]+):lower' \
+	--figure 'wait=^self [0-9]+ ([0-9]+):lower' --figure 'faults=^faults ([0-9]+):lower' -- \
+	"f0=\$(awk '/^pgfault /{print \$2}' /proc/vmstat); $work; dd if=/dev/zero of=/dev/null bs=30M count=1 2>/dev/null; f1=\$(awk '/^pgfault /{print \$2}' /proc/vmstat); echo faults \$((f1 - f0)); read a b c </proc/\$\$/schedstat; echo self \$a \$b"
+expect_rc "a session that reads itself: exit 0" 0
+sql "select json_extract(metrics, '\$.oncpu') / 1e9, json_extract(counters, '\$.t_oncpu'), json_extract(metrics, '\$.wait') / 1e9, json_extract(counters, '\$.t_cpu_wait'), json_extract(metrics, '\$.faults'), json_extract(counters, '\$.vm_pgfault') from runs r join configs c on c.id = r.config_id where c.label = 'self' and r.status = 'ok'" | tr '|' ' ' >"$T/self"
+# the tree's on CPU holds the shell's and its children's (awk, head,
+# od): at least the shell's, at most a second more
+check "on CPU: the stored tree's holds what the shell read of itself ($(tr '\n' ';' <"$T/self"))" \
+	awk '{ n++; if (!($2 >= $1 && $2 <= $1 + 1)) bad = 1 } END { exit bad || n != 3 }' "$T/self"
+check "waiting for a CPU: at least the shell's own" \
+	awk '{ n++; if (!($4 >= $3)) bad = 1 } END { exit bad || n != 3 }' "$T/self"
+check "the machine's page faults: at least what the foreground counted, and within 20% more" \
+	awk '{ n++; if (!($6 >= $5 && $6 <= 1.2 * $5 + 2000)) bad = 1 } END { exit bad || n != 3 }' "$T/self"
+
+# --no-counters: none stored, and why says so
+# shellcheck disable=SC2086
+run run $one -n 3 -L bare --no-counters -- true
+expect_rc "--no-counters: exit 0" 0
+check "--no-counters stores none" test "$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'bare' and r.counters <> ''")" = 0
+# shellcheck disable=SC2086
+run run $one -n 3 -L bare2 --no-counters -- true
+run why bare bare2
+expect_rc "why without counters: exit 0" 0
+expect_out "it says there is nothing to say, and why" "nothing to say: no counters stored with these runs"
+
+# bad input
+run why quiet
+expect_rc "why with one label: exit 2" 2
+expect_err "it says so" "needs at least two labels"
+run why quiet nosuch
+expect_rc "why with a label that has no runs: exit 2" 2
+run why quiet hogged --fail-on-regression 5
+expect_rc "why takes no gate: exit 2" 2
