@@ -138,6 +138,9 @@ struct ct_why_input {
 };
 
 struct ct_why {
+	/* the baseline: the block's ("" here), or the same config under this
+	 * load (contend why LABEL -l LOAD: against its no-load runs) */
+	char base_load[32];
 	size_t nbase, n;	 /* runs with counters, a side */
 	bool budget;		 /* both sides have the time budget (delay accounting) */
 	size_t ntested;		 /* the Holm family */
@@ -369,6 +372,11 @@ void ct_report_release(struct ct_report *rep);
 /* contend why, compare --why: each compared cell's ct_why against its
  * block's baseline, from the counters stored with their ok runs. */
 int ct_report_why(struct ct_report *rep, struct ct_store *st, char *err, size_t len) CT_WUR;
+/* The same, each config under each load against itself under base_load
+ * (contest's question: where the time went under a load, against none);
+ * -ENOENT when no block is base_load's. */
+int ct_report_why_loads(struct ct_report *rep, struct ct_store *st, const char *base_load,
+			char *err, size_t len) CT_WUR;
 /* The rule itself, over values held: w's rows (one per input, in order),
  * the Holm family, the ranked order. w->rows and w->ranked are malloc'd
  * (released with the model, or by the caller). */
@@ -545,6 +553,9 @@ int ct_report_print_md(FILE *f, const struct ct_report *rep);
 /* One self-contained page: no network, inline SVG and CSS, readable
  * without JavaScript. */
 int ct_report_print_html(FILE *f, const struct ct_report *rep, const char *command);
+/* contend why --format csv: a row per counter of each cell that has a
+ * why (ct_report_why()), its rank among those that ranked. */
+int ct_report_why_csv(FILE *f, const struct ct_report *rep);
 int ct_report_sessions_json(FILE *f, const struct ct_session_rec *recs, size_t n);
 int ct_report_sessions_csv(FILE *f, const struct ct_session_rec *recs, size_t n);
 int ct_report_sessions_md(FILE *f, const struct ct_session_rec *recs, size_t n);

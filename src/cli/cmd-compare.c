@@ -388,7 +388,10 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 	q.score = scored;
 	q.score_label = c->labels[0];
 	rc = ct_report_build(&rep, st, &q, err, sizeof(err));
-	if (!rc && (a->why || !strcmp(c->cmd, "why")))
+	/* why with one label: each load against its no-load runs */
+	if (!rc && !strcmp(c->cmd, "why") && c->nlabels == 1)
+		rc = ct_report_why_loads(&rep, st, "none", err, sizeof(err));
+	else if (!rc && (a->why || !strcmp(c->cmd, "why")))
 		rc = ct_report_why(&rep, st, err, sizeof(err));
 	if (rc) {
 		ct_report_release(&rep);
@@ -461,6 +464,29 @@ static int report(struct ct_store *st, const struct compare_args *a, const struc
 	return ex;
 }
 
+/* why LABEL: its loads against none, which must be among them and not
+ * alone. */
+static int why_loads(struct compared *c)
+{
+	bool none = false;
+
+	for (size_t i = 0; i < c->nloads; i++)
+		none |= !strcmp(c->loads[i], "none");
+	if (!none && c->nloads < MAX_LOADS) {
+		memmove(&c->loads[1], &c->loads[0], c->nloads * sizeof(c->loads[0]));
+		c->loads[0] = c->own_loads ? strdup("none") : "none";
+		if (!c->loads[0])
+			return cli_fail(-ENOMEM, "out of memory");
+		c->nloads++;
+	}
+	if (c->nloads < 2)
+		return cli_usage_error(c->cmd,
+				       "one label is set against its own runs under no load: '%s' "
+				       "has runs under none alone (-l LOAD, or give two labels)",
+				       c->labels[0]);
+	return 0;
+}
+
 /* report --session ID: the label of each session asked for, after the
  * LABELs. */
 static int add_sessions(struct ct_store *st, const struct compare_args *a, struct compared *c)
@@ -528,8 +554,12 @@ static int compare_main(const char *cmd, const char *synopsis, const char *intro
 					       CT_REPORT_MAX_ROWS);
 		c.labels[c.nlabels++] = argv[i];
 	}
-	if (!rep && c.nlabels < 2)
+	if (!rep && c.nlabels < 2 && strcmp(cmd, "why"))
 		return cli_usage_error(cmd, "needs at least two labels (a baseline and another)");
+	if (!c.nlabels && !a.nsessions)
+		return cli_usage_error(cmd,
+				       "needs a LABEL (why: two, or one with runs under a load "
+				       "to set against its runs under none)");
 	if (rep && !c.nlabels && !a.nsessions)
 		return cli_usage_error(cmd, "needs a LABEL or --session ID");
 	ex = cli_open_store(a.db, &st);
@@ -547,6 +577,8 @@ static int compare_main(const char *cmd, const char *synopsis, const char *intro
 		ex = add_sessions(st, &a, &c);
 	if (!ex)
 		ex = what_to_compare(st, &a, &c);
+	if (!ex && !strcmp(cmd, "why") && c.nlabels == 1)
+		ex = why_loads(&c);
 	if (!ex)
 		ex = check_names(st, &c);
 	if (!ex)
@@ -567,11 +599,12 @@ int cmd_compare(int argc, char **argv)
 
 int cmd_why(int argc, char **argv)
 {
-	return compare_main("why", "contend why [options] BASELINE LABEL...",
+	return compare_main("why", "contend why [options] BASELINE LABEL... | LABEL -l LOAD...",
 			    "why each LABEL's runs differ from the baseline's: where the "
 			    "foreground's\ntime went (on CPU, waiting for a CPU, blocked on I/O, "
 			    "memory stalls),\nthen the counters that moved, ranked with a test "
-			    "and an interval",
+			    "and an interval; with one LABEL, its runs under each load against "
+			    "its\nruns under none (contest's question)",
 			    argc, argv);
 }
 

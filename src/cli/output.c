@@ -187,7 +187,9 @@ int cli_out_report(struct cli_out *o, const struct ct_report *rep, const char *c
 	case CT_FORMAT_JSON:
 		return ct_report_print_json(o->f, rep, cmd);
 	case CT_FORMAT_CSV:
-		return ct_report_print_csv(o->f, rep);
+		/* why's rows are its counters; compare --why keeps its runs */
+		return !strcmp(cmd, "why") ? ct_report_why_csv(o->f, rep)
+					   : ct_report_print_csv(o->f, rep);
 	case CT_FORMAT_MD:
 		return ct_report_print_md(o->f, rep);
 	case CT_FORMAT_HTML:

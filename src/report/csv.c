@@ -434,3 +434,61 @@ int ct_fleet_print_csv(FILE *f, const struct ct_fleet *fl)
 	}
 	return ferror(f) ? -EIO : 0;
 }
+
+int ct_report_why_csv(FILE *f, const struct ct_report *rep)
+{
+	static const char *const groups[] = { "budget", "tree", "cgroup", "machine" };
+
+	fputs("load,label,baseline,baseline_load,counter,group,unit,baseline_runs,runs,"
+	      "baseline_median,median,shift,low,high,effect,p,p_adjusted,tested,ranked,rank,rho,"
+	      "follows\n",
+	      f);
+	for (size_t i = 0; i < rep->nblocks; i++) {
+		const struct ct_report_block *b = &rep->blocks[i];
+		const char *base = b->base_cell >= 0 ? b->cells[b->base_cell].label : b->base.label;
+
+		for (size_t j = 0; j < b->ncells; j++) {
+			const struct ct_report_cell *c = &b->cells[j];
+			const struct ct_why *w = c->why;
+
+			for (size_t k = 0; w && k < w->nrows; k++) {
+				const struct ct_why_row *r = &w->rows[k];
+				size_t rank = 0;
+
+				for (size_t m = 0; m < w->nranked && !rank; m++)
+					rank = w->ranked[m] == k ? m + 1 : 0;
+				field(f, b->load);
+				fputc(',', f);
+				field(f, c->label);
+				fputc(',', f);
+				field(f, *w->base_load ? c->label : base);
+				fprintf(f, ",%s,%s,%s,", w->base_load, r->info->name,
+					groups[r->info->group]);
+				field(f, r->info->unit);
+				fprintf(f, ",%zu,%zu,", r->nbase, r->n);
+				num(f, r->nbase ? r->base_median : NAN);
+				fputc(',', f);
+				num(f, r->n ? r->median : NAN);
+				fputc(',', f);
+				num(f, r->shift);
+				fputc(',', f);
+				num(f, r->low);
+				fputc(',', f);
+				num(f, r->high);
+				fputc(',', f);
+				num(f, r->effect);
+				fputc(',', f);
+				num(f, r->p);
+				fputc(',', f);
+				num(f, r->p_adj);
+				fprintf(f, ",%d,%d,", r->tested, r->ranked);
+				if (rank)
+					fprintf(f, "%zu", rank);
+				fputc(',', f);
+				num(f, r->rho);
+				fprintf(f, ",%d\n", r->follows);
+			}
+		}
+	}
+	return 0;
+}

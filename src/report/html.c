@@ -423,6 +423,94 @@ static void latency_tables(FILE *f, const struct ct_report *rep)
 		      f);
 }
 
+/* contend why, compare --why: each cell's time budget and the counters
+ * that ranked, as tables. */
+static void why_html(FILE *f, const struct ct_report *rep)
+{
+	bool any = false;
+	char v[4][48];
+
+	for (size_t i = 0; i < rep->nblocks; i++) {
+		const struct ct_report_block *b = &rep->blocks[i];
+		const char *base = b->base_cell >= 0 ? b->cells[b->base_cell].label : b->base.label;
+
+		for (size_t j = 0; j < b->ncells; j++) {
+			const struct ct_why *w = b->cells[j].why;
+
+			if (!w)
+				continue;
+			if (!any)
+				fputs("<h2 id=\"why\">Why</h2>\n", f);
+			any = true;
+			fputs("<h3>", f);
+			rp_html_esc(f, b->cells[j].label);
+			fputs(*w->base_load ? " under " : " against ", f);
+			rp_html_esc(f, *w->base_load ? b->load : base);
+			fputs(*w->base_load ? " against its runs under " : " under ", f);
+			rp_html_esc(f, *w->base_load ? w->base_load : b->load);
+			fputs("</h3>\n", f);
+			if (!w->ntested) {
+				fputs("<p>Nothing to say: ", f);
+				rp_html_esc(f, w->none);
+				fputs(".</p>\n", f);
+				continue;
+			}
+			if (w->budget) {
+				fprintf(f,
+					"<table class=\"why\"><tr><th>the tasks' time per run "
+					"(median)</th><th>baseline</th><th>this</th><th>shift "
+					"[%g%% "
+					"CI]</th><th>ranked</th></tr>\n",
+					rep->confidence);
+				for (size_t k = 0; k < w->nrows; k++) {
+					const struct ct_why_row *r = &w->rows[k];
+
+					if (r->info->group != CT_CG_BUDGET ||
+					    !strcmp(r->info->name, "t_lifetime"))
+						continue;
+					fputs("<tr><td>", f);
+					rp_html_esc(f, r->info->what);
+					fprintf(f,
+						"</td><td>%s</td><td>%s</td><td>%s [%s, "
+						"%s]</td><td>%s</td></tr>\n",
+						rp_why_value(r->info, r->base_median, false, v[0],
+							     48),
+						rp_why_value(r->info, r->median, false, v[1], 48),
+						rp_why_value(r->info, r->shift, true, v[2], 48),
+						rp_why_value(r->info, r->low, true, v[3], 48),
+						rp_why_value(r->info, r->high, true, v[0], 48),
+						r->ranked ? "yes" : "");
+				}
+				fputs("</table>\n", f);
+			}
+			fprintf(f,
+				"<table "
+				"class=\"why\"><tr><th>#</th><th>counter</th><th>what</"
+				"th><th>shift per "
+				"run [%g%% CI]</th><th>effect</th><th>p (Holm, %zu "
+				"tested)</th></tr>\n",
+				rep->confidence, w->ntested);
+			for (size_t k = 0, n = 0; k < w->nranked && n < CT_WHY_SHOWN; k++) {
+				const struct ct_why_row *r = &w->rows[w->ranked[k]];
+
+				if (r->info->group == CT_CG_BUDGET)
+					continue;
+				fprintf(f, "<tr><td>%zu</td><td>%s</td><td>%s ", ++n, r->info->name,
+					ct_counter_direction(r->info, r->shift));
+				rp_html_esc(f, r->info->what);
+				fprintf(f,
+					"</td><td>%s [%s, "
+					"%s]</td><td>%.1f</td><td>%.2g</td></tr>\n",
+					rp_why_value(r->info, r->shift, true, v[0], 48),
+					rp_why_value(r->info, r->low, true, v[1], 48),
+					rp_why_value(r->info, r->high, true, v[2], 48), r->effect,
+					r->p_adj);
+			}
+			fputs("</table>\n", f);
+		}
+	}
+}
+
 int ct_report_print_html(FILE *f, const struct ct_report *rep, const char *command)
 {
 	if (rep->kind != CT_REPORT_RUNS)
@@ -433,6 +521,7 @@ int ct_report_print_html(FILE *f, const struct ct_report *rep, const char *comma
 	for (size_t i = 0; i < rep->nblocks; i++)
 		rp_html_dotplot(f, rep, &rep->blocks[i]);
 	rp_html_forest(f, rep);
+	why_html(f, rep);
 	drift_html(f, rep);
 	latency_tables(f, rep);
 	if (rep->figure_kind == CT_FIGURE_TPS) {

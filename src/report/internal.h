@@ -10,6 +10,11 @@
 
 /* Seconds as contest printed them (two decimals), more for short runs. */
 const char *rp_fmt_time(double s, char *buf, size_t len);
+/* why.c: a counter's value in its unit, short ("3.10 s", "12.5 ms",
+ * "12.0 MiB", "5.2e+04"), signed when sign; and a why's row by name. */
+const char *rp_why_value(const struct ct_counter_info *ci, double v, bool sign, char *buf,
+			 size_t len);
+const struct ct_why_row *rp_why_row(const struct ct_why *w, const char *name);
 /* The heading of the configs' column, "Config" where the model has none. */
 static inline const char *rp_heading(const struct ct_report *rep)
 {

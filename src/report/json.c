@@ -302,6 +302,7 @@ static json_t *why_json(const struct ct_why *w)
 		json_object_set_new(j, "follows", json_boolean(r->follows));
 		json_array_append_new(rows, j);
 	}
+	json_object_set_new(o, "baseline_load", *w->base_load ? jstr(w->base_load) : json_null());
 	json_object_set_new(o, "baseline_runs", jint((int64_t)w->nbase));
 	json_object_set_new(o, "runs", jint((int64_t)w->n));
 	json_object_set_new(o, "budget", json_boolean(w->budget));

@@ -435,6 +435,88 @@ static void numbers_md(FILE *f, const struct ct_report *rep)
 	}
 }
 
+/* contend why, compare --why: per cell that has one, its time budget and
+ * the counters that ranked, as tables. */
+static void why_md(FILE *f, const struct ct_report *rep)
+{
+	for (size_t i = 0; i < rep->nblocks; i++) {
+		const struct ct_report_block *b = &rep->blocks[i];
+		const char *base = b->base_cell >= 0 ? b->cells[b->base_cell].label : b->base.label;
+
+		for (size_t j = 0; j < b->ncells; j++) {
+			const struct ct_why *w = b->cells[j].why;
+			const char *bn = w && *w->base_load ? w->base_load : base,
+				   *on = w && *w->base_load ? b->load : b->cells[j].label;
+			char v[4][48];
+
+			if (!w)
+				continue;
+			fprintf(f, "\n### Why ");
+			text(f, b->cells[j].label);
+			if (*w->base_load) {
+				fprintf(f, " under ");
+				text(f, b->load);
+				fprintf(f, " differs from its runs under ");
+				text(f, w->base_load);
+			} else {
+				fprintf(f, " differs from ");
+				text(f, base);
+				fprintf(f, " under ");
+				text(f, b->load);
+			}
+			fprintf(f, "\n\n");
+			if (!w->ntested) {
+				fprintf(f, "Nothing to say: ");
+				text(f, w->none);
+				fprintf(f, ".\n");
+				continue;
+			}
+			if (w->budget) {
+				fprintf(f, "| the tasks' time per run (median) | ");
+				text(f, bn);
+				fprintf(f, " | ");
+				text(f, on);
+				fprintf(f, " | shift [%g%% CI] | ranked |\n|---|---|---|---|---|\n",
+					rep->confidence);
+				for (size_t k = 0; k < w->nrows; k++) {
+					const struct ct_why_row *r = &w->rows[k];
+
+					if (r->info->group != CT_CG_BUDGET ||
+					    !strcmp(r->info->name, "t_lifetime"))
+						continue;
+					fprintf(f, "| %s | %s | %s | %s [%s, %s] | %s |\n",
+						r->info->what,
+						rp_why_value(r->info, r->base_median, false, v[0],
+							     48),
+						rp_why_value(r->info, r->median, false, v[1], 48),
+						rp_why_value(r->info, r->shift, true, v[2], 48),
+						rp_why_value(r->info, r->low, true, v[3], 48),
+						rp_why_value(r->info, r->high, true, v[0], 48),
+						r->ranked ? "yes" : "");
+				}
+				fputc('\n', f);
+			}
+			fprintf(f,
+				"| # | counter | what | shift per run [%g%% CI] | effect | p "
+				"(Holm, %zu tested) |\n|---|---|---|---|---|---|\n",
+				rep->confidence, w->ntested);
+			for (size_t k = 0, n = 0; k < w->nranked && n < CT_WHY_SHOWN; k++) {
+				const struct ct_why_row *r = &w->rows[w->ranked[k]];
+
+				if (r->info->group == CT_CG_BUDGET)
+					continue;
+				fprintf(f, "| %zu | `%s` | %s %s | %s [%s, %s] | %.1f | %.2g |\n",
+					++n, r->info->name, ct_counter_direction(r->info, r->shift),
+					r->info->what,
+					rp_why_value(r->info, r->shift, true, v[0], 48),
+					rp_why_value(r->info, r->low, true, v[1], 48),
+					rp_why_value(r->info, r->high, true, v[2], 48), r->effect,
+					r->p_adj);
+			}
+		}
+	}
+}
+
 int ct_report_print_md(FILE *f, const struct ct_report *rep)
 {
 	char t[32], sb[48], note[512];
@@ -490,6 +572,7 @@ int ct_report_print_md(FILE *f, const struct ct_report *rep)
 	}
 	latency_md(f, rep);
 	verdicts(f, rep);
+	why_md(f, rep);
 	flagged(f, rep);
 	drift_md(f, rep);
 	if (rep->ndiffs) {

@@ -6,6 +6,7 @@
  */
 #include "contend/report.h"
 #include "contend/util.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -272,13 +273,51 @@ int ct_report_why(struct ct_report *rep, struct ct_store *st, char *err, size_t 
 	return 0;
 }
 
-/* A value in its unit, short: "3.10 s", "12.0 MiB", "5.2e+03". */
-static void fmt_value(const struct ct_counter_info *ci, double v, bool sign, char *buf, size_t len)
+int ct_report_why_loads(struct ct_report *rep, struct ct_store *st, const char *base_load,
+			char *err, size_t len)
+{
+	const struct ct_report_block *bb = NULL;
+
+	for (size_t i = 0; i < rep->nblocks && !bb; i++)
+		if (!strcmp(rep->blocks[i].load, base_load))
+			bb = &rep->blocks[i];
+	if (!bb)
+		return ct_err(err, len, -ENOENT, "no runs under load '%s' to compare with",
+			      base_load);
+	for (size_t i = 0; i < rep->nblocks; i++) {
+		struct ct_report_block *bl = &rep->blocks[i];
+
+		if (bl == bb)
+			continue;
+		for (size_t j = 0; j < bl->ncells; j++) {
+			struct ct_report_cell *c = &bl->cells[j];
+			const struct ct_report_cell *base = NULL;
+			int rc;
+
+			for (size_t k = 0; k < bb->ncells && !base; k++)
+				if (!strcmp(bb->cells[k].label, c->label))
+					base = &bb->cells[k];
+			if (!base || !c->n || c->why)
+				continue;
+			c->why = calloc(1, sizeof(*c->why));
+			if (!c->why)
+				return ct_err(err, len, -ENOMEM, "out of memory");
+			snprintf(c->why->base_load, sizeof(c->why->base_load), "%s", base_load);
+			rc = why_cell(st, base, c, rep->confidence, c->why, err, len);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+const char *rp_why_value(const struct ct_counter_info *ci, double v, bool sign, char *buf,
+			 size_t len)
 {
 	const char *s = sign && v >= 0 ? "+" : "";
 
 	if (!isfinite(v))
-		snprintf(buf, len, "%s%s", v > 0 ? "+inf" : v < 0 ? "-inf" : "?", "");
+		snprintf(buf, len, "%s", v > 0 ? "+inf" : v < 0 ? "-inf" : "?");
 	else if (!strcmp(ci->unit, "s") && (fabs(v) >= 1 || v == 0))
 		snprintf(buf, len, "%s%.2f s", s, v);
 	else if (!strcmp(ci->unit, "s"))
@@ -293,9 +332,10 @@ static void fmt_value(const struct ct_counter_info *ci, double v, bool sign, cha
 		snprintf(buf, len, "%s%.0f", s, v);
 	else
 		snprintf(buf, len, "%s%.3g", s, v);
+	return buf;
 }
 
-static const struct ct_why_row *row_of(const struct ct_why *w, const char *name)
+const struct ct_why_row *rp_why_row(const struct ct_why *w, const char *name)
 {
 	for (size_t i = 0; i < w->nrows; i++)
 		if (!strcmp(w->rows[i].info->name, name))
@@ -307,9 +347,9 @@ static void print_row(FILE *f, const struct ct_why_row *r, size_t rank)
 {
 	char sh[48], lo[48], hi[48];
 
-	fmt_value(r->info, r->shift, true, sh, sizeof(sh));
-	fmt_value(r->info, r->low, true, lo, sizeof(lo));
-	fmt_value(r->info, r->high, true, hi, sizeof(hi));
+	rp_why_value(r->info, r->shift, true, sh, sizeof(sh));
+	rp_why_value(r->info, r->low, true, lo, sizeof(lo));
+	rp_why_value(r->info, r->high, true, hi, sizeof(hi));
 	if (rank)
 		fprintf(f, "  %2zu. ", rank);
 	else
@@ -331,7 +371,7 @@ static void print_budget_line(FILE *f, const struct ct_why *w, const char *label
 	bool oncpu = false;
 
 	for (size_t i = 0; i < CT_ARRAY_SIZE(parts); i++) {
-		const struct ct_why_row *r = row_of(w, parts[i]);
+		const struct ct_why_row *r = rp_why_row(w, parts[i]);
 
 		if (r && r->ranked) {
 			size_t k = n++;
@@ -348,9 +388,9 @@ static void print_budget_line(FILE *f, const struct ct_why *w, const char *label
 	for (size_t i = 0; i < n; i++) {
 		char sh[48], lo[48], hi[48];
 
-		fmt_value(order[i]->info, order[i]->shift, true, sh, sizeof(sh));
-		fmt_value(order[i]->info, order[i]->low, true, lo, sizeof(lo));
-		fmt_value(order[i]->info, order[i]->high, true, hi, sizeof(hi));
+		rp_why_value(order[i]->info, order[i]->shift, true, sh, sizeof(sh));
+		rp_why_value(order[i]->info, order[i]->low, true, lo, sizeof(lo));
+		rp_why_value(order[i]->info, order[i]->high, true, hi, sizeof(hi));
 		fprintf(f, "%s %s %s per run [%s, %s]", i ? "," : "", sh, order[i]->info->what, lo,
 			hi);
 	}
@@ -363,35 +403,44 @@ static void print_budget_line(FILE *f, const struct ct_why *w, const char *label
 static void print_why(FILE *f, const struct ct_why *w, const char *label, const char *base,
 		      const char *load, double confidence, bool all)
 {
+	/* against the same config under another load: the loads name the sides */
+	const char *bn = *w->base_load ? w->base_load : base, *on = *w->base_load ? load : label;
 	size_t shown = 0, nf = 0;
 	size_t ncat;
 
 	(void)ct_counter_catalogue(&ncat);
-	fprintf(f, "Why %s differs from %s under load %s (%zu and %zu runs with counters):\n",
-		label, base, *load ? load : "-", w->n, w->nbase);
+	if (*w->base_load)
+		fprintf(f,
+			"Why %s under load %s differs from %s under load %s (%zu and %zu runs "
+			"with counters):\n",
+			label, load, base, w->base_load, w->n, w->nbase);
+	else
+		fprintf(f,
+			"Why %s differs from %s under load %s (%zu and %zu runs with counters):\n",
+			label, base, *load ? load : "-", w->n, w->nbase);
 	if (!w->ntested) {
 		fprintf(f, "  nothing to say: %s\n\n", w->none);
 		return;
 	}
 	if (w->budget) {
-		fprintf(f, "  %-44s %10s %10s  %s - %s [%g%% CI]\n", "the tasks' time per run",
-			base, label, label, base, confidence);
+		fprintf(f, "  %-44s %10s %10s  %s - %s [%g%% CI]\n", "the tasks' time per run", bn,
+			on, on, bn, confidence);
 		for (size_t i = 0; i < w->nrows; i++) {
 			const struct ct_why_row *r = &w->rows[i];
 			char va[48], vb[48], sh[48], lo[48], hi[48];
 
 			if (r->info->group != CT_CG_BUDGET || !strcmp(r->info->name, "t_lifetime"))
 				continue;
-			fmt_value(r->info, r->base_median, false, va, sizeof(va));
-			fmt_value(r->info, r->median, false, vb, sizeof(vb));
-			fmt_value(r->info, r->shift, true, sh, sizeof(sh));
-			fmt_value(r->info, r->low, true, lo, sizeof(lo));
-			fmt_value(r->info, r->high, true, hi, sizeof(hi));
+			rp_why_value(r->info, r->base_median, false, va, sizeof(va));
+			rp_why_value(r->info, r->median, false, vb, sizeof(vb));
+			rp_why_value(r->info, r->shift, true, sh, sizeof(sh));
+			rp_why_value(r->info, r->low, true, lo, sizeof(lo));
+			rp_why_value(r->info, r->high, true, hi, sizeof(hi));
 			fprintf(f, "  %-44.44s %10s %10s  %s [%s, %s]%s\n", r->info->what, va, vb,
 				sh, lo, hi, r->ranked ? "  *" : "");
 		}
 		fprintf(f, "  (medians; the memory stalls overlap on CPU and blocked; * ranked)\n");
-		print_budget_line(f, w, label, base);
+		print_budget_line(f, w, on, bn);
 	} else {
 		fprintf(f, "  no time budget: delay accounting was not read for every run (it "
 			   "needs root; --no-counters stores none)\n");

@@ -169,16 +169,23 @@ $what: left $(leftovers | tr '\n' ' ')"
 }
 
 # what a killed contend left in the knob journal, `contend restore` puts
-# back, as a user would run it
+# back, as a user would run it: a --vary session's scheduler, and any
+# session's kernel.task_delayacct (delay accounting, on for its counters)
+dacct=/proc/sys/kernel/task_delayacct
+dorig=$(cat "$dacct" 2>/dev/null)
+moved() {
+	{ [ -n "$vary" ] && [ "$(current)" != "$orig" ]; } ||
+		[ "$(cat "$dacct" 2>/dev/null)" != "$dorig" ]
+}
 check_knob() {
-	if [ -n "$vary" ] && { [ "$(current)" != "$orig" ] ||
-		grep -qv '^#' "$CONTEND_JOURNAL_DIR/knobs" 2>/dev/null; }; then
-		changed=$([ "$(current)" != "$orig" ] && echo yes)
-		if ! "$contend" restore >"$W/restore" 2>&1 || [ "$(current)" != "$orig" ]; then
+	if moved || grep -qv '^#' "$CONTEND_JOURNAL_DIR/knobs" 2>/dev/null; then
+		changed=$(moved && echo yes)
+		if ! "$contend" restore >"$W/restore" 2>&1 || moved; then
 			knobs=$((knobs + 1))
 			bad="$bad
-$what: scheduler left at $(current): $(cat "$W/restore")"
-			echo "$orig" >"$sched"
+$what: left the scheduler at $([ -n "$vary" ] && current), task_delayacct at $(cat "$dacct"): $(cat "$W/restore")"
+			[ -z "$vary" ] || echo "$orig" >"$sched"
+			echo "$dorig" >"$dacct"
 		elif [ -n "$changed" ]; then
 			restored=$((restored + 1))
 		fi
