@@ -34,7 +34,8 @@ struct ct_task_budget {
 	uint64_t write_bytes;
 	uint64_t vcsw, ivcsw; /* voluntary and involuntary context switches */
 	uint64_t minflt, majflt;
-	bool lost; /* records were lost (a socket overran): short sums */
+	uint64_t clamped; /* tasks whose delays were cut to their lifetime */
+	bool lost;	  /* records were lost (a socket overran): short sums */
 };
 
 struct ct_taskacct;

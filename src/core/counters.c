@@ -58,6 +58,8 @@ static const struct entry catalogue[] = {
 	TREE("t_lifetime", "s", "task lifetimes, summed", 0.01, CT_CG_BUDGET),
 	/* the tree's counts */
 	TREE("t_tasks", "tasks", "tasks (threads) run", 2, CT_CG_TREE),
+	TREE("t_clamped", "tasks", "tasks whose kernel delays were cut to their lifetime", 1,
+	     CT_CG_TREE),
 	TREE("t_vcsw", "switches", "voluntary context switches", 100, CT_CG_TREE),
 	TREE("t_ivcsw", "switches", "involuntary context switches (preempted)", 100, CT_CG_TREE),
 	TREE("t_minflt", "faults", "minor page faults", 1000, CT_CG_TREE),
@@ -511,6 +513,7 @@ void ct_counters_tree(const struct ct_task_budget *b, const struct rusage *ru,
 		(void)ct_counters_set(out, "t_wpcopy", (double)b->wpcopy_ns / 1e9);
 		(void)ct_counters_set(out, "t_lifetime", (double)b->lifetime_ns / 1e9);
 		(void)ct_counters_set(out, "t_tasks", (double)b->tasks);
+		(void)ct_counters_set(out, "t_clamped", (double)b->clamped);
 		(void)ct_counters_set(out, "t_vcsw", (double)b->vcsw);
 		(void)ct_counters_set(out, "t_ivcsw", (double)b->ivcsw);
 		(void)ct_counters_set(out, "t_minflt", (double)b->minflt);

@@ -312,24 +312,44 @@ static void born(struct ct_taskacct *t, pid_t pid, pid_t tgid, pid_t ptgid)
 	t->latest[pid] = (uint32_t)++t->ngens;
 }
 
+static uint64_t clamp(uint64_t v, uint64_t max, bool *cut)
+{
+	if (v <= max)
+		return v;
+	*cut = true;
+	return max;
+}
+
 void ct_taskacct_add(struct ct_task_budget *b, const struct taskstats *ts, size_t size)
 {
 	struct taskstats s = { 0 };
+	uint64_t life, asleep;
+	bool cut = false;
 
 	memcpy(&s, ts, size < sizeof(s) ? size : sizeof(s));
+	life = s.ac_etime * 1000;
+	asleep = life > s.cpu_run_real_total + s.cpu_delay_total
+			 ? life - s.cpu_run_real_total - s.cpu_delay_total
+			 : 0;
 	b->tasks++;
-	b->lifetime_ns += s.ac_etime * 1000;
+	b->lifetime_ns += life;
 	b->oncpu_ns += s.cpu_run_real_total;
 	b->cpu_wait_ns += s.cpu_delay_total;
 	b->cpu_count += s.cpu_count;
-	b->blkio_ns += s.blkio_delay_total;
+	/* a delay no task can have had: more block I/O than the time it was
+	 * neither running nor runnable, or a stall longer than its life. Seen
+	 * on 6.18 under heavy writeback (tasks of a 40 s compile counted 10^5 s
+	 * of block I/O: a wait ended whose start was never stamped), so each
+	 * is cut to what the task could have spent, and the run says how many */
+	b->blkio_ns += clamp(s.blkio_delay_total, asleep, &cut);
 	b->blkio_count += s.blkio_count;
-	b->swapin_ns += s.swapin_delay_total;
-	b->reclaim_ns += s.freepages_delay_total;
-	b->thrashing_ns += s.thrashing_delay_total;
-	b->compact_ns += s.compact_delay_total;
+	b->swapin_ns += clamp(s.swapin_delay_total, life, &cut);
+	b->reclaim_ns += clamp(s.freepages_delay_total, life, &cut);
+	b->thrashing_ns += clamp(s.thrashing_delay_total, life, &cut);
+	b->compact_ns += clamp(s.compact_delay_total, life, &cut);
 	if (s.version >= 13)
-		b->wpcopy_ns += s.wpcopy_delay_total;
+		b->wpcopy_ns += clamp(s.wpcopy_delay_total, life, &cut);
+	b->clamped += cut;
 	b->read_bytes += s.read_bytes;
 	b->write_bytes += s.write_bytes;
 	b->vcsw += s.nvcsw;

@@ -360,15 +360,17 @@ static void print_row(FILE *f, const struct ct_why_row *r, size_t rank)
 }
 
 /* The budget's line: each part that ranked, largest first, and on CPU
- * when it did not. */
+ * when it did not. The tasks' other sleep comes last: most of it is a
+ * parent waiting for its children (make, a shell), which grows with the
+ * wall time whatever made it grow. */
 static void print_budget_line(FILE *f, const struct ct_why *w, const char *label, const char *base)
 {
-	static const char *const parts[] = { "t_blkio",	  "t_cpu_wait", "t_oncpu",
-					     "t_sleep",	  "t_reclaim",	"t_thrashing",
-					     "t_compact", "t_swapin",	"t_wpcopy" };
-	const struct ct_why_row *order[CT_ARRAY_SIZE(parts)];
+	static const char *const parts[] = { "t_blkio",	    "t_cpu_wait", "t_oncpu",  "t_reclaim",
+					     "t_thrashing", "t_compact",  "t_swapin", "t_wpcopy" };
+	const struct ct_why_row *order[CT_ARRAY_SIZE(parts)], *sleep = rp_why_row(w, "t_sleep");
 	size_t n = 0;
 	bool oncpu = false;
+	char sh[48], lo[48], hi[48];
 
 	for (size_t i = 0; i < CT_ARRAY_SIZE(parts); i++) {
 		const struct ct_why_row *r = rp_why_row(w, parts[i]);
@@ -385,19 +387,20 @@ static void print_budget_line(FILE *f, const struct ct_why *w, const char *label
 		}
 	}
 	fprintf(f, "  %s vs %s:", label, base);
-	for (size_t i = 0; i < n; i++) {
-		char sh[48], lo[48], hi[48];
-
-		rp_why_value(order[i]->info, order[i]->shift, true, sh, sizeof(sh));
-		rp_why_value(order[i]->info, order[i]->low, true, lo, sizeof(lo));
-		rp_why_value(order[i]->info, order[i]->high, true, hi, sizeof(hi));
-		fprintf(f, "%s %s %s per run [%s, %s]", i ? "," : "", sh, order[i]->info->what, lo,
-			hi);
-	}
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s %s %s per run [%s, %s]", i ? "," : "",
+			rp_why_value(order[i]->info, order[i]->shift, true, sh, sizeof(sh)),
+			order[i]->info->what,
+			rp_why_value(order[i]->info, order[i]->low, true, lo, sizeof(lo)),
+			rp_why_value(order[i]->info, order[i]->high, true, hi, sizeof(hi)));
 	if (!n)
-		fprintf(f, " no part of the time budget moved beyond the noise\n");
-	else
-		fprintf(f, "%s\n", oncpu ? "" : ", on CPU unchanged");
+		fprintf(f, " no part of the time budget moved beyond the noise");
+	else if (!oncpu)
+		fprintf(f, ", on CPU unchanged");
+	if (sleep && sleep->ranked)
+		fprintf(f, "; %s asleep otherwise (waiting for children, mostly)",
+			rp_why_value(sleep->info, sleep->shift, true, sh, sizeof(sh)));
+	fputc('\n', f);
 }
 
 static void print_why(FILE *f, const struct ct_why *w, const char *label, const char *base,

@@ -19,6 +19,8 @@
 #include "contend/taskacct.h"
 #include "contend/util.h"
 
+#include <linux/taskstats.h>
+
 static const char *const stats_fixture_files[] = { "why", NULL };
 #include "stats-fixture.h"
 
@@ -429,13 +431,41 @@ static void test_taskacct_tree(void **state)
 	assert_true(b.lifetime_ns >= b.oncpu_ns);
 }
 
+/* A record no task can have made - more block I/O than the time it was
+ * neither running nor runnable, a stall longer than its life - is cut to
+ * what it could have spent, and counted; a sane one is summed as it is. */
+static void test_taskacct_clamp(void **state)
+{
+	struct ct_task_budget b = { 0 };
+	struct taskstats s = { 0 };
+
+	(void)state;
+	s.version = TASKSTATS_VERSION;
+	s.ac_etime = 10000000; /* 10 s, in us */
+	s.cpu_run_real_total = 3000000000ULL;
+	s.cpu_delay_total = 2000000000ULL;
+	s.blkio_delay_total = 4000000000ULL; /* 4 s: sane */
+	s.freepages_delay_total = 1000000000ULL;
+	ct_taskacct_add(&b, &s, sizeof(s));
+	assert_int_equal(b.clamped, 0);
+	assert_true(b.blkio_ns == 4000000000ULL && b.reclaim_ns == 1000000000ULL);
+	s.blkio_delay_total = 207240000000000ULL; /* 57 h in a 10 s life */
+	s.thrashing_delay_total = 20000000000ULL; /* 20 s */
+	ct_taskacct_add(&b, &s, sizeof(s));
+	assert_int_equal(b.clamped, 1);
+	assert_true(b.blkio_ns == 4000000000ULL + 5000000000ULL); /* 10 - 3 - 2 */
+	assert_true(b.thrashing_ns == 10000000000ULL);
+	assert_int_equal(b.tasks, 2);
+	assert_true(b.lifetime_ns == 20000000000ULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ranks),	      cmocka_unit_test(test_spearman_within),
 		cmocka_unit_test(test_judge),	      cmocka_unit_test(test_judge_constant),
 		cmocka_unit_test(test_catalogue),     cmocka_unit_test(test_snapshots),
-		cmocka_unit_test(test_taskacct_tree),
+		cmocka_unit_test(test_taskacct_tree), cmocka_unit_test(test_taskacct_clamp),
 	};
 
 	return cmocka_run_group_tests_name("why", tests, load_fixture, free_fixture);
