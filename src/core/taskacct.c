@@ -323,17 +323,19 @@ static uint64_t clamp(uint64_t v, uint64_t max, bool *cut)
 void ct_taskacct_add(struct ct_task_budget *b, const struct taskstats *ts, size_t size)
 {
 	struct taskstats s = { 0 };
-	uint64_t life, asleep;
+	uint64_t life, asleep, oncpu;
 	bool cut = false;
 
 	memcpy(&s, ts, size < sizeof(s) ? size : sizeof(s));
+	/* on CPU: the scheduler's own sum (se.sum_exec_runtime, as
+	 * /proc/PID/schedstat has it); the "real" total is utime + stime,
+	 * sampled at the tick */
+	oncpu = s.cpu_run_virtual_total ? s.cpu_run_virtual_total : s.cpu_run_real_total;
 	life = s.ac_etime * 1000;
-	asleep = life > s.cpu_run_real_total + s.cpu_delay_total
-			 ? life - s.cpu_run_real_total - s.cpu_delay_total
-			 : 0;
+	asleep = life > oncpu + s.cpu_delay_total ? life - oncpu - s.cpu_delay_total : 0;
 	b->tasks++;
 	b->lifetime_ns += life;
-	b->oncpu_ns += s.cpu_run_real_total;
+	b->oncpu_ns += oncpu;
 	b->cpu_wait_ns += s.cpu_delay_total;
 	b->cpu_count += s.cpu_count;
 	/* a delay no task can have had: more block I/O than the time it was

@@ -441,8 +441,9 @@ static void test_taskacct_clamp(void **state)
 
 	(void)state;
 	s.version = TASKSTATS_VERSION;
-	s.ac_etime = 10000000; /* 10 s, in us */
-	s.cpu_run_real_total = 3000000000ULL;
+	s.ac_etime = 10000000;		      /* 10 s, in us */
+	s.cpu_run_real_total = 2996000000ULL; /* at the tick */
+	s.cpu_run_virtual_total = 3000000000ULL;
 	s.cpu_delay_total = 2000000000ULL;
 	s.blkio_delay_total = 4000000000ULL; /* 4 s: sane */
 	s.freepages_delay_total = 1000000000ULL;
@@ -456,6 +457,7 @@ static void test_taskacct_clamp(void **state)
 	assert_true(b.blkio_ns == 4000000000ULL + 5000000000ULL); /* 10 - 3 - 2 */
 	assert_true(b.thrashing_ns == 10000000000ULL);
 	assert_int_equal(b.tasks, 2);
+	assert_true(b.oncpu_ns == 6000000000ULL); /* the scheduler's sum, not the tick's */
 	assert_true(b.lifetime_ns == 20000000000ULL);
 }
 
