@@ -45,6 +45,8 @@ int cmd_push(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);
 int cmd_profiles(int argc, char **argv);
+/* profiles --session ID: the suite file session ID's job ran from. */
+int cli_stored_suite(const char *session, const char *db);
 
 /* Prints "contend: <msg>" on stderr. */
 void cli_error(const char *fmt, ...) CT_PRINTF(1, 2);

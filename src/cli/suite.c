@@ -890,47 +890,6 @@ struct profiles_args {
 	const char *db;
 };
 
-/* `contend profiles --session ID`: the suite file a session's job came
- * from, as the store kept it when the job ran. */
-static int stored_suite(const struct profiles_args *a)
-{
-	struct ct_run_filter f = { 0 };
-	struct ct_store *st = NULL;
-	struct ct_run *runs = NULL;
-	char err[CT_ERRLEN], tag[256], *end, *text = NULL;
-	size_t n = 0;
-	int rc, ex;
-
-	f.session_id = strtoll(a->session, &end, 10);
-	if (*end || f.session_id <= 0)
-		return cli_usage_error("profiles", "--session takes a session's id, not '%s'",
-				       a->session);
-	ex = cli_open_store(a->db, &st);
-	if (ex)
-		return ex;
-	rc = ct_store_runs(st, &f, &runs, &n, err, sizeof(err));
-	if (!rc && !(n && ct_store_suite_tag(runs[0].workload_params, tag, sizeof(tag)))) {
-		ex = cli_usage_error("profiles", "session %s %s", a->session,
-				     n ? "ran no suite's job (run -f)"
-				       : "has no runs in the store");
-	} else if (!rc) {
-		rc = ct_store_suite_get(st, tag, &text, err, sizeof(err));
-		if (rc == -ENOENT)
-			ex = cli_usage_error("profiles",
-					     "session %s ran job %s, whose file the store does not "
-					     "hold (stored before schema 15)",
-					     a->session, tag);
-		else if (!rc)
-			printf("# %s, session %s\n%s", tag, a->session, text);
-	}
-	if (rc && rc != -ENOENT)
-		ex = cli_fail(rc, err);
-	free(text);
-	free(runs);
-	ct_store_close(st);
-	return ex;
-}
-
 /* `contend profiles`: the shipped suites, each its jobs and what it
  * measures; `contend profiles NAME`: where one is and its text. */
 int cmd_profiles(int argc, char **argv)
@@ -955,7 +914,7 @@ int cmd_profiles(int argc, char **argv)
 	if (p.rest + 1 < argc || (a.session && p.rest < argc))
 		return cli_usage_error("profiles", "one NAME at most, or --session alone");
 	if (a.session)
-		return stored_suite(&a);
+		return cli_stored_suite(a.session, a.db);
 	if (p.rest < argc) {
 		FILE *f;
 		int c;
