@@ -67,6 +67,16 @@ static const struct entry catalogue[] = {
 	TREE("t_blkio_waits", "waits", "waits for block I/O", 10, CT_CG_TREE),
 	TREE("t_read_bytes", "bytes", "bytes read from storage", MIB, CT_CG_TREE),
 	TREE("t_write_bytes", "bytes", "bytes written to storage", MIB, CT_CG_TREE),
+	/* perf's counts on the tree (contend/perfcount.h): software events
+	 * everywhere, hardware ones where the PMU offers them */
+	TREE("pf_task_clock", "s", "CPU time, as perf counts it (task-clock)", 0.01, CT_CG_TREE),
+	TREE("pf_cs", "switches", "context switches, as perf counts them", 100, CT_CG_TREE),
+	TREE("pf_migrations", "migrations", "migrations between CPUs", 10, CT_CG_TREE),
+	TREE("pf_faults", "faults", "page faults, as perf counts them", 1000, CT_CG_TREE),
+	TREE("pf_cycles", "cycles", "CPU cycles", 1e7, CT_CG_TREE),
+	TREE("pf_instructions", "instructions", "instructions retired", 1e7, CT_CG_TREE),
+	TREE("pf_cache_misses", "misses", "last-level cache misses", 1e4, CT_CG_TREE),
+	TREE("pf_branch_misses", "misses", "branches mispredicted", 1e4, CT_CG_TREE),
 	/* the foreground's cgroup (v2): pressure is in every cgroup, the rest
 	 * where its controller is enabled */
 	CG("cg_cpu_some", "s", "time the foreground's cgroup stalled on CPU", 0.01, "cpu.pressure",

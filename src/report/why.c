@@ -473,6 +473,9 @@ static void print_why(FILE *f, const struct ct_why *w, const char *label, const 
 					w->rows[i].rho);
 		fprintf(f, "\n");
 	}
+	if (rp_why_row(w, "pf_task_clock") && !rp_why_row(w, "pf_cycles"))
+		fprintf(f, "  perf counted software events only in these runs: no hardware counter "
+			   "(cycles, instructions)\n");
 	fprintf(f, "\n");
 }
 

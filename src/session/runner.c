@@ -8,6 +8,7 @@
 #include "contend/journal.h"
 #include "contend/latency.h"
 #include "contend/monitor.h"
+#include "contend/perfcount.h"
 #include "contend/proc.h"
 #include "contend/signals.h"
 #include "contend/util.h"
@@ -642,6 +643,8 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	struct ct_snapshot a, b;
 	struct ct_counters_snap ca, cb;
 	struct ct_task_budget budget;
+	struct ct_counters pf = { 0 };
+	struct ct_perf perf;
 	bool acct = false;
 	struct rusage ru;
 	int64_t t0, t1 = 0, probe_cpu_us = 0;
@@ -680,6 +683,10 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 			      strerror(-pid));
 	}
 	sess_guard_foreground(rt, pid);
+	/* perf's events count from here: the child waits for its go */
+	ct_perf_init(&perf);
+	if (s->opts.counters)
+		(void)ct_perf_open(&perf, pid);
 	if (rt->taskacct) {
 		acct = delayacct_ensure(rt);
 		ct_taskacct_start(rt->taskacct, pid);
@@ -694,8 +701,10 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 		close(go);
 	}
 	rc = wait_foreground(rt, l, pid, r, &t1, err, len);
-	if (rc)
+	if (rc) {
+		ct_perf_close(&perf);
 		return rc;
+	}
 	/* whatever the foreground left running dies with it; its zombie still
 	 * holds the process group id, so this cannot hit anyone else */
 	kill(-pid, SIGKILL);
@@ -703,10 +712,13 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	if (s->opts.counters)
 		ct_counters_snap(&cb, "", s->si.block_dev, rt->cg_fg);
 	sess_guard_foreground(rt, 0);
-	if (rc)
+	if (rc) {
+		ct_perf_close(&perf);
 		return ct_err(err, len, rc, "cannot reap the foreground: %s", strerror(-rc));
+	}
 	if (rt->cg_fg[0])
 		(void)ct_cgroup_kill(rt->cg_fg, 2000000000LL); /* strays of a cmd */
+	ct_perf_read(&perf, &pf); /* the tree is gone: each task's counts are in */
 	/* every task of the tree is gone: its last records are sent */
 	if (rt->taskacct) {
 		ct_taskacct_end(rt->taskacct, &budget);
@@ -725,6 +737,8 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 		rt->counters.n = 0;
 		ct_counters_delta(&ca, &cb, &rt->counters);
 		ct_counters_tree(acct ? &budget : NULL, &ru, &rt->counters);
+		for (unsigned i = 0; i < pf.n; i++)
+			(void)ct_counters_set(&rt->counters, pf.c[i].name, pf.c[i].value);
 		r->counters = &rt->counters;
 	}
 	if (have_snap)

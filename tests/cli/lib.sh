@@ -10,8 +10,11 @@ export CONTEND_DB="$T/results.db"
 export CONTEND_JOURNAL_DIR="$T/journal"
 # a knob a killed contend of the test left changed (its delay accounting,
 # a scheduler) goes back as a user would put it back, before the journal
-# that says so is removed
-trap 'grep -qsv "^#" "$CONTEND_JOURNAL_DIR/knobs" && "$CONTEND" restore >/dev/null 2>&1; rm -rf "$T"' EXIT
+# that says so is removed; what a test asked for with at_exit runs first
+_at_exit=:
+# at_exit CMD: CMD (a shell string) runs when the test exits
+at_exit() { _at_exit="$1; $_at_exit"; }
+trap 'eval "$_at_exit"; grep -qsv "^#" "$CONTEND_JOURNAL_DIR/knobs" && "$CONTEND" restore >/dev/null 2>&1; rm -rf "$T"' EXIT
 _n=0
 
 plan() { echo "1..$1"; }

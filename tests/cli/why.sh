@@ -1,14 +1,16 @@
 #!/bin/sh
 # contend why: each run stores its counters (its foreground's time budget
-# from delay accounting, its cgroup's and the machine's counters), and why
-# says where the time went. Checked by a known cause - a CPU hog pinned on
-# the foreground's CPU puts "waiting for a CPU" first - and against what
-# the foreground read of itself (/proc/self/schedstat) and of the machine
-# (/proc/vmstat); kernel.task_delayacct is restored; --no-counters stores
-# none and why says so; JSON against the schema; bad input.
+# from delay accounting, perf's counts on it, its cgroup's and the
+# machine's counters), and why says where the time went. Checked by known
+# causes - a CPU hog pinned on the foreground's CPU puts "waiting for a
+# CPU" first, a direct writer beside it "blocked on block I/O", a memory
+# cgroup's squeeze a memory stall - and against what the foreground read
+# of itself (/proc/self/schedstat), of the machine (/proc/vmstat) and what
+# perf stat counted; kernel.task_delayacct is restored; --no-counters
+# stores none and why says so; JSON against the schema; bad input.
 . "$CT_TESTLIB"
-plan 31
-need python3 taskset fio
+plan 41
+need python3 taskset fio perf
 
 [ "$(id -u)" = 0 ] || skip_all "not root: delay accounting needs it"
 orig=$(cat /proc/sys/kernel/task_delayacct)
@@ -83,6 +85,34 @@ check "waiting for a CPU: at least the shell's own" \
 check "the machine's page faults: at least what the foreground counted, and within 20% more" \
 	awk '{ n++; if (!($6 >= $5 && $6 <= 1.2 * $5 + 2000)) bad = 1 } END { exit bad || n != 3 }' "$T/self"
 
+# perf's counts against perf stat's on the same runs: the foreground is
+# perf stat itself, so the tree's counts hold its child's and perf's own
+pe='--figure-from stderr --figure clock=^([0-9.]+),msec,task-clock:lower --figure cs=^([0-9]+),,context-switches:lower --figure mig=^([0-9]+),,cpu-migrations:lower --figure flt=^([0-9]+),,page-faults:lower'
+# shellcheck disable=SC2086
+run run $one -n 3 -L perfd $pe -- perf stat -x, -e task-clock,context-switches,cpu-migrations,page-faults -- \
+	sh -c "$work; dd if=/dev/zero of=/dev/null bs=30M count=1 2>/dev/null"
+expect_rc "a session under perf stat: exit 0" 0
+sql "select json_extract(metrics, '\$.clock') / 1e3, json_extract(counters, '\$.pf_task_clock'), json_extract(metrics, '\$.cs'), json_extract(counters, '\$.pf_cs'), json_extract(metrics, '\$.mig'), json_extract(counters, '\$.pf_migrations'), json_extract(metrics, '\$.flt'), json_extract(counters, '\$.pf_faults') from runs r join configs c on c.id = r.config_id where c.label = 'perfd' and r.status = 'ok'" | tr '|' ' ' >"$T/perf"
+nonempty "perf's and contend's counts" "$(cat "$T/perf")"
+# perf's own: about 20 ms on CPU and 2,000 faults here
+check "perf: task-clock holds perf stat's, and at most 0.3 s more ($(tr '\n' ';' <"$T/perf"))" \
+	awk 'NF == 8 { n++; if (!($2 >= $1 && $2 <= $1 + 0.3)) bad = 1 } END { exit bad || n != 3 }' "$T/perf"
+check "perf: context switches and migrations hold perf stat's" \
+	awk 'NF == 8 { n++; if (!($4 >= $3 && $6 >= $5)) bad = 1 } END { exit bad || n != 3 }' "$T/perf"
+check "perf: page faults hold perf stat's, and at most 20,000 more" \
+	awk 'NF == 8 { n++; if (!($8 >= $7 && $8 <= $7 + 20000 && $7 > 7000)) bad = 1 } END { exit bad || n != 3 }' "$T/perf"
+hw=$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'perfd' and r.counters like '%\"pf_cycles\":%'")
+if perf stat -x, -e cycles true 2>&1 | grep -q "not supported"; then
+	check "no hardware counter on this machine (perf stat says so): none stored ($hw)" test "$hw" = 0
+	run why quiet hogged
+	expect_out "why says perf counted software events only" "perf counted software events only"
+else
+	check "hardware counters on this machine: each run stored cycles ($hw)" test "$hw" = 3
+	run why quiet hogged
+	check "why does not say perf counted software events only" \
+		sh -c '! grep -q "perf counted software events only" "$1"' _ "$T/out"
+fi
+
 # one label against its own runs under no load (contest's question):
 # under a load that spins on the foreground's CPU the same work waits for
 # a CPU (the process load's ring of 8 moves between the CPUs: in one run of
@@ -125,6 +155,59 @@ for try in 1 2; do
 done
 check "why LABEL -l w (a direct writer beside): blocked on block I/O first ($got)" \
 	test "$got" = "t_blkio none"
+
+# a memory squeeze: the same reads of a 256 MiB file through mmap, two
+# passes, its pages dropped before each, by a foreground in a memory cgroup
+# whose limit is the knob varied - 1 GiB, or 64 MiB. Squeezed, the disk
+# reads the same and the pages are reclaimed instead: of the counters of
+# time, a memory stall ranks first (the machine's or the cgroup's memory
+# pressure, reclaim, thrashing); a count that moves more surely than any
+# time (the involuntary switches reclaim brings, +220 a run) may rank above
+if [ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
+	sq=/sys/fs/cgroup/memory/ct-why-$$ lim=memory.limit_in_bytes
+else
+	u=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	grep -qw memory "$u/cgroup.subtree_control" 2>/dev/null || skip_all "no memory cgroup controller"
+	sq=$u/ct-why-$$ lim=memory.max
+fi
+mkdir "$sq" && at_exit "rmdir '$sq' 2>/dev/null"
+was=$(cat "$sq/$lim")
+dd if=/dev/urandom of="$T/mm.dat" bs=1M count=256 2>/dev/null
+cat >"$T/touch.py" <<'PY'
+import mmap, os, sys
+fd, s = os.open(sys.argv[1], os.O_RDONLY), 0
+for p in range(2):
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    m = mmap.mmap(fd, 0, prot=mmap.PROT_READ)
+    for i in range(0, len(m), 4096):
+        s += m[i]
+    m.close()
+print(s)
+PY
+memfirst() { # memfirst LABEL: the first time counter ranked, and reclaim's lower bound
+	"$CONTEND" why "$1+$sq/$lim=1073741824" "$1+$sq/$lim=67108864" --format json \
+		-o "$T/m.json" >/dev/null 2>&1 || return
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = [c for b in d["loads"] for c in b["configs"] if c.get("why")][0]["why"]
+rows = {r["counter"]: r for r in c["counters"]}
+top = [n for n in c["ranked"] if rows[n]["unit"] == "s"]
+print(top[0] if top else "none", rows["t_reclaim"]["low"] > 0)
+' "$T/m.json"
+}
+memory="psi_mem_some psi_mem_full cg_mem_some cg_mem_full t_reclaim t_thrashing"
+for try in 1 2; do
+	"$CONTEND" run -w cmd -l none -n 8 --no-warmup --delay 0 --dir "$T" -L mem$try -q \
+		--vary "$sq/$lim=1073741824,67108864" -- \
+		sh -c "echo \$\$ >$sq/cgroup.procs && exec python3 $T/touch.py $T/mm.dat" >/dev/null 2>&1
+	got=$(memfirst mem$try)
+	case " $memory " in *" ${got% *} "*) [ "${got#* }" = True ] && break ;; esac
+done
+nonempty "the squeeze's first counter" "$got"
+check "a memory squeeze: a memory stall is the first time to rank, reclaim's is above nothing ($got)" \
+	sh -c 'case " $2 " in *" ${1% *} "*) [ "${1#* }" = True ] ;; *) false ;; esac' _ "$got" "$memory"
+check "the limit the squeeze varied is as it was ($was)" test "$(cat "$sq/$lim")" = "$was"
 
 # --no-counters: none stored, and why says so
 # shellcheck disable=SC2086

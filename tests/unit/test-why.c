@@ -5,7 +5,8 @@
  * the counters' own parts: the catalogue, the stored form, the snapshots
  * of a fixture /proc and cgroup, and - as root - the delay accounting of
  * a real process tree against what each of its processes read of itself
- * in /proc/self/schedstat.
+ * in /proc/self/schedstat, and perf's counts of one against each
+ * process's own rusage and CPU clock.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "contend/counters.h"
+#include "contend/perfcount.h"
 #include "contend/report.h"
 #include "contend/stats.h"
 #include "contend/taskacct.h"
@@ -27,6 +29,9 @@ static const char *const stats_fixture_files[] = { "why", NULL };
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -431,6 +436,99 @@ static void test_taskacct_tree(void **state)
 	assert_true(b.lifetime_ns >= b.oncpu_ns);
 }
 
+/* What a process counted of itself just before it exited. */
+struct own {
+	uint64_t faults; /* rusage: minor and major */
+	int64_t cpu_ns;	 /* CLOCK_PROCESS_CPUTIME_ID */
+};
+
+static void touch_and_report(int fd, size_t pages, int64_t busy_ns)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, pages * (size_t)pg, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct own o = { 0 };
+	struct rusage ru;
+	struct timespec ts;
+
+	if (m == MAP_FAILED)
+		_exit(1);
+	for (size_t i = 0; i < pages; i++)
+		m[i * (size_t)pg] = 1;
+	busy(busy_ns);
+	getrusage(RUSAGE_SELF, &ru);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	o.faults = (uint64_t)(ru.ru_minflt + ru.ru_majflt);
+	o.cpu_ns = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	(void)!write(fd, &o, sizeof(o));
+}
+
+/*
+ * perf's counters on a tree of two processes, opened on the first while it
+ * waits (as contend opens them on a foreground): its child's work is in
+ * them (inherited), and they hold what each process counted of itself -
+ * page faults by rusage, CPU by its clock - give or take their exits and
+ * the first process's faults before the events were opened.
+ */
+static void test_perf_tree(void **state)
+{
+	struct ct_counters c = { 0 };
+	struct ct_perf p;
+	struct own got[2];
+	int out[2], go[2], status;
+	double faults, clock, sum_faults, sum_cpu;
+	pid_t root;
+
+	(void)state;
+	assert_int_equal(pipe(out), 0);
+	assert_int_equal(pipe(go), 0);
+	root = fork();
+	if (!root) {
+		char ch;
+		pid_t kid;
+
+		close(go[1]);
+		(void)!read(go[0], &ch, 1);
+		kid = fork();
+		if (!kid) {
+			touch_and_report(out[1], 3000, 40000000);
+			_exit(0);
+		}
+		waitpid(kid, NULL, 0);
+		touch_and_report(out[1], 2000, 60000000);
+		_exit(0);
+	}
+	ct_perf_init(&p);
+	if (!ct_perf_open(&p, root)) {
+		kill(root, SIGKILL);
+		waitpid(root, &status, 0);
+		/* neither root nor perf_event_paranoid <= 1 */
+		skip();
+	}
+	assert_true(p.fd[0] >= 0 && p.fd[3] >= 0); /* task-clock, page faults */
+	assert_int_equal((int)write(go[1], "g", 1), 1);
+	close(out[1]);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal((int)read(out[0], &got[i], sizeof(got[i])), (int)sizeof(got[i]));
+	assert_int_equal(waitpid(root, &status, 0), root);
+	ct_perf_read(&p, &c);
+	assert_int_equal(p.fd[0], -1); /* closed */
+	close(out[0]);
+	close(go[0]);
+	close(go[1]);
+	assert_int_equal(ct_counters_get(&c, "pf_faults", &faults), 0);
+	assert_int_equal(ct_counters_get(&c, "pf_task_clock", &clock), 0);
+	sum_faults = (double)(got[0].faults + got[1].faults);
+	sum_cpu = (double)(got[0].cpu_ns + got[1].cpu_ns) / 1e9;
+	/* the child's 3,000 pages are counted: more than the first's own */
+	if (faults < 5000 || faults < sum_faults - 300 || faults > sum_faults + 300)
+		fail_msg("page faults: perf counted %.0f, the processes %.0f of themselves", faults,
+			 sum_faults);
+	if (clock < sum_cpu - 0.001 || clock > sum_cpu + 0.03)
+		fail_msg("CPU: perf counted %.4f s, the processes %.4f s of themselves", clock,
+			 sum_cpu);
+}
+
 /* A record no task can have made - more block I/O than the time it was
  * neither running nor runnable, a stall longer than its life - is cut to
  * what it could have spent, and counted; a sane one is summed as it is. */
@@ -468,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_judge),	      cmocka_unit_test(test_judge_constant),
 		cmocka_unit_test(test_catalogue),     cmocka_unit_test(test_snapshots),
 		cmocka_unit_test(test_taskacct_tree), cmocka_unit_test(test_taskacct_clamp),
+		cmocka_unit_test(test_perf_tree),
 	};
 
 	return cmocka_run_group_tests_name("why", tests, load_fixture, free_fixture);
