@@ -31,6 +31,11 @@
  * the session it names (a change's place can move by a session as
  * sessions are added; the study's tolerance). */
 #define CT_HISTORY_ACK_TOL 2
+/* history --why: the runs of this many sessions a side of a change, the
+ * nearest to it, explain it (fewer when a side has fewer). */
+#define CT_HISTORY_WHY_SESSIONS 3
+
+struct ct_why;
 
 struct ct_history_query {
 	const char *workload;	  /* NULL: the newest matching session's */
@@ -42,6 +47,7 @@ struct ct_history_query {
 	int64_t since;		/* unix ns; 0: any */
 	bool by_commit;		/* order by the commit measured (run --commit) */
 	double confidence;	/* of the points' and changes' intervals */
+	bool why;		/* explain each change by the runs' counters */
 };
 
 /* A session of a series. */
@@ -74,6 +80,10 @@ struct ct_history_change {
 	bool acked;		  /* contend history ack named it */
 	struct ct_history_fact *facts;
 	size_t nfacts;
+	/* --why: the counters of the runs of the sessions [at - k, at) and
+	 * [at, at + k), k = CT_HISTORY_WHY_SESSIONS or fewer; NULL without */
+	struct ct_why *why;
+	int64_t why_from[2], why_to[2]; /* the sessions each side: first, last */
 };
 
 /* A series is one load, machine and set of workload parameters: a

@@ -380,6 +380,22 @@ int ct_report_why_loads(struct ct_report *rep, struct ct_store *st, const char *
 /* The rule itself, over values held: w's rows (one per input, in order),
  * the Holm family, the ranked order. w->rows and w->ranked are malloc'd
  * (released with the model, or by the caller). */
+/* A side to explain: runs by id (0: a run that stored nothing) and the
+ * judged figure of each. */
+struct ct_why_side {
+	const int64_t *ids;
+	const double *figs;
+	size_t n;
+};
+/* Why other differs from base: their stored counters judged (into w,
+ * zeroed by the caller; ct_why_free() releases it). */
+int ct_why_runs(struct ct_store *st, const struct ct_why_side *base,
+		const struct ct_why_side *other, double confidence, struct ct_why *w, char *err,
+		size_t len) CT_WUR;
+void ct_why_free(struct ct_why *w);
+/* One why's text: label's against base's under load. */
+void ct_why_print(FILE *f, const struct ct_why *w, const char *label, const char *base,
+		  const char *load, double confidence, bool all);
 int ct_why_judge(struct ct_why *w, const struct ct_why_input *in, size_t n,
 		 double confidence) CT_WUR;
 /* Its text: per compared config and load, the time budget, the line that

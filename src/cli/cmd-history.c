@@ -36,6 +36,7 @@ struct history_args {
 	int64_t since;
 	int order, format;
 	double confidence, fail_pct;
+	bool why;
 };
 
 /* Local midnight of YYYY-MM-DD, or YYYY-MM-DD HH:MM[:SS] (a 'T' or a space
@@ -135,6 +136,12 @@ static const struct cli_opt history_opts[] = {
 	  .argh = "TEXT",
 	  .help = "why it is acknowledged",
 	  .only = "history ack" },
+	{ .type = CLI_OPT_FLAG,
+	  .long_name = "why",
+	  .off = offsetof(struct history_args, why),
+	  .help = "explain each change by the counters of the runs of\nthe 3 nearest sessions a "
+		  "side (contend why's rule)",
+	  .only = "history" },
 	CLI_DB(struct history_args, db),
 	CLI_FORMAT_OF(struct history_args, format, cli_formats_html, CLI_FORMAT_HELP_HTML,
 		      "history"),
@@ -235,6 +242,7 @@ static int build(const char *cmd, const struct history_args *a, const char *work
 	q.since = a->since;
 	q.by_commit = a->order == ORDER_COMMIT;
 	q.confidence = a->confidence > 0 ? a->confidence : 95;
+	q.why = a->why;
 	ex = cli_open_store(a->db, &st);
 	if (ex)
 		return ex;

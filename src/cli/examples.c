@@ -83,7 +83,9 @@ static const struct {
 	  { "contend history -w kbuild                   # every series, its change points",
 	    "contend history -w kbuild --label '6.*' --format json   # some labels, for a "
 	    "machine",
-	    "contend history -w kbuild -o history.html   # one page, each series plotted" } },
+	    "contend history -w kbuild -o history.html   # one page, each series plotted",
+	    "contend history -w kbuild --why             # each change: the counters that "
+	    "moved" } },
 	{ "bisect",
 	  { "contend bisect start --good v6.6 --bad v6.7 --build 'make -j8' -w cmd -- ./bench",
 	    "contend bisect start --dry-run --good v6.6 --bad v6.7 -w cmd -- ./bench   # the "

@@ -159,11 +159,7 @@ void rp_cell_release(struct ct_report_cell *c)
 	free(c->scores);
 	free(c->outlier);
 	free(c->flags);
-	if (c->why) {
-		free(c->why->rows);
-		free(c->why->ranked);
-		free(c->why);
-	}
+	ct_why_free(c->why);
 	memset(c, 0, sizeof(*c));
 }
 

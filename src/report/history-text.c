@@ -6,6 +6,7 @@
  * test and the facts that changed across it.
  */
 #include "contend/history.h"
+#include "contend/report.h"
 #include "internal.h"
 
 #include <errno.h>
@@ -37,7 +38,7 @@ void rp_history_effect(FILE *f, const struct ct_history_change *c)
 }
 
 static void change_lines(FILE *f, const struct ct_history_series *s,
-			 const struct ct_history_change *c, size_t num)
+			 const struct ct_history_change *c, size_t num, double confidence)
 {
 	const struct ct_history_point *pt = &s->points[c->at];
 	char d[32];
@@ -50,14 +51,23 @@ static void change_lines(FILE *f, const struct ct_history_series *s,
 	if (!c->nfacts) {
 		fprintf(f, "       no recorded fact differs across it (the same kernel, "
 			   "settings and host)\n");
-		return;
+	} else {
+		fprintf(f, "       what changed:");
+		for (size_t i = 0; i < c->nfacts; i++)
+			fprintf(f, "%s %s %s -> %s", i ? ";" : "", c->facts[i].name,
+				c->facts[i].before[0] ? c->facts[i].before : "(unknown)",
+				c->facts[i].after[0] ? c->facts[i].after : "(unknown)");
+		fprintf(f, "\n");
 	}
-	fprintf(f, "       what changed:");
-	for (size_t i = 0; i < c->nfacts; i++)
-		fprintf(f, "%s %s %s -> %s", i ? ";" : "", c->facts[i].name,
-			c->facts[i].before[0] ? c->facts[i].before : "(unknown)",
-			c->facts[i].after[0] ? c->facts[i].after : "(unknown)");
-	fprintf(f, "\n");
+	if (c->why) {
+		char a[64], b[64];
+
+		snprintf(a, sizeof(a), "sessions %lld-%lld", (long long)c->why_from[1],
+			 (long long)c->why_to[1]);
+		snprintf(b, sizeof(b), "sessions %lld-%lld", (long long)c->why_from[0],
+			 (long long)c->why_to[0]);
+		ct_why_print(f, c->why, a, b, s->load, confidence, false);
+	}
 }
 
 int ct_history_print_text(FILE *f, const struct ct_history *h)
@@ -93,7 +103,7 @@ int ct_history_print_text(FILE *f, const struct ct_history *h)
 			char d[32], m[32], lo[32], hi[32];
 
 			while (c < s->nchanges && s->changes[c].at == p) {
-				change_lines(f, s, &s->changes[c], c + 1);
+				change_lines(f, s, &s->changes[c], c + 1, h->confidence);
 				c++;
 			}
 			fprintf(f, "  %4zu %8lld  %-16s  %-12.12s  %-20.20s %5zu %10s  [%s, %s]\n",

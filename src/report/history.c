@@ -272,9 +272,10 @@ static int make_points(struct hctx *x, struct ct_history_series *s, double **log
 	return rc;
 }
 
-/* The runs of points [lo, hi) of s, with their sessions. */
+/* The runs of points [lo, hi) of s, with their sessions (or, for
+ * --why, their run ids). */
 static size_t side_runs(const struct hctx *x, const struct ct_history_series *s, size_t lo,
-			size_t hi, double *v, int64_t *sid)
+			size_t hi, double *v, int64_t *sid, bool run_ids)
 {
 	size_t n = 0;
 
@@ -283,10 +284,35 @@ static size_t side_runs(const struct hctx *x, const struct ct_history_series *s,
 
 		if (p >= (long)lo && p < (long)hi) {
 			v[n] = ct_run_value(&x->runs[i]);
-			sid[n++] = x->runs[i].session_id;
+			sid[n++] = run_ids ? x->runs[i].id : x->runs[i].session_id;
 		}
 	}
 	return n;
+}
+
+/* --why: the runs of the nearest sessions after change c against those
+ * before it (v, w, sv, sw: scratch of x->nruns each). */
+static int change_why(struct hctx *x, const struct ct_history_series *s,
+		      struct ct_history_change *c, double *v, double *w, int64_t *sv, int64_t *sw,
+		      char *err, size_t len)
+{
+	size_t k = CT_HISTORY_WHY_SESSIONS;
+	struct ct_why_side b, a;
+
+	if (k > c->nbefore)
+		k = c->nbefore;
+	if (k > c->nafter)
+		k = c->nafter;
+	b = (struct ct_why_side){ sv, v, side_runs(x, s, c->at - k, c->at, v, sv, true) };
+	a = (struct ct_why_side){ sw, w, side_runs(x, s, c->at, c->at + k, w, sw, true) };
+	c->why_from[0] = s->points[c->at - k].session_id;
+	c->why_to[0] = s->points[c->at - 1].session_id;
+	c->why_from[1] = s->points[c->at].session_id;
+	c->why_to[1] = s->points[c->at + k - 1].session_id;
+	c->why = calloc(1, sizeof(*c->why));
+	if (!c->why)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	return ct_why_runs(x->st, &b, &a, x->q->confidence, c->why, err, len);
 }
 
 /* The facts that differ between the configs of the points either side. */
@@ -379,8 +405,8 @@ static int find_changes(struct hctx *x, struct ct_history_series *s, const doubl
 			hi = c->at + CT_HISTORY_WINDOW;
 		c->nbefore = c->at - lo;
 		c->nafter = hi - c->at;
-		nb = side_runs(x, s, lo, c->at, v, sv);
-		na = side_runs(x, s, c->at, hi, w, sw);
+		nb = side_runs(x, s, lo, c->at, v, sv, false);
+		na = side_runs(x, s, c->at, hi, w, sw, false);
 		struct ct_stats_side sb = { .v = v, .session = sv, .n = nb },
 				     sa = { .v = w, .session = sw, .n = na };
 		const struct ct_stats_rule rule = { .confidence = x->q->confidence };
@@ -409,6 +435,8 @@ static int find_changes(struct hctx *x, struct ct_history_series *s, const doubl
 		c->worse = x->h->higher_better ? c->effect < 0 : c->effect > 0;
 		c->acked = acked(x, s, c->at);
 		rc = change_facts(x, s, c, err, len);
+		if (!rc && x->q->why)
+			rc = change_why(x, s, c, v, w, sv, sw, err, len);
 	}
 out:
 	free(cp);
@@ -562,8 +590,10 @@ int ct_history_build(struct ct_history *h, struct ct_store *st, const struct ct_
 void ct_history_release(struct ct_history *h)
 {
 	for (size_t i = 0; i < h->nseries; i++) {
-		for (size_t c = 0; c < h->series[i].nchanges; c++)
+		for (size_t c = 0; c < h->series[i].nchanges; c++) {
 			free(h->series[i].changes[c].facts);
+			ct_why_free(h->series[i].changes[c].why);
+		}
 		free(h->series[i].changes);
 		free(h->series[i].points);
 	}

@@ -627,20 +627,23 @@ static json_t *history_point_json(const struct ct_history_point *pt)
 static json_t *history_change_json(const struct ct_history_series *s,
 				   const struct ct_history_change *c)
 {
-	json_t *facts = json_array();
+	json_t *facts = json_array(), *o;
 
 	for (size_t i = 0; i < c->nfacts; i++)
 		json_array_append_new(facts,
 				      json_pack("{s:o, s:o, s:o}", "name", jstr(c->facts[i].name),
 						"before", jstr(c->facts[i].before), "after",
 						jstr(c->facts[i].after)));
-	return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:b, s:b, s:o}", "index",
-			 (json_int_t)c->at, "session", (json_int_t)s->points[c->at].session_id,
-			 "sessions_before", (json_int_t)c->nbefore, "sessions_after",
-			 (json_int_t)c->nafter, "p", jnum(c->p), "effect", jnum(c->effect), "low",
-			 c->have_effect ? jnum(c->low) : json_null(), "high",
-			 c->have_effect ? jnum(c->high) : json_null(), "worse", c->worse,
-			 "acknowledged", c->acked, "facts", facts);
+	o = json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:b, s:b, s:o}", "index",
+		      (json_int_t)c->at, "session", (json_int_t)s->points[c->at].session_id,
+		      "sessions_before", (json_int_t)c->nbefore, "sessions_after",
+		      (json_int_t)c->nafter, "p", jnum(c->p), "effect", jnum(c->effect), "low",
+		      c->have_effect ? jnum(c->low) : json_null(), "high",
+		      c->have_effect ? jnum(c->high) : json_null(), "worse", c->worse,
+		      "acknowledged", c->acked, "facts", facts);
+	if (o && c->why)
+		json_object_set_new(o, "why", why_json(c->why));
+	return o;
 }
 
 int ct_history_print_json(FILE *f, const struct ct_history *h)

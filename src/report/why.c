@@ -13,39 +13,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The counters of a cell's ok runs, in the order of its values. */
-static int cell_counters(struct ct_store *st, const struct ct_report_cell *c,
-			 struct ct_counters **out, size_t *n, char *err, size_t len)
+/* The counters of runs ids[0..n). */
+static int side_counters(struct ct_store *st, const int64_t *ids, size_t n,
+			 struct ct_counters **out, char *err, size_t len)
 {
-	struct ct_counters *cs = calloc(c->n ? c->n : 1, sizeof(*cs));
+	struct ct_counters *cs = calloc(n ? n : 1, sizeof(*cs));
 	int rc = 0;
 
 	*out = NULL;
-	*n = 0;
 	if (!cs)
 		return ct_err(err, len, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < c->n && !rc; i++)
-		if (c->ok && c->ok[i])
-			rc = ct_store_run_counters(st, c->ok[i]->id, &cs[i], err, len);
+	for (size_t i = 0; i < n && !rc; i++)
+		if (ids[i])
+			rc = ct_store_run_counters(st, ids[i], &cs[i], err, len);
 	if (rc) {
 		free(cs);
 		return rc;
 	}
 	*out = cs;
-	*n = c->n;
 	return 0;
 }
 
 /* A side's values of counter name, and the judged figure of the same
  * runs; returns how many runs have it. */
-static size_t values_of(const struct ct_counters *cs, const struct ct_report_cell *c, size_t n,
+static size_t values_of(const struct ct_counters *cs, const double *figs, size_t n,
 			const char *name, double *v, double *fig)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
 		if (!ct_counters_get(&cs[i], name, &v[k]))
-			fig[k++] = c->values[i];
+			fig[k++] = figs[i];
 	return k;
 }
 
@@ -192,20 +190,20 @@ int ct_why_judge(struct ct_why *w, const struct ct_why_input *in, size_t n, doub
 	return rc;
 }
 
-static int why_cell(struct ct_store *st, const struct ct_report_cell *base,
-		    const struct ct_report_cell *c, double confidence, struct ct_why *w, char *err,
-		    size_t len)
+int ct_why_runs(struct ct_store *st, const struct ct_why_side *base,
+		const struct ct_why_side *other, double confidence, struct ct_why *w, char *err,
+		size_t len)
 {
 	struct ct_counters *ca = NULL, *cb = NULL;
 	struct ct_why_input *in = NULL;
-	size_t na = 0, nb = 0, ncat, nin = 0;
+	size_t na = base->n, nb = other->n, ncat, nin = 0;
 	const struct ct_counter_info *cat = ct_counter_catalogue(&ncat);
 	double *vals = NULL;
 	int rc;
 
-	rc = cell_counters(st, base, &ca, &na, err, len);
+	rc = side_counters(st, base->ids, na, &ca, err, len);
 	if (!rc)
-		rc = cell_counters(st, c, &cb, &nb, err, len);
+		rc = side_counters(st, other->ids, nb, &cb, err, len);
 	if (!rc) {
 		in = calloc(ncat, sizeof(*in));
 		/* per counter: the baseline's values and figures, then the other's */
@@ -225,10 +223,10 @@ static int why_cell(struct ct_store *st, const struct ct_report_cell *base,
 		x->info = &cat[i];
 		x->base = at;
 		x->base_fig = at + na;
-		x->nbase = values_of(ca, base, na, cat[i].name, at, at + na);
+		x->nbase = values_of(ca, base->figs, na, cat[i].name, at, at + na);
 		x->other = at + 2 * na;
 		x->other_fig = at + 2 * na + nb;
-		x->n = values_of(cb, c, nb, cat[i].name, at + 2 * na, at + 2 * na + nb);
+		x->n = values_of(cb, other->figs, nb, cat[i].name, at + 2 * na, at + 2 * na + nb);
 		if (!strcmp(cat[i].name, "t_oncpu") && (x->nbase < w->nbase || x->n < w->n))
 			w->budget = false;
 		if (x->nbase || x->n)
@@ -246,6 +244,42 @@ static int why_cell(struct ct_store *st, const struct ct_report_cell *base,
 	free(cb);
 	free(in);
 	free(vals);
+	return rc;
+}
+
+void ct_why_free(struct ct_why *w)
+{
+	if (!w)
+		return;
+	free(w->rows);
+	free(w->ranked);
+	free(w);
+}
+
+/* A cell's ok runs as a side (its ids into ids, n of them). */
+static struct ct_why_side cell_side(const struct ct_report_cell *c, int64_t *ids)
+{
+	struct ct_why_side sd = { ids, c->values, c->n };
+
+	for (size_t i = 0; i < c->n; i++)
+		ids[i] = c->ok && c->ok[i] ? c->ok[i]->id : 0;
+	return sd;
+}
+
+static int why_cell(struct ct_store *st, const struct ct_report_cell *base,
+		    const struct ct_report_cell *c, double confidence, struct ct_why *w, char *err,
+		    size_t len)
+{
+	int64_t *ids = malloc((base->n + c->n + 1) * sizeof(*ids));
+	struct ct_why_side a, b;
+	int rc;
+
+	if (!ids)
+		return ct_err(err, len, -ENOMEM, "out of memory");
+	a = cell_side(base, ids);
+	b = cell_side(c, ids + base->n);
+	rc = ct_why_runs(st, &a, &b, confidence, w, err, len);
+	free(ids);
 	return rc;
 }
 
@@ -403,8 +437,8 @@ static void print_budget_line(FILE *f, const struct ct_why *w, const char *label
 	fputc('\n', f);
 }
 
-static void print_why(FILE *f, const struct ct_why *w, const char *label, const char *base,
-		      const char *load, double confidence, bool all)
+void ct_why_print(FILE *f, const struct ct_why *w, const char *label, const char *base,
+		  const char *load, double confidence, bool all)
 {
 	/* against the same config under another load: the loads name the sides */
 	const char *bn = *w->base_load ? w->base_load : base, *on = *w->base_load ? load : label;
@@ -488,7 +522,7 @@ void ct_report_print_why(FILE *f, const struct ct_report *rep, bool all)
 
 		for (size_t j = 0; j < bl->ncells; j++)
 			if (bl->cells[j].why)
-				print_why(f, bl->cells[j].why, bl->cells[j].label, base->label,
-					  bl->load, rep->confidence, all);
+				ct_why_print(f, bl->cells[j].why, bl->cells[j].label, base->label,
+					     bl->load, rep->confidence, all);
 	}
 }

@@ -9,7 +9,7 @@
 # the formats (JSON checked against docs/schema/contend-1.json), a fleet's
 # machines, run --commit with --by commit, and bad input (one line, exit 2).
 . "$CT_TESTLIB"
-plan 63
+plan 71
 
 need python3 Rscript
 
@@ -72,6 +72,35 @@ assert g[:3] == w[:3], (g, w)
 assert all(abs(float(a) - float(b)) < 1e-6 for a, b in zip(g[3:], w[3:])), (g, w)" "$got" "$want" &&
 	ok "the change's place, effect and interval are R's t.test on the sessions' medians of logs" ||
 	not_ok "the change's effect is R's" "contend: $got" "R: $want"
+
+# --why: the runs of the three sessions a side of the change explain it.
+# Their counters are written here - on CPU 0.1 s a run before it, 0.2 s
+# after, the machine's interrupts the same - so on CPU alone may rank
+sides() { sql "select group_concat(s.id) from sessions s join configs c on c.id = s.config_id where c.label between '$1' and '$2'"; }
+for side in "a-18 a-20 0.1" "a-21 a-23 0.2"; do
+	set -- $side
+	sql "update runs set counters = json_object('t_oncpu', $3 + (id % 7) * 0.001, 'st_intr', 5000 + (id % 5) * 10) where session_id in ($(sides "$1" "$2"))"
+done
+before=$(sides a-18 a-20 | tr ',' '\n' | sort -n | sed -n '1p;$p' | paste -sd-)
+after=$(sides a-21 a-23 | tr ',' '\n' | sort -n | sed -n '1p;$p' | paste -sd-)
+nonempty "the sessions either side" "$before$after"
+run history --label 'a-*' --why
+expect_rc "history --why: exit 0" 0
+expect_out "--why: the three sessions after the change against the three before" \
+	"^Why sessions $after differs from sessions $before under load none \(15 and 15 runs with counters\):$"
+expect_out "--why: on CPU moved, +100 ms a run" "^  sessions $after vs sessions $before: \+100\.0 ms on CPU per run"
+run history --label 'a-*' --why --format json -o "$T/w.json"
+got=$(python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['series'][0]['changes'][0]['why']
+print(','.join(c['ranked']), c['runs'], c['baseline_runs'], c['tested'])" "$T/w.json")
+check "--why JSON: on CPU ranked alone of the two counters, 15 runs a side ($got)" test "$got" = "t_oncpu 15 15 2"
+check "--why JSON validates against the schema" python3 -c "
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])), cls=jsonschema.Draft202012Validator)" "$SCHEMA" "$T/w.json"
+run history --label 'b-*' --why
+expect_out "--why on a series without a change: its table" "^none: machine .*, 30 sessions, 0 change points$"
+check "and no why" sh -c '! grep -q "^Why" "$1"' _ "$T/out"
 
 # a spike alone makes no change point
 run history --label 'b-*'
