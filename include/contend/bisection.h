@@ -46,6 +46,7 @@ enum ct_bisect_event {
 	CT_BISECT_EV_STEP,	  /* a step was answered */
 };
 struct ct_bisector;
+struct ct_why;
 typedef void (*ct_bisect_event_fn)(void *ctx, enum ct_bisect_event ev, const struct ct_bisector *c,
 				   const struct ct_bisect_step *p, const char *text);
 
@@ -148,6 +149,13 @@ int ct_bisect_sessions_verdict(struct ct_store *st, const char *workload, const 
 			       const int64_t *base, size_t nb, const int64_t *other, size_t no,
 			       double confidence, struct ct_stats_comparison *c, size_t *runs,
 			       char *err, size_t len) CT_WUR;
+
+/* Why the culprit differs from its parent: the counters of the runs of
+ * the newest answered across step - its sittings' sessions, or its boots'
+ * - judged as contend why judges two configs (w zeroed by the caller), the
+ * runs' load into load. -ENOENT with err when no across step answered. */
+int ct_bisector_why(struct ct_bisector *c, struct ct_why *w, char *load, size_t loadlen, char *err,
+		    size_t len) CT_WUR;
 
 /* The answer a step's comparison gives: the regression's (bad when good
  * and bad differ at the confidence) or a candidate's (ct_bisect_judge()

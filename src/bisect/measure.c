@@ -433,3 +433,87 @@ int ct_bisector_boot(struct ct_bisector *c, const struct ct_bisect_plan *p, char
 		rc = ct_store_bisect_step_end(c->st, row, err, len);
 	return rc;
 }
+
+/* The ok runs of session id appended to ids and figs (grown in *cap). */
+static int why_add(struct ct_store *st, int64_t id, int64_t **ids, double **figs, size_t *n,
+		   size_t *cap, char *load, size_t loadlen, char *err, size_t len)
+{
+	struct ct_run_filter f = { .session_id = id, .ok_only = true };
+	struct ct_run *runs = NULL;
+	size_t nr = 0;
+	int rc = ct_store_runs(st, &f, &runs, &nr, err, len);
+
+	if (!rc && *n + nr > *cap) {
+		size_t want = (*n + nr) * 2;
+		int64_t *gi = realloc(*ids, want * sizeof(*gi));
+		double *gf = gi ? realloc(*figs, want * sizeof(*gf)) : NULL;
+
+		if (gi)
+			*ids = gi;
+		if (gf)
+			*figs = gf;
+		if (!gi || !gf)
+			rc = ct_err(err, len, -ENOMEM, "out of memory");
+		else
+			*cap = want;
+	}
+	for (size_t i = 0; !rc && i < nr; i++) {
+		(*ids)[*n] = runs[i].id;
+		(*figs)[(*n)++] = ct_run_value(&runs[i]);
+		snprintf(load, loadlen, "%s", runs[i].load);
+	}
+	free(runs);
+	return rc;
+}
+
+int ct_bisector_why(struct ct_bisector *c, struct ct_why *w, char *load, size_t loadlen, char *err,
+		    size_t len)
+{
+	const struct ct_bisect_step *across = ct_bisector_last(c, CT_ROLE_ACROSS, true);
+	int64_t *ids[2] = { NULL, NULL }; /* the parent's, the culprit's */
+	double *figs[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 }, cap[2] = { 0, 0 };
+	int rc = 0;
+
+	*load = '\0';
+	if (!across)
+		return ct_err(err, len, -ENOENT,
+			      "no step measured the culprit against its parent yet");
+	for (size_t i = 0; !rc && i < c->nsteps; i++) {
+		const struct ct_bisect_step *p = &c->steps[i];
+		struct ct_session_filter f = { .group_id = p->session_id };
+		struct ct_session_rec *recs = NULL;
+		size_t nrecs = 0;
+
+		if (p->role != CT_ROLE_ACROSS || p->seq != across->seq || !p->session_id)
+			continue;
+		if (c->b.mode == CT_BISECTION_STEP) {
+			/* a boot of one side: the parent's when it booted the base */
+			int k = !strcmp(p->sha, p->base) ? 0 : 1;
+
+			rc = why_add(c->st, p->session_id, &ids[k], &figs[k], &n[k], &cap[k], load,
+				     loadlen, err, len);
+			continue;
+		}
+		/* a sitting: the base's session and the commit's, one group */
+		rc = ct_store_sessions(c->st, &f, &recs, &nrecs, err, len);
+		for (size_t k = 0; !rc && nrecs == 2 && k < nrecs; k++) {
+			int side = recs[k].id == p->session_id ? 0 : 1;
+
+			rc = why_add(c->st, recs[k].id, &ids[side], &figs[side], &n[side],
+				     &cap[side], load, loadlen, err, len);
+		}
+		free(recs);
+	}
+	if (!rc) {
+		struct ct_why_side a = { ids[0], figs[0], n[0] }, b = { ids[1], figs[1], n[1] };
+
+		rc = ct_why_runs(c->st, &a, &b, c->confidence > 0 ? c->confidence : 95, w, err,
+				 len);
+	}
+	for (int k = 0; k < 2; k++) {
+		free(ids[k]);
+		free(figs[k]);
+	}
+	return rc;
+}

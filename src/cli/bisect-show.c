@@ -307,3 +307,25 @@ int bisect_print_html(const struct ct_bisector *c, FILE *f)
 	free(steps);
 	return rc;
 }
+
+int bisect_print_why(struct ct_bisector *c, FILE *f)
+{
+	const struct ct_bisect_step *across = ct_bisector_last(c, CT_ROLE_ACROSS, true);
+	struct ct_why *w = calloc(1, sizeof(*w));
+	char err[CT_ERRLEN], load[32], l[16], b[16];
+	int rc;
+
+	if (!w)
+		return cli_fail(-ENOMEM, "out of memory");
+	rc = ct_bisector_why(c, w, load, sizeof(load), err, sizeof(err));
+	if (!rc) {
+		bisect_label(across->sha, l, sizeof(l));
+		bisect_label(across->base, b, sizeof(b));
+		fputc('\n', f);
+		ct_why_print(f, w, l, b, load, c->confidence > 0 ? c->confidence : 95, false);
+	}
+	ct_why_free(w);
+	if (rc == -ENOENT)
+		return cli_cmd_fail("bisect", -EINVAL, err);
+	return rc ? cli_fail(rc, err) : 0;
+}

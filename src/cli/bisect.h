@@ -43,6 +43,9 @@ void bisect_hint(const struct ct_bisector *c, unsigned max_runs, FILE *f);
 
 /* The 12-digit label of a commit's configs. */
 void bisect_label(const char *sha, char *buf, size_t len);
+/* bisect status --why: the culprit's counters against its parent's; an
+ * exit code. */
+int bisect_print_why(struct ct_bisector *c, FILE *f);
 const char *bisect_role(enum ct_bisect_role r);
 const char *bisect_answer(enum ct_bisect_answer a);
 

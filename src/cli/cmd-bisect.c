@@ -52,6 +52,7 @@
 /* The options of status, log, reset, resume and step. */
 struct info_args {
 	const char *repo, *db, *output;
+	bool why;
 };
 static const struct cli_opt info_opts[] = {
 	{ .type = CLI_OPT_STRING,
@@ -61,6 +62,12 @@ static const struct cli_opt info_opts[] = {
 	  .argh = "FILE",
 	  .help = "write the page to FILE (whole or not at all; default:\nstandard output)",
 	  .only = "bisect report" },
+	{ .type = CLI_OPT_FLAG,
+	  .long_name = "why",
+	  .off = offsetof(struct info_args, why),
+	  .help = "and why the culprit differs from its parent: the\ncounters of the runs that "
+		  "measured it against its\nparent (contend why's rule)",
+	  .only = "bisect status" },
 	CLI_STRING(0, "repo", struct info_args, repo, "DIR",
 		   "the git repository (default: the one of the current\ndirectory)"),
 	CLI_DB(struct info_args, db),
@@ -625,6 +632,8 @@ static int cmd_show(int argc, char **argv, enum show what)
 		bisect_print_log(&c, stdout);
 	} else {
 		bisect_print_status(&c, stdout);
+		if (ia.why)
+			ex = bisect_print_why(&c, stdout);
 	}
 	ct_bisector_release(&c);
 	ct_store_close(c.st);

@@ -9,7 +9,7 @@
 # boot that changes what the workload measures; and each mistake is one
 # line, exit 2, the repository untouched.
 . "$CT_TESTLIB"
-plan 49
+plan 56
 
 # The bench sleeps 20 or 26 ms. On a machine whose CPUs are busy a woken
 # sleeper waits for a CPU, and that wait, not the commit, decides the run:
@@ -97,6 +97,9 @@ log=$(sed -n 's/.*its log: \([^)]*\)).*/\1/p' "$T/err")
 nonempty "it names the build's log: $log" "$log"
 run bisect status --repo "$R"
 expect_out "and the bisection ended without a culprit, saying why" "^bisection of .*: none .*|does not build"
+run bisect status --repo "$R" --why
+expect_rc "status --why of a bisection that never measured across: exit 2" 2
+expect_err "it says so" "no step measured the culprit against its parent"
 "$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
 check "reset keeps that log" test -n "$log" -a -f "$log"
 
@@ -122,6 +125,13 @@ check "it says the runs it judged: $runs ($(grep -c 'step [0-9]*, candidate' "$T
 run bisect status --repo "$R"
 expect_out "status shows a skipped build" "skip .*the build failed"
 expect_out "and the culprit" "^$culprit is the first bad commit"
+# why: the culprit's runs against its parent's, from the across step's
+# sittings; the culprit sleeps longer, and that is where its time went
+run bisect status --repo "$R" --why
+expect_rc "status --why: exit 0" 0
+expect_out "status --why: the culprit against its parent" \
+	"^Why $(echo "$culprit" | cut -c1-12) differs from [0-9a-f]{12} under load none \([0-9]+ and [0-9]+ runs with counters\):$"
+expect_out "the culprit sleeps longer: asleep otherwise moved up" "^  asleep otherwise .* \+[0-9.]+ ms \["
 run bisect log --repo "$R"
 expect_out "log is git's bisect log" "^git bisect good $good\$"
 expect_out "and ends with the first bad commit" "^# first bad commit: \[$culprit\] change $K\$"
@@ -234,4 +244,10 @@ while [ "$steps" -lt 60 ]; do
 done
 expect_rc "the step loop ends: exit 0" 0
 expect_out "with the culprit, after $steps boots" "^$culprit is the first bad commit\$"
+# why across the boots: the culprit's boots against its parent's, whose
+# sleep was shorter
+run bisect status --repo "$R" --why
+expect_out "status --why after boots: the culprit's boots against its parent's" \
+	"^Why $(echo "$culprit" | cut -c1-12) differs from [0-9a-f]{12} under load none \([0-9]+ and [0-9]+ runs with counters\):$"
+expect_out "the culprit's boots slept longer" "^  asleep otherwise .* \+[0-9.]+ ms \["
 "$CONTEND" bisect reset --repo "$R" >/dev/null 2>&1
