@@ -36,6 +36,7 @@ struct ct_fleet_query {
 	const char *label_glob; /* fnmatch(3) pattern of labels; NULL: any */
 	double confidence;
 	bool within_session; /* as compare --within-session */
+	bool why;	     /* explain each row a load made worse */
 };
 
 /* A row under one load: its runs, the mean of the judged figure, and its
@@ -48,6 +49,9 @@ struct ct_fleet_cell {
 	enum ct_stats_scope scope;
 	struct ct_stats_comparison cmp;
 	char verdict[64]; /* ct_report_verdict()'s word */
+	/* --why, a cell judged worse: its runs' counters against its
+	 * baseline's (NULL otherwise) */
+	struct ct_why *why;
 };
 
 /* The latest complete session of one machine and label. */

@@ -21,7 +21,7 @@ struct fleet_args {
 	const char *workload, *loads, *base_label, *base_machine, *label, *db, *output;
 	int format;
 	double confidence;
-	bool within_session;
+	bool within_session, why;
 };
 
 static const struct cli_opt summary_opts[] = {
@@ -43,6 +43,9 @@ static const struct cli_opt summary_opts[] = {
 	CLI_FLAG(0, "within-session", struct fleet_args, within_session,
 		 "judge sessions by their runs alone, as if sessions did\nnot move (compare's "
 		 "--within-session)"),
+	CLI_FLAG(0, "why", struct fleet_args, why,
+		 "explain each row a load made worse: its runs' counters\nagainst its baseline's "
+		 "(contend why's rule)"),
 	CLI_DB(struct fleet_args, db),
 	CLI_FORMAT_HTML(struct fleet_args, format),
 	CLI_OUTPUT(struct fleet_args, output, "the summary"),
@@ -104,6 +107,7 @@ static int summary_main(int argc, char **argv)
 	q.label_glob = a.label;
 	q.confidence = a.confidence;
 	q.within_session = a.within_session;
+	q.why = a.why;
 	ex = cli_open_store(a.db, &st);
 	if (ex)
 		return ex;

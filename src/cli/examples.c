@@ -99,7 +99,8 @@ static const struct {
 	    "contend fleet summary --baseline-machine \"$(hostname)\"   # every row against "
 	    "this machine",
 	    "contend fleet summary --baseline rc3 --format csv   # a row per machine, label "
-	    "and load" } },
+	    "and load",
+	    "contend fleet summary --baseline rc3 --why  # and why each worse row is" } },
 	{ "restore",
 	  { "contend restore                             # put back knobs a killed contend left",
 	    "contend restore --force                     # even those a live contend holds",

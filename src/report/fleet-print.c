@@ -224,6 +224,23 @@ int ct_fleet_print_text(FILE *f, const struct ct_fleet *fl)
 	if (rp_fleet_notes(fl) || fl->nother_params)
 		fputc('\n', f);
 	rp_fleet_note_lines(f, fl, "");
+	for (size_t k = 0; k < fl->nrows; k++) {
+		const struct ct_fleet_row *w = &fl->rows[k];
+
+		for (size_t l = 0; l < fl->nloads; l++) {
+			char a[300], b[300];
+
+			if (!w->cells[l].why)
+				continue;
+			snprintf(a, sizeof(a), "%s on %s (session %lld)", w->label, w->machine,
+				 (long long)w->session_id);
+			snprintf(b, sizeof(b), "%s on %s (session %lld)", fl->rows[w->base].label,
+				 fl->rows[w->base].machine,
+				 (long long)fl->rows[w->base].session_id);
+			fputc('\n', f);
+			ct_why_print(f, w->cells[l].why, a, b, fl->loads[l], fl->confidence, false);
+		}
+	}
 	return ferror(f) ? -EIO : 0;
 }
 

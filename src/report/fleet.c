@@ -428,7 +428,52 @@ static int judge_all(struct ct_fleet *fl, struct fjudge *j, const struct ct_flee
 	return rc;
 }
 
-static int judge(struct ct_fleet *fl, const struct ct_fleet_query *q,
+/* The runs of session id under load as a why side (ids, figs: room for
+ * every run of the fleet). */
+static struct ct_why_side why_side(const struct fjudge *j, int64_t id, const char *load,
+				   int64_t *ids, double *figs)
+{
+	struct ct_why_side sd = { ids, figs, 0 };
+
+	for (size_t i = 0; i < j->n; i++)
+		if (j->by[i]->session_id == id && !strcmp(j->by[i]->load, load)) {
+			ids[sd.n] = j->by[i]->run_id;
+			figs[sd.n++] = j->by[i]->value;
+		}
+	return sd;
+}
+
+/* --why: each cell judged worse, explained by its runs' counters against
+ * its baseline's. */
+static int why_all(struct ct_fleet *fl, struct ct_store *st, const struct fjudge *j, char *err,
+		   size_t len)
+{
+	int64_t *ids = malloc((2 * j->n + 1) * sizeof(*ids));
+	double *figs = malloc((2 * j->n + 1) * sizeof(*figs));
+	int rc = ids && figs ? 0 : ct_err(err, len, -ENOMEM, "out of memory");
+
+	for (size_t k = 0; !rc && k < fl->nrows; k++) {
+		struct ct_fleet_row *w = &fl->rows[k];
+
+		for (size_t l = 0; !rc && l < fl->nloads; l++) {
+			struct ct_fleet_cell *c = &w->cells[l];
+			struct ct_why_side b, o;
+
+			if (!c->compared || strcmp(c->verdict, "worse"))
+				continue;
+			b = why_side(j, fl->rows[w->base].session_id, fl->loads[l], ids, figs);
+			o = why_side(j, w->session_id, fl->loads[l], ids + j->n, figs + j->n);
+			c->why = calloc(1, sizeof(*c->why));
+			rc = c->why ? ct_why_runs(st, &b, &o, fl->confidence, c->why, err, len)
+				    : ct_err(err, len, -ENOMEM, "out of memory");
+		}
+	}
+	free(ids);
+	free(figs);
+	return rc;
+}
+
+static int judge(struct ct_fleet *fl, const struct ct_fleet_query *q, struct ct_store *st,
 		 const struct ct_run_value *vals, size_t nvals, const struct ct_session_rec *recs,
 		 size_t nrecs, char *err, size_t len)
 {
@@ -451,6 +496,8 @@ static int judge(struct ct_fleet *fl, const struct ct_fleet_query *q,
 		rc = ct_err(err, len, rc, "out of memory");
 	else if (rc)
 		rc = ct_err(err, len, rc, "cannot adjust the p-values");
+	if (!rc && q->why)
+		rc = why_all(fl, st, &j, err, len);
 	free(j.by);
 	for (size_t i = 0; i < j.nspreads; i++)
 		free(j.spreads[i].s);
@@ -576,7 +623,7 @@ int ct_fleet_build(struct ct_fleet *fl, struct ct_store *st, const struct ct_fle
 		goto out;
 	}
 	assign_bases(fl, b);
-	rc = judge(fl, q, vals, nvals, recs, nrecs, err, len);
+	rc = judge(fl, q, st, vals, nvals, recs, nrecs, err, len);
 out:
 	free(ss);
 	free(vals);
@@ -588,6 +635,9 @@ out:
 
 void ct_fleet_release(struct ct_fleet *fl)
 {
+	for (size_t k = 0; k < fl->nrows; k++)
+		for (size_t l = 0; l < fl->nloads; l++)
+			ct_why_free(fl->rows[k].cells[l].why);
 	free(fl->rows);
 	fl->rows = NULL;
 	fl->nrows = 0;

@@ -701,9 +701,12 @@ static json_t *fleet_row_json(const struct ct_fleet *fl, const struct ct_fleet_r
 			snprintf(d.label, sizeof(d.label), "%s", w->label);
 			cmp = comparison_json(b->label, &d, &c->cmp, c->verdict);
 		}
-		json_array_append_new(loads, json_pack("{s:o, s:I, s:o, s:o}", "load",
-						       jstr(fl->loads[l]), "runs", (json_int_t)c->n,
-						       "mean", jnum(c->mean), "comparison", cmp));
+		json_t *o = json_pack("{s:o, s:I, s:o, s:o}", "load", jstr(fl->loads[l]), "runs",
+				      (json_int_t)c->n, "mean", jnum(c->mean), "comparison", cmp);
+
+		if (o && c->why)
+			json_object_set_new(o, "why", why_json(c->why));
+		json_array_append_new(loads, o);
 	}
 	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:o, s:I, s:I, s:I, s:o, s:b, s:o}", "machine",
 			 jstr(w->machine), "hostname", jstr(w->host), "machine_id",

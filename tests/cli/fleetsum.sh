@@ -9,7 +9,7 @@
 # of means (computed here, not by contend); the formats (JSON against
 # docs/schema/contend-1.json); bad input gets one line and exit 2.
 . "$CT_TESTLIB"
-plan 37
+plan 43
 
 need python3 Rscript
 
@@ -101,6 +101,30 @@ expect_out "text: gamma's k2 against beta's k1, marked as another machine's" "^g
 expect_out "text: the note on one session a side" "^\* one session a side, and how far sessions as far apart move is unknown"
 expect_out "text: the note on another machine's baseline" "^\^ judged against another machine's session"
 expect_out "the heading names the rule" "^baseline: each machine's session labelled 'k1' \(a machine without one: beta \(bbbb0000\)'s, session $sid_b1\)"
+
+# --why: each worse row explained by its runs' counters against its
+# baseline's, written here: alpha's k2 on CPU 0.2 s a run, its k1 0.1 s
+for s in "$sid_a1 0.1" "$sid_a2 0.2"; do
+	set -- $s
+	sql "update runs set counters = json_object('t_oncpu', $2 + (id % 7) * 0.001, 'st_intr', 5000 + (id % 5) * 10) where session_id = $1"
+done
+run fleet summary --baseline k1 --why
+expect_rc "--why: exit 0" 0
+expect_out "--why: alpha's worse k2 against its k1" \
+	"^Why k2 on alpha \(aaaa0000\) \(session $sid_a2\) differs from k1 on alpha \(aaaa0000\) \(session $sid_a1\) under load none \(8 and 8 runs with counters\):$"
+expect_out "--why: on CPU, +100 ms a run" "^  k2 on alpha .* vs k1 on alpha .*: \+100\.0 ms on CPU per run"
+expect_out "--why: gamma's worse k2, whose runs stored none, has nothing to say" "^  nothing to say: no counters stored"
+run fleet summary --baseline k1 --why --format json -o "$T/w.json"
+check "--why JSON: alpha's k2 ranks on CPU, gamma's says why not, beta's rows have none" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = {(r['hostname'], r['label']): r['loads'][0].get('why') for r in d['rows']}
+assert w[('alpha', 'k2')]['ranked'] == ['t_oncpu'], w[('alpha', 'k2')]
+assert w[('gamma', 'k2')]['ranked'] == [] and w[('gamma', 'k2')]['none'], w[('gamma', 'k2')]
+assert w[('beta', 'k1')] is None and w[('beta', 'k2')] is None and w[('alpha', 'k1')] is None, w" "$T/w.json"
+check "--why JSON validates against the schema" python3 -c "
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])), cls=jsonschema.Draft202012Validator)" "$SCHEMA" "$T/w.json"
 
 # --baseline-machine: one baseline for every row, by host name or id
 run fleet summary --baseline-machine alpha --baseline k1 --format csv
