@@ -14,6 +14,7 @@
 #define CONTEND_HISTORY_H
 
 #include "contend/common.h"
+#include "contend/reference.h"
 #include "contend/store.h"
 
 #include <stdio.h>
@@ -84,6 +85,14 @@ struct ct_history_change {
 	 * [at, at + k), k = CT_HISTORY_WHY_SESSIONS or fewer; NULL without */
 	struct ct_why *why;
 	int64_t why_from[2], why_to[2]; /* the sessions each side: first, last */
+	/* the host's references (CPU speed, memory and disk bandwidth) of the
+	 * judged sessions: the median after over the median before - 1, in %,
+	 * NaN where a side took none; the largest in size (-1: none), and
+	 * whether it is at least half the change's effect: the host moved as
+	 * much as the figure did */
+	double host_pct[CT_REF_NFIGS];
+	int host_largest;
+	bool host_moved;
 };
 
 /* A series is one load, machine and set of workload parameters: a

@@ -59,6 +59,17 @@ static void change_lines(FILE *f, const struct ct_history_series *s,
 				c->facts[i].after[0] ? c->facts[i].after : "(unknown)");
 		fprintf(f, "\n");
 	}
+	if (c->host_largest >= 0) {
+		fprintf(f, "       the host's references across it:");
+		for (int i = 0, k = 0; i < CT_REF_NFIGS; i++)
+			if (!isnan(c->host_pct[i]))
+				fprintf(f, "%s %s %+.1f%%", k++ ? "," : "", ct_ref_fig_names[i],
+					c->host_pct[i]);
+		fprintf(f, "%s\n",
+			c->host_moved ? "; the host moved at least half as much as the figure: "
+					"the change may be the host's"
+				      : "");
+	}
 	if (c->why) {
 		char a[64], b[64];
 

@@ -315,6 +315,64 @@ static int change_why(struct hctx *x, const struct ct_history_series *s,
 	return ct_why_runs(x->st, &b, &a, x->q->confidence, c->why, err, len);
 }
 
+/* The median of each host reference over the sessions of points [lo,
+ * hi), each session's the median of its own (NaN: none took one). */
+static int side_host(struct hctx *x, const struct ct_history_series *s, size_t lo, size_t hi,
+		     double out[CT_REF_NFIGS], char *err, size_t len)
+{
+	size_t np = hi - lo;
+	double *per = malloc((np * CT_REF_NFIGS + 1) * sizeof(*per)), *v = NULL;
+	size_t have[CT_REF_NFIGS] = { 0 };
+	int rc = per ? 0 : ct_err(err, len, -ENOMEM, "out of memory");
+
+	for (size_t p = lo; !rc && p < hi; p++) {
+		struct ct_ref *refs = NULL;
+		size_t n = 0;
+
+		rc = ct_store_refs(x->st, s->points[p].session_id, &refs, &n, err, len);
+		if (!rc && n && !(v = realloc(v, n * sizeof(*v))))
+			rc = ct_err(err, len, -ENOMEM, "out of memory");
+		for (int f = 0; !rc && f < CT_REF_NFIGS; f++) {
+			size_t k = 0;
+
+			for (size_t i = 0; i < n; i++)
+				if (!isnan(refs[i].fig[f]))
+					v[k++] = refs[i].fig[f];
+			if (k)
+				per[f * np + have[f]++] = ct_stats_median(v, k);
+		}
+		free(refs);
+	}
+	for (int f = 0; !rc && f < CT_REF_NFIGS; f++)
+		out[f] = have[f] ? ct_stats_median(per + f * np, have[f]) : NAN;
+	free(per);
+	free(v);
+	return rc;
+}
+
+/* How far the host's references moved across change c, judged on the
+ * sessions [lo, hi) its effect was. */
+static int change_host(struct hctx *x, const struct ct_history_series *s,
+		       struct ct_history_change *c, size_t lo, size_t hi, char *err, size_t len)
+{
+	double before[CT_REF_NFIGS], after[CT_REF_NFIGS], big = -1;
+	int rc = side_host(x, s, lo, c->at, before, err, len);
+
+	if (!rc)
+		rc = side_host(x, s, c->at, hi, after, err, len);
+	c->host_largest = -1;
+	for (int f = 0; !rc && f < CT_REF_NFIGS; f++) {
+		c->host_pct[f] =
+			before[f] > 0 && after[f] > 0 ? (after[f] / before[f] - 1) * 100 : NAN;
+		if (!isnan(c->host_pct[f]) && fabs(c->host_pct[f]) > big) {
+			big = fabs(c->host_pct[f]);
+			c->host_largest = f;
+		}
+	}
+	c->host_moved = !rc && c->host_largest >= 0 && big >= 0.5 * fabs(c->effect * 100);
+	return rc;
+}
+
 /* The facts that differ between the configs of the points either side. */
 static int change_facts(struct hctx *x, const struct ct_history_series *s,
 			struct ct_history_change *c, char *err, size_t len)
@@ -435,6 +493,8 @@ static int find_changes(struct hctx *x, struct ct_history_series *s, const doubl
 		c->worse = x->h->higher_better ? c->effect < 0 : c->effect > 0;
 		c->acked = acked(x, s, c->at);
 		rc = change_facts(x, s, c, err, len);
+		if (!rc)
+			rc = change_host(x, s, c, lo, hi, err, len);
 		if (!rc && x->q->why)
 			rc = change_why(x, s, c, v, w, sv, sw, err, len);
 	}

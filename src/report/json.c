@@ -643,6 +643,17 @@ static json_t *history_change_json(const struct ct_history_series *s,
 		      "acknowledged", c->acked, "facts", facts);
 	if (o && c->why)
 		json_object_set_new(o, "why", why_json(c->why));
+	if (o) {
+		json_t *host = json_null();
+
+		if (c->host_largest >= 0) {
+			host = json_object();
+			for (int i = 0; i < CT_REF_NFIGS; i++)
+				json_object_set_new(host, ct_ref_fig_keys[i], jnum(c->host_pct[i]));
+			json_object_set_new(host, "moved", json_boolean(c->host_moved));
+		}
+		json_object_set_new(o, "host", host);
+	}
 	return o;
 }
 

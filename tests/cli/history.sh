@@ -9,7 +9,7 @@
 # the formats (JSON checked against docs/schema/contend-1.json), a fleet's
 # machines, run --commit with --by commit, and bad input (one line, exit 2).
 . "$CT_TESTLIB"
-plan 71
+plan 74
 
 need python3 Rscript
 
@@ -98,6 +98,22 @@ check "--why JSON: on CPU ranked alone of the two counters, 15 runs a side ($got
 check "--why JSON validates against the schema" python3 -c "
 import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])), cls=jsonschema.Draft202012Validator)" "$SCHEMA" "$T/w.json"
+# the host's references across the change (each session's CPU, memory and
+# disk probes, written here): steady, then the memory bandwidth 15% lower
+# after it, as much as the +10% change and more - said beside it
+refs() { sql "insert into refs (session_id, seq, taken_at, phase, cpu_speed, mem_gbps, disk_mbps) select s.id, 1, 0, 'start', 100, $3, $4 from sessions s join configs c on c.id = s.config_id where c.label between '$1' and '$2'"; }
+refs a-01 a-20 10 500
+refs a-21 a-30 10 505
+run history --label 'a-*'
+expect_out "the host's references across the change, steady" "^       the host's references across it: cpu \+0\.0%, mem \+0\.0%, disk \+1\.0%\$"
+sql "update refs set mem_gbps = 8.5 where mem_gbps = 10 and disk_mbps = 505"
+run history --label 'a-*' --format json -o "$T/h.json"
+check "JSON: the host moved -15% in memory, more than half the +10% change" python3 -c "
+import json, sys
+h = json.load(open(sys.argv[1]))['series'][0]['changes'][0]['host']
+assert abs(h['cpu_speed']) < 1e-9 and abs(h['mem_gbps'] + 15) < 1e-9 and abs(h['disk_mbps'] - 1) < 1e-9 and h['moved'] is True, h" "$T/h.json"
+run history --label 'a-*'
+expect_out "text: the host moved, said" "mem -15\.0%, disk \+1\.0%; the host moved at least half as much as the figure"
 run history --label 'b-*' --why
 expect_out "--why on a series without a change: its table" "^none: machine .*, 30 sessions, 0 change points$"
 check "and no why" sh -c '! grep -q "^Why" "$1"' _ "$T/out"
