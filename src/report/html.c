@@ -428,7 +428,8 @@ static void latency_tables(FILE *f, const struct ct_report *rep)
 static void why_html(FILE *f, const struct ct_report *rep)
 {
 	bool any = false;
-	char v[4][48];
+	const struct ct_why_row *r;
+	struct rp_why_text t;
 
 	for (size_t i = 0; i < rep->nblocks; i++) {
 		const struct ct_report_block *b = &rep->blocks[i];
@@ -462,23 +463,14 @@ static void why_html(FILE *f, const struct ct_report *rep)
 					"[%g%% "
 					"CI]</th><th>ranked</th></tr>\n",
 					rep->confidence);
-				for (size_t k = 0; k < w->nrows; k++) {
-					const struct ct_why_row *r = &w->rows[k];
-
-					if (r->info->group != CT_CG_BUDGET ||
-					    !strcmp(r->info->name, "t_lifetime"))
-						continue;
+				for (size_t k = 0; (r = rp_why_next(w, true, &k));) {
+					rp_why_text(r, &t);
 					fputs("<tr><td>", f);
 					rp_html_esc(f, r->info->what);
 					fprintf(f,
 						"</td><td>%s</td><td>%s</td><td>%s [%s, "
 						"%s]</td><td>%s</td></tr>\n",
-						rp_why_value(r->info, r->base_median, false, v[0],
-							     48),
-						rp_why_value(r->info, r->median, false, v[1], 48),
-						rp_why_value(r->info, r->shift, true, v[2], 48),
-						rp_why_value(r->info, r->low, true, v[3], 48),
-						rp_why_value(r->info, r->high, true, v[0], 48),
+						t.base, t.other, t.shift, t.low, t.high,
 						r->ranked ? "yes" : "");
 				}
 				fputs("</table>\n", f);
@@ -490,21 +482,16 @@ static void why_html(FILE *f, const struct ct_report *rep)
 				"run [%g%% CI]</th><th>effect</th><th>p (Holm, %zu "
 				"tested)</th></tr>\n",
 				rep->confidence, w->ntested);
-			for (size_t k = 0, n = 0; k < w->nranked && n < CT_WHY_SHOWN; k++) {
-				const struct ct_why_row *r = &w->rows[w->ranked[k]];
-
-				if (r->info->group == CT_CG_BUDGET)
-					continue;
+			for (size_t k = 0, n = 0;
+			     n < CT_WHY_SHOWN && (r = rp_why_next(w, false, &k));) {
+				rp_why_text(r, &t);
 				fprintf(f, "<tr><td>%zu</td><td>%s</td><td>%s ", ++n, r->info->name,
 					ct_counter_direction(r->info, r->shift));
 				rp_html_esc(f, r->info->what);
 				fprintf(f,
 					"</td><td>%s [%s, "
 					"%s]</td><td>%.1f</td><td>%.2g</td></tr>\n",
-					rp_why_value(r->info, r->shift, true, v[0], 48),
-					rp_why_value(r->info, r->low, true, v[1], 48),
-					rp_why_value(r->info, r->high, true, v[2], 48), r->effect,
-					r->p_adj);
+					t.shift, t.low, t.high, r->effect, r->p_adj);
 			}
 			fputs("</table>\n", f);
 		}

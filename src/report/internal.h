@@ -15,6 +15,15 @@ const char *rp_fmt_time(double s, char *buf, size_t len);
 const char *rp_why_value(const struct ct_counter_info *ci, double v, bool sign, char *buf,
 			 size_t len);
 const struct ct_why_row *rp_why_row(const struct ct_why *w, const char *name);
+/* A why row's figures as the printers show them. */
+struct rp_why_text {
+	char base[48], other[48], shift[48], low[48], high[48];
+};
+void rp_why_text(const struct ct_why_row *r, struct rp_why_text *t);
+/* The rows a why's tables list, from *k on (start at 0): the time
+ * budget's parts (task lifetimes aside) when budget, else the ranked
+ * counters outside it, largest first; NULL after the last. */
+const struct ct_why_row *rp_why_next(const struct ct_why *w, bool budget, size_t *k);
 /* The heading of the configs' column, "Config" where the model has none. */
 static inline const char *rp_heading(const struct ct_report *rep)
 {

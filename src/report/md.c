@@ -447,7 +447,8 @@ static void why_md(FILE *f, const struct ct_report *rep)
 			const struct ct_why *w = b->cells[j].why;
 			const char *bn = w && *w->base_load ? w->base_load : base,
 				   *on = w && *w->base_load ? b->load : b->cells[j].label;
-			char v[4][48];
+			const struct ct_why_row *r;
+			struct rp_why_text t;
 
 			if (!w)
 				continue;
@@ -478,21 +479,11 @@ static void why_md(FILE *f, const struct ct_report *rep)
 				text(f, on);
 				fprintf(f, " | shift [%g%% CI] | ranked |\n|---|---|---|---|---|\n",
 					rep->confidence);
-				for (size_t k = 0; k < w->nrows; k++) {
-					const struct ct_why_row *r = &w->rows[k];
-
-					if (r->info->group != CT_CG_BUDGET ||
-					    !strcmp(r->info->name, "t_lifetime"))
-						continue;
+				for (size_t k = 0; (r = rp_why_next(w, true, &k));) {
+					rp_why_text(r, &t);
 					fprintf(f, "| %s | %s | %s | %s [%s, %s] | %s |\n",
-						r->info->what,
-						rp_why_value(r->info, r->base_median, false, v[0],
-							     48),
-						rp_why_value(r->info, r->median, false, v[1], 48),
-						rp_why_value(r->info, r->shift, true, v[2], 48),
-						rp_why_value(r->info, r->low, true, v[3], 48),
-						rp_why_value(r->info, r->high, true, v[0], 48),
-						r->ranked ? "yes" : "");
+						r->info->what, t.base, t.other, t.shift, t.low,
+						t.high, r->ranked ? "yes" : "");
 				}
 				fputc('\n', f);
 			}
@@ -500,18 +491,12 @@ static void why_md(FILE *f, const struct ct_report *rep)
 				"| # | counter | what | shift per run [%g%% CI] | effect | p "
 				"(Holm, %zu tested) |\n|---|---|---|---|---|---|\n",
 				rep->confidence, w->ntested);
-			for (size_t k = 0, n = 0; k < w->nranked && n < CT_WHY_SHOWN; k++) {
-				const struct ct_why_row *r = &w->rows[w->ranked[k]];
-
-				if (r->info->group == CT_CG_BUDGET)
-					continue;
+			for (size_t k = 0, n = 0;
+			     n < CT_WHY_SHOWN && (r = rp_why_next(w, false, &k));) {
+				rp_why_text(r, &t);
 				fprintf(f, "| %zu | `%s` | %s %s | %s [%s, %s] | %.1f | %.2g |\n",
 					++n, r->info->name, ct_counter_direction(r->info, r->shift),
-					r->info->what,
-					rp_why_value(r->info, r->shift, true, v[0], 48),
-					rp_why_value(r->info, r->low, true, v[1], 48),
-					rp_why_value(r->info, r->high, true, v[2], 48), r->effect,
-					r->p_adj);
+					r->info->what, t.shift, t.low, t.high, r->effect, r->p_adj);
 			}
 		}
 	}

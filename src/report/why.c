@@ -377,20 +377,44 @@ const struct ct_why_row *rp_why_row(const struct ct_why *w, const char *name)
 	return NULL;
 }
 
+void rp_why_text(const struct ct_why_row *r, struct rp_why_text *t)
+{
+	rp_why_value(r->info, r->base_median, false, t->base, sizeof(t->base));
+	rp_why_value(r->info, r->median, false, t->other, sizeof(t->other));
+	rp_why_value(r->info, r->shift, true, t->shift, sizeof(t->shift));
+	rp_why_value(r->info, r->low, true, t->low, sizeof(t->low));
+	rp_why_value(r->info, r->high, true, t->high, sizeof(t->high));
+}
+
+const struct ct_why_row *rp_why_next(const struct ct_why *w, bool budget, size_t *k)
+{
+	while (budget && *k < w->nrows) {
+		const struct ct_why_row *r = &w->rows[(*k)++];
+
+		if (r->info->group == CT_CG_BUDGET && strcmp(r->info->name, "t_lifetime"))
+			return r;
+	}
+	while (!budget && *k < w->nranked) {
+		const struct ct_why_row *r = &w->rows[w->ranked[(*k)++]];
+
+		if (r->info->group != CT_CG_BUDGET)
+			return r;
+	}
+	return NULL;
+}
+
 static void print_row(FILE *f, const struct ct_why_row *r, size_t rank)
 {
-	char sh[48], lo[48], hi[48];
+	struct rp_why_text t;
 
-	rp_why_value(r->info, r->shift, true, sh, sizeof(sh));
-	rp_why_value(r->info, r->low, true, lo, sizeof(lo));
-	rp_why_value(r->info, r->high, true, hi, sizeof(hi));
+	rp_why_text(r, &t);
 	if (rank)
 		fprintf(f, "  %2zu. ", rank);
 	else
 		fprintf(f, "      ");
 	fprintf(f, "%s %s: %s per run [%s, %s]  (%s; effect %.1f, p %.2g%s)\n",
-		ct_counter_direction(r->info, r->shift), r->info->what, sh, lo, hi, r->info->name,
-		r->effect, r->p_adj, r->ranked || rank ? "" : ", not ranked");
+		ct_counter_direction(r->info, r->shift), r->info->what, t.shift, t.low, t.high,
+		r->info->name, r->effect, r->p_adj, r->ranked || rank ? "" : ", not ranked");
 }
 
 /* The budget's line: each part that ranked, largest first, and on CPU
@@ -462,19 +486,14 @@ void ct_why_print(FILE *f, const struct ct_why *w, const char *label, const char
 	if (w->budget) {
 		fprintf(f, "  %-44s %10s %10s  %s - %s [%g%% CI]\n", "the tasks' time per run", bn,
 			on, on, bn, confidence);
-		for (size_t i = 0; i < w->nrows; i++) {
-			const struct ct_why_row *r = &w->rows[i];
-			char va[48], vb[48], sh[48], lo[48], hi[48];
+		const struct ct_why_row *r;
 
-			if (r->info->group != CT_CG_BUDGET || !strcmp(r->info->name, "t_lifetime"))
-				continue;
-			rp_why_value(r->info, r->base_median, false, va, sizeof(va));
-			rp_why_value(r->info, r->median, false, vb, sizeof(vb));
-			rp_why_value(r->info, r->shift, true, sh, sizeof(sh));
-			rp_why_value(r->info, r->low, true, lo, sizeof(lo));
-			rp_why_value(r->info, r->high, true, hi, sizeof(hi));
-			fprintf(f, "  %-44.44s %10s %10s  %s [%s, %s]%s\n", r->info->what, va, vb,
-				sh, lo, hi, r->ranked ? "  *" : "");
+		for (size_t k = 0; (r = rp_why_next(w, true, &k));) {
+			struct rp_why_text t;
+
+			rp_why_text(r, &t);
+			fprintf(f, "  %-44.44s %10s %10s  %s [%s, %s]%s\n", r->info->what, t.base,
+				t.other, t.shift, t.low, t.high, r->ranked ? "  *" : "");
 		}
 		fprintf(f, "  (medians; the memory stalls overlap on CPU and blocked; * ranked)\n");
 		print_budget_line(f, w, on, bn);
@@ -484,11 +503,11 @@ void ct_why_print(FILE *f, const struct ct_why *w, const char *label, const char
 	}
 	fprintf(f, "  the counters that moved (%zu tested, Holm-adjusted, %g%%):\n", w->ntested,
 		confidence);
-	for (size_t i = 0; i < w->nranked && (all || shown < CT_WHY_SHOWN); i++) {
-		const struct ct_why_row *r = &w->rows[w->ranked[i]];
+	for (size_t k = 0; all || shown < CT_WHY_SHOWN;) {
+		const struct ct_why_row *r = rp_why_next(w, false, &k);
 
-		if (r->info->group == CT_CG_BUDGET)
-			continue;
+		if (!r)
+			break;
 		print_row(f, r, ++shown);
 	}
 	if (!shown)

@@ -9,7 +9,7 @@
 # perf stat counted; kernel.task_delayacct is restored; --no-counters
 # stores none and why says so; JSON against the schema; bad input.
 . "$CT_TESTLIB"
-plan 41
+plan 43
 need python3 taskset fio perf
 
 [ "$(id -u)" = 0 ] || skip_all "not root: delay accounting needs it"
@@ -58,6 +58,11 @@ jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
 run why quiet hogged --format md
 expect_out "Markdown: its section" "^### Why hogged differs from quiet under none$"
 expect_out "Markdown: the budget's row, ranked" "^\| waiting for a CPU \| .* \| yes \|$"
+mdrow=$(sed -nE 's/^\| waiting for a CPU \| ([^|]*) \| ([^|]*) \| ([^|]*) \| .*/\1|\2|\3/p' "$T/out")
+run why quiet hogged
+txtrow=$(sed -nE 's/^  waiting for a CPU +([0-9.]+ m?s) +([0-9.]+ m?s) +(\+[^]]*\]).*/\1|\2|\3/p' "$T/out")
+nonempty "the budget row's figures in text" "$txtrow"
+check "Markdown's budget row holds the text's medians, shift and interval ($mdrow)" test "$mdrow" = "$txtrow"
 run why quiet hogged --format csv
 csvrank=$(awk -F, 'NR > 1 && $5 == "t_cpu_wait" { print $19 "/" $6 }' "$T/out")
 check "CSV: a row per counter, waiting for a CPU ranked in the budget ($csvrank)" test "$csvrank" = "1/budget"
