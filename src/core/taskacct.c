@@ -168,22 +168,39 @@ static int genl_request(int fd, uint16_t type, uint8_t cmd, uint16_t attr, const
 	return -EPROTO;
 }
 
-static int cn_listen(int fd, bool on)
+/* One control message: the op, then with events != 0 the events wanted. */
+static int cn_send(int fd, uint32_t op, uint32_t events)
 {
 	union {
 		struct nlmsghdr n;
-		char b[NLMSG_SPACE(sizeof(struct cn_msg) + sizeof(int))];
+		char b[NLMSG_SPACE(sizeof(struct cn_msg) + 2 * sizeof(uint32_t))];
 	} req = { 0 };
 	struct cn_msg *cn = NLMSG_DATA(&req.n);
-	enum proc_cn_mcast_op op = on ? PROC_CN_MCAST_LISTEN : PROC_CN_MCAST_IGNORE;
+	uint32_t data[2] = { op, events };
 
-	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(*cn) + sizeof(op));
+	cn->len = events ? sizeof(data) : sizeof(data[0]);
+	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(*cn) + cn->len);
 	req.n.nlmsg_type = NLMSG_DONE;
 	cn->id.idx = CN_IDX_PROC;
 	cn->id.val = CN_VAL_PROC;
-	cn->len = sizeof(op);
-	memcpy(cn->data, &op, sizeof(op));
+	memcpy(cn->data, data, cn->len);
 	return send(fd, &req, req.n.nlmsg_len, 0) < 0 ? -errno : 0;
+}
+
+/*
+ * Listens to every event, then (Linux 6.6 on: an op with the events
+ * wanted, struct proc_input) to forks only: the exec, comm and exit events
+ * of every task are not queued for contend. A kernel before 6.6 ignores
+ * the second message, whose length it does not know; one from 6.6 counts
+ * the socket's listen once.
+ */
+static int cn_listen(int fd, bool on)
+{
+	int rc = cn_send(fd, on ? PROC_CN_MCAST_LISTEN : PROC_CN_MCAST_IGNORE, 0);
+
+	if (!rc && on)
+		(void)cn_send(fd, PROC_CN_MCAST_LISTEN, 0x1 /* PROC_EVENT_FORK */);
+	return rc;
 }
 
 static size_t read_pid_max(void)

@@ -686,7 +686,7 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	/* perf's events count from here: the child waits for its go */
 	ct_perf_init(&perf);
 	if (s->opts.counters)
-		(void)ct_perf_open(&perf, pid);
+		(void)ct_perf_open(&perf, pid, rt->cg_fg);
 	if (rt->taskacct) {
 		acct = delayacct_ensure(rt);
 		ct_taskacct_start(rt->taskacct, pid);

@@ -16,6 +16,7 @@
 
 #include "contend/counters.h"
 #include "contend/perfcount.h"
+#include "contend/proc.h"
 #include "contend/report.h"
 #include "contend/stats.h"
 #include "contend/taskacct.h"
@@ -466,28 +467,48 @@ static void touch_and_report(int fd, size_t pages, int64_t busy_ns)
 /*
  * perf's counters on a tree of two processes, opened on the first while it
  * waits (as contend opens them on a foreground): its child's work is in
- * them (inherited), and they hold what each process counted of itself -
- * page faults by rusage, CPU by its clock - give or take their exits and
- * the first process's faults before the events were opened.
+ * them (inherited, or counted on the cgroup both live in), and they hold
+ * what each process counted of itself - page faults by rusage, CPU by its
+ * clock - give or take their exits and the first process's faults before
+ * the events were opened.
  */
-static void test_perf_tree(void **state)
+/* Whether /proc/cgroups puts perf_event on a v1 hierarchy (not 0). */
+static bool perf_event_v1(void)
+{
+	FILE *f = fopen("/proc/cgroups", "re");
+	char line[256], name[64];
+	int h;
+	bool v1 = false;
+
+	while (f && fgets(line, sizeof(line), f)) /* after its header */
+		if (sscanf(line, "%63s %d", name, &h) == 2 && !strcmp(name, "perf_event"))
+			v1 = h != 0;
+	if (f)
+		fclose(f);
+	return v1;
+}
+
+static void perf_tree(const char *cg)
 {
 	struct ct_counters c = { 0 };
 	struct ct_perf p;
 	struct own got[2];
-	int out[2], go[2], status;
+	int out[2], go[2], ready[2], status;
 	double faults, clock, sum_faults, sum_cpu;
 	pid_t root;
+	char ch;
 
-	(void)state;
 	assert_int_equal(pipe(out), 0);
 	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(ready), 0);
 	root = fork();
 	if (!root) {
-		char ch;
 		pid_t kid;
 
 		close(go[1]);
+		if (cg && ct_cgroup_attach(cg, getpid()))
+			_exit(1);
+		(void)!write(ready[1], "r", 1);
 		(void)!read(go[0], &ch, 1);
 		kid = fork();
 		if (!kid) {
@@ -498,24 +519,36 @@ static void test_perf_tree(void **state)
 		touch_and_report(out[1], 2000, 60000000);
 		_exit(0);
 	}
+	close(ready[1]);
+	assert_int_equal((int)read(ready[0], &ch, 1), 1);
 	ct_perf_init(&p);
-	if (!ct_perf_open(&p, root)) {
+	if (!ct_perf_open(&p, root, cg)) {
 		kill(root, SIGKILL);
 		waitpid(root, &status, 0);
 		/* neither root nor perf_event_paranoid <= 1 */
 		skip();
 	}
-	assert_true(p.fd[0] >= 0 && p.fd[3] >= 0); /* task-clock, page faults */
+	/* the cgroup's events where one is given: a kernel with perf_event
+	 * on the v2 hierarchy has them */
+	if (cg && !p.cgroup && perf_event_v1()) {
+		ct_perf_close(&p);
+		kill(root, SIGKILL);
+		waitpid(root, &status, 0);
+		skip(); /* perf counts v1's perf_event cgroups only */
+	}
+	assert_int_equal(p.cgroup, cg != NULL);
+	assert_true(p.fd[0][0] >= 0 && p.fd[3][0] >= 0); /* task-clock, page faults */
 	assert_int_equal((int)write(go[1], "g", 1), 1);
 	close(out[1]);
 	for (int i = 0; i < 2; i++)
 		assert_int_equal((int)read(out[0], &got[i], sizeof(got[i])), (int)sizeof(got[i]));
 	assert_int_equal(waitpid(root, &status, 0), root);
 	ct_perf_read(&p, &c);
-	assert_int_equal(p.fd[0], -1); /* closed */
+	assert_int_equal(p.fd[0][0], -1); /* closed */
 	close(out[0]);
 	close(go[0]);
 	close(go[1]);
+	close(ready[0]);
 	assert_int_equal(ct_counters_get(&c, "pf_faults", &faults), 0);
 	assert_int_equal(ct_counters_get(&c, "pf_task_clock", &clock), 0);
 	sum_faults = (double)(got[0].faults + got[1].faults);
@@ -527,6 +560,28 @@ static void test_perf_tree(void **state)
 	if (clock < sum_cpu - 0.001 || clock > sum_cpu + 0.03)
 		fail_msg("CPU: perf counted %.4f s, the processes %.4f s of themselves", clock,
 			 sum_cpu);
+}
+
+static void test_perf_tree(void **state)
+{
+	(void)state;
+	perf_tree(NULL);
+}
+
+/* The same tree in a cgroup of its own: counted there, on every CPU. */
+static void test_perf_cgroup(void **state)
+{
+	char root[PATH_MAX], cg[PATH_MAX + 64];
+
+	(void)state;
+	if (geteuid())
+		skip(); /* a cgroup needs root */
+	if (ct_cgroup_v2_root(root, sizeof(root)) || !root[0])
+		skip(); /* no cgroup v2 hierarchy */
+	if (ct_cgroup_create(root, "contend-test-perf", cg, sizeof(cg)))
+		fail_msg("cannot create a cgroup under %s", root);
+	perf_tree(cg);
+	assert_int_equal(ct_cgroup_destroy(cg), 0);
 }
 
 /* A record no task can have made - more block I/O than the time it was
@@ -567,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_catalogue),     cmocka_unit_test(test_snapshots),
 		cmocka_unit_test(test_taskacct_tree), cmocka_unit_test(test_taskacct_clamp),
 		cmocka_unit_test(test_perf_tree),
+		cmocka_unit_test(test_perf_cgroup),
 	};
 
 	return cmocka_run_group_tests_name("why", tests, load_fixture, free_fixture);
