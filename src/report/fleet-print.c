@@ -312,6 +312,28 @@ int ct_fleet_print_html(FILE *f, const struct ct_fleet *fl)
 		fputs("</p>\n", f);
 		free(notes);
 	}
+	for (size_t k = 0; k < fl->nrows; k++) {
+		const struct ct_fleet_row *w = &fl->rows[k];
+
+		for (size_t l = 0; l < fl->nloads; l++) {
+			const struct ct_fleet_row *b = w->base >= 0 ? &fl->rows[w->base] : NULL;
+
+			if (!w->cells[l].why || !b)
+				continue;
+			fputs("<h2>Why ", f);
+			rp_html_esc(f, w->label);
+			fputs(" on ", f);
+			rp_html_esc(f, w->machine);
+			fprintf(f, " (session %lld) differs from ", (long long)w->session_id);
+			rp_html_esc(f, b->label);
+			fputs(" on ", f);
+			rp_html_esc(f, b->machine);
+			fprintf(f, " (session %lld) under ", (long long)b->session_id);
+			rp_html_esc(f, fl->loads[l]);
+			fputs("</h2>\n", f);
+			rp_why_html(f, w->cells[l].why, fl->confidence);
+		}
+	}
 	fputs("</body>\n</html>\n", f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -245,6 +245,18 @@ int ct_history_print_html(FILE *f, const struct ct_history *h)
 		fprintf(f, ", %zu sessions</span></h2>\n", s->npoints);
 		plot(f, h, s);
 		changes_table(f, s);
+		for (size_t c = 0; c < s->nchanges; c++) {
+			const struct ct_history_change *ch = &s->changes[c];
+
+			if (!ch->why)
+				continue;
+			fprintf(f,
+				"<h3>Why change %zu: sessions %lld-%lld against sessions "
+				"%lld-%lld</h3>\n",
+				c + 1, (long long)ch->why_from[1], (long long)ch->why_to[1],
+				(long long)ch->why_from[0], (long long)ch->why_to[0]);
+			rp_why_html(f, ch->why, h->confidence);
+		}
 	}
 	fputs("</body>\n</html>\n", f);
 	return ferror(f) ? -EIO : 0;

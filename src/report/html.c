@@ -423,13 +423,64 @@ static void latency_tables(FILE *f, const struct ct_report *rep)
 		      f);
 }
 
+/* One why's tables, below its heading: the time budget and the counters
+ * that ranked; or why there is nothing to say. */
+void rp_why_html(FILE *f, const struct ct_why *w, double confidence)
+{
+	const struct ct_why_row *r;
+	struct rp_why_text t;
+
+	if (!w->ntested) {
+		fputs("<p>Nothing to say: ", f);
+		rp_html_esc(f, w->none);
+		fputs(".</p>\n", f);
+		return;
+	}
+	if (w->budget) {
+		fprintf(f,
+			"<table class=\"why\"><tr><th>the tasks' time per run (median)</th>"
+			"<th>baseline</th><th>this</th><th>shift [%g%% "
+			"CI]</th><th>ranked</th></tr>\n",
+			confidence);
+		for (size_t k = 0; (r = rp_why_next(w, true, &k));) {
+			rp_why_text(r, &t);
+			fputs("<tr><td>", f);
+			rp_html_esc(f, r->info->what);
+			fprintf(f,
+				"</td><td>%s</td><td>%s</td><td>%s [%s, %s]</td><td>%s</td></tr>\n",
+				t.base, t.other, t.shift, t.low, t.high, r->ranked ? "yes" : "");
+		}
+		fputs("</table>\n", f);
+	}
+	{
+		size_t k = 0;
+
+		if (!rp_why_next(w, false, &k)) {
+			fprintf(f, "<p>No counter outside the budget ranked (%zu tested).</p>\n",
+				w->ntested);
+			return;
+		}
+	}
+	fprintf(f,
+		"<table class=\"why\"><tr><th>#</th><th>counter</th><th>what</th><th>shift per "
+		"run [%g%% CI]</th><th>effect</th><th>p (Holm, %zu tested)</th></tr>\n",
+		confidence, w->ntested);
+	for (size_t k = 0, n = 0; n < CT_WHY_SHOWN && (r = rp_why_next(w, false, &k));) {
+		rp_why_text(r, &t);
+		fprintf(f, "<tr><td>%zu</td><td>%s</td><td>%s ", ++n, r->info->name,
+			ct_counter_direction(r->info, r->shift));
+		rp_html_esc(f, r->info->what);
+		fprintf(f, "</td><td>%s [%s, %s]</td><td>%.1f</td><td>%.2g</td></tr>\n", t.shift,
+			t.low, t.high, r->effect, r->p_adj);
+	}
+	fputs("</table>\n", f);
+}
+
 /* contend why, compare --why: each cell's time budget and the counters
  * that ranked, as tables. */
 static void why_html(FILE *f, const struct ct_report *rep)
 {
 	bool any = false;
-	const struct ct_why_row *r;
-	struct rp_why_text t;
 
 	for (size_t i = 0; i < rep->nblocks; i++) {
 		const struct ct_report_block *b = &rep->blocks[i];
@@ -450,50 +501,7 @@ static void why_html(FILE *f, const struct ct_report *rep)
 			fputs(*w->base_load ? " against its runs under " : " under ", f);
 			rp_html_esc(f, *w->base_load ? w->base_load : b->load);
 			fputs("</h3>\n", f);
-			if (!w->ntested) {
-				fputs("<p>Nothing to say: ", f);
-				rp_html_esc(f, w->none);
-				fputs(".</p>\n", f);
-				continue;
-			}
-			if (w->budget) {
-				fprintf(f,
-					"<table class=\"why\"><tr><th>the tasks' time per run "
-					"(median)</th><th>baseline</th><th>this</th><th>shift "
-					"[%g%% "
-					"CI]</th><th>ranked</th></tr>\n",
-					rep->confidence);
-				for (size_t k = 0; (r = rp_why_next(w, true, &k));) {
-					rp_why_text(r, &t);
-					fputs("<tr><td>", f);
-					rp_html_esc(f, r->info->what);
-					fprintf(f,
-						"</td><td>%s</td><td>%s</td><td>%s [%s, "
-						"%s]</td><td>%s</td></tr>\n",
-						t.base, t.other, t.shift, t.low, t.high,
-						r->ranked ? "yes" : "");
-				}
-				fputs("</table>\n", f);
-			}
-			fprintf(f,
-				"<table "
-				"class=\"why\"><tr><th>#</th><th>counter</th><th>what</"
-				"th><th>shift per "
-				"run [%g%% CI]</th><th>effect</th><th>p (Holm, %zu "
-				"tested)</th></tr>\n",
-				rep->confidence, w->ntested);
-			for (size_t k = 0, n = 0;
-			     n < CT_WHY_SHOWN && (r = rp_why_next(w, false, &k));) {
-				rp_why_text(r, &t);
-				fprintf(f, "<tr><td>%zu</td><td>%s</td><td>%s ", ++n, r->info->name,
-					ct_counter_direction(r->info, r->shift));
-				rp_html_esc(f, r->info->what);
-				fprintf(f,
-					"</td><td>%s [%s, "
-					"%s]</td><td>%.1f</td><td>%.2g</td></tr>\n",
-					t.shift, t.low, t.high, r->effect, r->p_adj);
-			}
-			fputs("</table>\n", f);
+			rp_why_html(f, w, rep->confidence);
 		}
 	}
 }

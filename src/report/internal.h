@@ -24,6 +24,10 @@ void rp_why_text(const struct ct_why_row *r, struct rp_why_text *t);
  * budget's parts (task lifetimes aside) when budget, else the ranked
  * counters outside it, largest first; NULL after the last. */
 const struct ct_why_row *rp_why_next(const struct ct_why *w, bool budget, size_t *k);
+/* One why's tables below its heading (bn, on: the sides' names), as
+ * Markdown and as HTML. */
+void rp_why_md(FILE *f, const struct ct_why *w, const char *bn, const char *on, double confidence);
+void rp_why_html(FILE *f, const struct ct_why *w, double confidence);
 /* The heading of the configs' column, "Config" where the model has none. */
 static inline const char *rp_heading(const struct ct_report *rep)
 {

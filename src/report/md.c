@@ -435,6 +435,53 @@ static void numbers_md(FILE *f, const struct ct_report *rep)
 	}
 }
 
+/* One why's tables, below its heading: the time budget (bn's and on's
+ * medians) and the counters that ranked; or why there is nothing to say. */
+void rp_why_md(FILE *f, const struct ct_why *w, const char *bn, const char *on, double confidence)
+{
+	const struct ct_why_row *r;
+	struct rp_why_text t;
+
+	if (!w->ntested) {
+		fprintf(f, "Nothing to say: ");
+		text(f, w->none);
+		fprintf(f, ".\n");
+		return;
+	}
+	if (w->budget) {
+		fprintf(f, "| the tasks' time per run (median) | ");
+		text(f, bn);
+		fprintf(f, " | ");
+		text(f, on);
+		fprintf(f, " | shift [%g%% CI] | ranked |\n|---|---|---|---|---|\n", confidence);
+		for (size_t k = 0; (r = rp_why_next(w, true, &k));) {
+			rp_why_text(r, &t);
+			fprintf(f, "| %s | %s | %s | %s [%s, %s] | %s |\n", r->info->what, t.base,
+				t.other, t.shift, t.low, t.high, r->ranked ? "yes" : "");
+		}
+		fputc('\n', f);
+	}
+	{
+		size_t k = 0;
+
+		if (!rp_why_next(w, false, &k)) {
+			fprintf(f, "No counter outside the budget ranked (%zu tested).\n",
+				w->ntested);
+			return;
+		}
+	}
+	fprintf(f,
+		"| # | counter | what | shift per run [%g%% CI] | effect | p "
+		"(Holm, %zu tested) |\n|---|---|---|---|---|---|\n",
+		confidence, w->ntested);
+	for (size_t k = 0, n = 0; n < CT_WHY_SHOWN && (r = rp_why_next(w, false, &k));) {
+		rp_why_text(r, &t);
+		fprintf(f, "| %zu | `%s` | %s %s | %s [%s, %s] | %.1f | %.2g |\n", ++n,
+			r->info->name, ct_counter_direction(r->info, r->shift), r->info->what,
+			t.shift, t.low, t.high, r->effect, r->p_adj);
+	}
+}
+
 /* contend why, compare --why: per cell that has one, its time budget and
  * the counters that ranked, as tables. */
 static void why_md(FILE *f, const struct ct_report *rep)
@@ -445,10 +492,6 @@ static void why_md(FILE *f, const struct ct_report *rep)
 
 		for (size_t j = 0; j < b->ncells; j++) {
 			const struct ct_why *w = b->cells[j].why;
-			const char *bn = w && *w->base_load ? w->base_load : base,
-				   *on = w && *w->base_load ? b->load : b->cells[j].label;
-			const struct ct_why_row *r;
-			struct rp_why_text t;
 
 			if (!w)
 				continue;
@@ -466,38 +509,8 @@ static void why_md(FILE *f, const struct ct_report *rep)
 				text(f, b->load);
 			}
 			fprintf(f, "\n\n");
-			if (!w->ntested) {
-				fprintf(f, "Nothing to say: ");
-				text(f, w->none);
-				fprintf(f, ".\n");
-				continue;
-			}
-			if (w->budget) {
-				fprintf(f, "| the tasks' time per run (median) | ");
-				text(f, bn);
-				fprintf(f, " | ");
-				text(f, on);
-				fprintf(f, " | shift [%g%% CI] | ranked |\n|---|---|---|---|---|\n",
-					rep->confidence);
-				for (size_t k = 0; (r = rp_why_next(w, true, &k));) {
-					rp_why_text(r, &t);
-					fprintf(f, "| %s | %s | %s | %s [%s, %s] | %s |\n",
-						r->info->what, t.base, t.other, t.shift, t.low,
-						t.high, r->ranked ? "yes" : "");
-				}
-				fputc('\n', f);
-			}
-			fprintf(f,
-				"| # | counter | what | shift per run [%g%% CI] | effect | p "
-				"(Holm, %zu tested) |\n|---|---|---|---|---|---|\n",
-				rep->confidence, w->ntested);
-			for (size_t k = 0, n = 0;
-			     n < CT_WHY_SHOWN && (r = rp_why_next(w, false, &k));) {
-				rp_why_text(r, &t);
-				fprintf(f, "| %zu | `%s` | %s %s | %s [%s, %s] | %.1f | %.2g |\n",
-					++n, r->info->name, ct_counter_direction(r->info, r->shift),
-					r->info->what, t.shift, t.low, t.high, r->effect, r->p_adj);
-			}
+			rp_why_md(f, w, *w->base_load ? w->base_load : base,
+				  *w->base_load ? b->load : b->cells[j].label, rep->confidence);
 		}
 	}
 }
@@ -701,6 +714,19 @@ int ct_history_print_md(FILE *f, const struct ct_history *h)
 				rp_fmt_time(pt->low, lo, sizeof(lo)),
 				rp_fmt_time(pt->high, hi, sizeof(hi)));
 		}
+		for (c = 0; c < s->nchanges; c++) {
+			const struct ct_history_change *ch = &s->changes[c];
+			char a[64], b[64];
+
+			if (!ch->why)
+				continue;
+			snprintf(a, sizeof(a), "sessions %lld-%lld", (long long)ch->why_from[1],
+				 (long long)ch->why_to[1]);
+			snprintf(b, sizeof(b), "sessions %lld-%lld", (long long)ch->why_from[0],
+				 (long long)ch->why_to[0]);
+			fprintf(f, "\n### Why change %zu: %s against %s\n\n", c + 1, a, b);
+			rp_why_md(f, ch->why, b, a, h->confidence);
+		}
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -763,6 +789,28 @@ int ct_fleet_print_md(FILE *f, const struct ct_fleet *fl)
 			fputc('\n', f);
 		}
 		free(notes);
+	}
+	for (size_t k = 0; k < fl->nrows; k++) {
+		const struct ct_fleet_row *w = &fl->rows[k];
+
+		for (size_t l = 0; l < fl->nloads; l++) {
+			const struct ct_fleet_row *b = w->base >= 0 ? &fl->rows[w->base] : NULL;
+
+			if (!w->cells[l].why || !b)
+				continue;
+			fprintf(f, "\n## Why ");
+			text(f, w->label);
+			fprintf(f, " on ");
+			text(f, w->machine);
+			fprintf(f, " (session %lld) differs from ", (long long)w->session_id);
+			text(f, b->label);
+			fprintf(f, " on ");
+			text(f, b->machine);
+			fprintf(f, " (session %lld) under ", (long long)b->session_id);
+			text(f, fl->loads[l]);
+			fprintf(f, "\n\n");
+			rp_why_md(f, w->cells[l].why, b->label, w->label, fl->confidence);
+		}
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -9,7 +9,7 @@
 # of means (computed here, not by contend); the formats (JSON against
 # docs/schema/contend-1.json); bad input gets one line and exit 2.
 . "$CT_TESTLIB"
-plan 43
+plan 47
 
 need python3 Rscript
 
@@ -125,6 +125,13 @@ assert w[('beta', 'k1')] is None and w[('beta', 'k2')] is None and w[('alpha', '
 check "--why JSON validates against the schema" python3 -c "
 import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])), cls=jsonschema.Draft202012Validator)" "$SCHEMA" "$T/w.json"
+run fleet summary --baseline k1 --why --format md
+expect_out "--why Markdown: alpha's k2 against its k1" \
+	"^## Why k2 on alpha \(aaaa0000\) \(session $sid_a2\) differs from k1 on alpha \(aaaa0000\) \(session $sid_a1\) under none\$"
+expect_out "--why Markdown: on CPU ranked, +100 ms" "^\| on CPU \| 10[0-9]\.[0-9] ms \| 20[0-9]\.[0-9] ms \| \+100\.0 ms \[.*\] \| yes \|\$"
+expect_out "--why Markdown: gamma's k2 has nothing to say" "^Nothing to say: no counters stored"
+run fleet summary --baseline k1 --why --format html
+check "--why HTML: alpha's heading, on CPU ranked" sh -c 'grep -q "^<h2>Why k2 on alpha (aaaa0000) (session $2) differs from k1 on alpha (aaaa0000) (session $3) under none</h2>" "$1" && grep -q "^<tr><td>on CPU</td><td>10[0-9]\.[0-9] ms</td><td>20[0-9]\.[0-9] ms</td><td>+100\.0 ms \[.*\]</td><td>yes</td></tr>\$" "$1"' _ "$T/out" "$sid_a2" "$sid_a1"
 
 # --baseline-machine: one baseline for every row, by host name or id
 run fleet summary --baseline-machine alpha --baseline k1 --format csv

@@ -9,7 +9,7 @@
 # the formats (JSON checked against docs/schema/contend-1.json), a fleet's
 # machines, run --commit with --by commit, and bad input (one line, exit 2).
 . "$CT_TESTLIB"
-plan 74
+plan 79
 
 need python3 Rscript
 
@@ -98,6 +98,16 @@ check "--why JSON: on CPU ranked alone of the two counters, 15 runs a side ($got
 check "--why JSON validates against the schema" python3 -c "
 import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])), cls=jsonschema.Draft202012Validator)" "$SCHEMA" "$T/w.json"
+run history --label 'a-*' --why --format md
+expect_out "--why Markdown: the change's heading" "^### Why change 1: sessions $after against sessions $before\$"
+expect_out "--why Markdown: on CPU's row, about 0.1 s before, 0.2 s after, ranked" \
+	"^\| on CPU \| 10[0-9]\.[0-9] ms \| 20[0-9]\.[0-9] ms \| \+100\.0 ms \[.*\] \| yes \|\$"
+expect_out "--why Markdown: the interrupts alike, no other counter ranked" \
+	"^No counter outside the budget ranked \(2 tested\)\.\$"
+run history --label 'a-*' --why --format html
+expect_out "--why HTML: the change's heading" \
+	"^<h3>Why change 1: sessions $after against sessions $before</h3>\$"
+check "--why HTML: on CPU's row, ranked" grep -q "^<tr><td>on CPU</td><td>10[0-9]\.[0-9] ms</td><td>20[0-9]\.[0-9] ms</td><td>+100\.0 ms \[.*\]</td><td>yes</td></tr>\$" "$T/out"
 # the host's references across the change (each session's CPU, memory and
 # disk probes, written here): steady, then the memory bandwidth 15% lower
 # after it, as much as the +10% change and more - said beside it
