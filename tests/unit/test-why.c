@@ -621,8 +621,7 @@ int main(void)
 		cmocka_unit_test(test_judge),	      cmocka_unit_test(test_judge_constant),
 		cmocka_unit_test(test_catalogue),     cmocka_unit_test(test_snapshots),
 		cmocka_unit_test(test_taskacct_tree), cmocka_unit_test(test_taskacct_clamp),
-		cmocka_unit_test(test_perf_tree),
-		cmocka_unit_test(test_perf_cgroup),
+		cmocka_unit_test(test_perf_tree),     cmocka_unit_test(test_perf_cgroup),
 	};
 
 	return cmocka_run_group_tests_name("why", tests, load_fixture, free_fixture);
