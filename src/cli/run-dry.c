@@ -171,7 +171,9 @@ static void dry_plan(const struct run_args *a, const char *db)
 	printf("%s\n", o->nkconfigs ? (o->sequential ? "; sequential)" : "; interleaved)") : "");
 	printf("runs:      %s%u per load and config, %zu in all%s\n", o->adaptive ? "up to " : "",
 	       per, (size_t)per * o->nloads * (o->nkconfigs ? o->nkconfigs : 1),
-	       o->warmup ? ", after an unrecorded warm-up" : "");
+	       o->warmup && !(ct_workload_find(o->workload)->flags & CT_WL_OWN_WARMUP)
+		       ? ", after an unrecorded warm-up"
+		       : "");
 	if (a->cal_sessions)
 		printf("sessions:  %u in turn, each stored whole; %zu runs in all\n",
 		       a->cal_sessions, (size_t)per * o->nloads * a->cal_sessions);
