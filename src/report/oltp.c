@@ -13,28 +13,37 @@
 
 #define metric rp_metric
 
+/* tps, the latency percentiles the workload keeps (oltp: p90, p99.9 and
+ * its group commit; pgbench: p95), its I/O classes where it has them, and
+ * its cgroup's memory. */
 static void print_figures(FILE *f, const struct ct_report_cell *r)
 {
+	static const char *const lat[][2] = {
+		{ "lat_p50_us", "p50" }, { "lat_p90_us", "p90" },    { "lat_p95_us", "p95" },
+		{ "lat_p99_us", "p99" }, { "lat_p999_us", "p99.9" }, { "lat_max_us", "max" },
+	};
 	double hit = metric(r, "hit_ratio"), peak = metric(r, "mem_peak");
-	double lim = metric(r, "mem_limit");
+	double lim = metric(r, "mem_limit"), group = metric(r, "group_mean");
+	bool io = !isnan(metric(r, "read_iops"));
 
-	fprintf(f,
-		"  tps %.1f  latency ms p50 %.2f p90 %.2f p99 %.2f p99.9 %.2f max %.2f"
-		"  group %.2f",
-		metric(r, CT_METRIC_TPS), metric(r, "lat_p50_us") / 1e3,
-		metric(r, "lat_p90_us") / 1e3, metric(r, "lat_p99_us") / 1e3,
-		metric(r, "lat_p999_us") / 1e3, metric(r, "lat_max_us") / 1e3,
-		metric(r, "group_mean"));
+	fprintf(f, "  tps %.1f  latency ms", metric(r, CT_METRIC_TPS));
+	for (size_t i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
+		if (!isnan(metric(r, lat[i][0])))
+			fprintf(f, " %s %.2f", lat[i][1], metric(r, lat[i][0]) / 1e3);
+	if (!isnan(group))
+		fprintf(f, "  group %.2f", group);
 	if (!isnan(hit))
 		fprintf(f, "  pool hit %.1f%%", hit * 100);
-	fprintf(f,
-		"\n  read %.0f IOPS p99 %.2f ms, DB write %.0f IOPS, log %.0f IOPS p99 "
-		"%.2f ms",
-		metric(r, "read_iops"), metric(r, "read_p99_us") / 1e3, metric(r, "dbw_iops"),
-		metric(r, "log_iops"), metric(r, "log_p99_us") / 1e3);
+	if (io)
+		fprintf(f,
+			"\n  read %.0f IOPS p99 %.2f ms, DB write %.0f IOPS, log %.0f IOPS p99 "
+			"%.2f ms",
+			metric(r, "read_iops"), metric(r, "read_p99_us") / 1e3,
+			metric(r, "dbw_iops"), metric(r, "log_iops"),
+			metric(r, "log_p99_us") / 1e3);
 	if (!isnan(peak) && !isnan(lim))
-		fprintf(f, ", cgroup memory peak %.1f MiB of %.1f MiB", peak / 1048576,
-			lim / 1048576);
+		fprintf(f, "%scgroup memory peak %.1f MiB of %.1f MiB", io ? ", " : "\n  ",
+			peak / 1048576, lim / 1048576);
 	fprintf(f, "\n");
 }
 
