@@ -46,6 +46,13 @@ struct ct_workload_opts {
 	const char *figure_from;   /* cmd: "stdout" (default), "stderr" or a file */
 	const char *judge;	   /* cmd: the figure judged (default the first) */
 	const char *suite;	   /* run -f's job, "FILE/JOB#HASH": in the parameters */
+	const char *pg_bin;	   /* pgbench: the server's programs (NULL: the newest) */
+	unsigned pg_scale;	   /* pgbench: -i's scale (0: the default) */
+	uint64_t pg_shared;	   /* pgbench: shared_buffers in bytes (0: the default) */
+	uint64_t pg_mem_limit;	   /* pgbench: the server's memory.max (0: the default) */
+	unsigned pg_clients;	   /* pgbench: clients and threads (0: 4 x CPUs) */
+	bool pg_select;		   /* pgbench: -S */
+	const char *pg_script;	   /* pgbench: -f FILE */
 };
 
 struct ct_workload_ops {

@@ -13,6 +13,7 @@
 	X(cmd)          \
 	X(oltp)         \
 	X(latency)      \
+	X(pgbench)      \
 	X(selftest)
 
 #define CT_WORKLOAD_DECLARE(n) extern const struct ct_workload_ops ct_workload_##n;

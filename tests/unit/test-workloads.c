@@ -230,7 +230,8 @@ static void test_registry(void **state)
 	assert_null(ct_workload_find("kbuil"));
 	assert_null(ct_workload_find("no-such-workload"));
 	assert_non_null(ct_workload_find("latency"));
-	assert_int_equal(ct_workload_count(), 5);
+	assert_non_null(ct_workload_find("pgbench"));
+	assert_int_equal(ct_workload_count(), 6);
 	for (size_t i = 0; i < ct_workload_count(); i++) {
 		assert_non_null(ct_workload_at(i)->summary);
 		assert_ptr_equal(ct_workload_find(ct_workload_at(i)->name), ct_workload_at(i));
