@@ -822,8 +822,9 @@ static const struct ct_option pgb_options[] = {
 	CT_WORKLOAD_OPTION(CT_OPTION_STRING, "pg-script", pg_script, "FILE",
 			   "a custom pgbench script (pgbench -f)", 0, 0, 0),
 	CT_WORKLOAD_OPTION(CT_OPTION_DURATION, "duration", duration_ns, "D",
-			   "pgbench's time per run, whole seconds (default 60s,\nquick 20s; %R)",
-			   1e9, INFINITY, 0),
+			   "pgbench's time per run, whole seconds, rounded up\n(default 60s, quick "
+			   "20s; %R)",
+			   0, INFINITY, CT_OPTION_MIN_OPEN),
 	CT_OPTION_DONE,
 };
 
