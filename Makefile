@@ -71,7 +71,7 @@ format:
 check: bootstrap format-check test test-san test-fuzz
 
 bench: build
-	bench/overhead.sh && bench/why.sh && bench/why-aa.sh && bench/figure.sh && bench/loads.sh && bench/stats.sh && bench/oltp.sh && bench/latency.sh && bench/store.sh && bench/fuzz.sh && bench/faults.sh
+	bench/overhead.sh && bench/why.sh && bench/why-aa.sh && bench/figure.sh && bench/loads.sh && bench/stats.sh && bench/oltp.sh && bench/pgbench.sh && bench/latency.sh && bench/store.sh && bench/fuzz.sh && bench/faults.sh
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD)
