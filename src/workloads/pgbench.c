@@ -57,7 +57,7 @@ struct pgb {
 	char txlog[PATH_MAX + 16]; /* pgbench's per-transaction log prefix */
 	uid_t uid;
 	gid_t gid;
-	unsigned scale, clients, threads, duration_s, version;
+	unsigned scale, clients, duration_s, version;
 	uint64_t shared, mem_limit;
 	struct ct_memcg cg;
 	bool started;
@@ -239,39 +239,17 @@ static void tail(const char *file, char *buf, size_t len)
 }
 
 /* A step that failed: its name and the log's last lines. */
-static int step_failed(const struct pgb *p, const char *step, int rc, const char *log, char *err,
-		       size_t len)
+static int step_failed(const char *step, int rc, const char *log, char *err, size_t len)
 {
 	char last[CT_ERRLEN / 2];
 
 	tail(log, last, sizeof(last));
 	return ct_err(err, len, -EIO, "pgbench: %s failed (%s %d): %s", step,
 		      rc < 0 ? "error" : "exit", rc < 0 ? -rc : rc, *last ? last : "no output");
-	(void)p;
 }
 
-/* One SQL command on database db through psql, as the server's user. */
-static int sql(const struct pgb *p, const char *db, const char *cmd, char *err, size_t len)
-{
-	char psql[PATH_MAX + 8], log[PATH_MAX + 16];
-	char *argv[] = { psql,		 "-X", "-q",	    "-v", "ON_ERROR_STOP=1", "-h",
-			 (char *)p->dir, "-p", PG_PORT,	    "-U", "postgres",	     "-d",
-			 (char *)db,	 "-c", (char *)cmd, NULL };
-	int rc;
-
-	snprintf(psql, sizeof(psql), "%s/psql", p->bin);
-	snprintf(log, sizeof(log), "%s/psql.log", p->dir);
-	rc = run_as(p, argv, log, false);
-	if (rc) {
-		char step[160];
-
-		snprintf(step, sizeof(step), "'%.100s'", cmd);
-		return step_failed(p, step, rc, log, err, len);
-	}
-	return 0;
-}
-
-/* One query's unaligned output (its first line) in out. */
+/* One SQL command on database db through psql, as the server's user;
+ * with out, its unaligned output's first line there. */
 static int query(const struct pgb *p, const char *db, const char *q, char *out, size_t olen,
 		 char *err, size_t len)
 {
@@ -300,11 +278,17 @@ static int query(const struct pgb *p, const char *db, const char *q, char *out, 
 	int rc;
 
 	snprintf(psql, sizeof(psql), "%s/psql", p->bin);
-	snprintf(log, sizeof(log), "%s/query.out", p->dir);
+	snprintf(log, sizeof(log), "%s/psql.log", p->dir);
 	unlink(log);
 	rc = run_as(p, argv, log, false);
-	if (rc)
-		return step_failed(p, "a query of the run's database", rc, log, err, len);
+	if (rc) {
+		char step[160];
+
+		snprintf(step, sizeof(step), "'%.100s'", q);
+		return step_failed(step, rc, log, err, len);
+	}
+	if (!out)
+		return 0;
 	out[0] = '\0';
 	f = fopen(log, "re");
 	if (!f || !fgets(out, (int)olen, f))
@@ -313,6 +297,11 @@ static int query(const struct pgb *p, const char *db, const char *q, char *out, 
 		fclose(f);
 	out[strcspn(out, "\n")] = '\0';
 	return 0;
+}
+
+static int sql(const struct pgb *p, const char *db, const char *cmd, char *err, size_t len)
+{
+	return query(p, db, cmd, NULL, 0, err, len);
 }
 
 static int server_start(struct pgb *p, char *err, size_t len)
@@ -324,7 +313,7 @@ static int server_start(struct pgb *p, char *err, size_t len)
 	snprintf(ctl, sizeof(ctl), "%s/pg_ctl", p->bin);
 	rc = run_as(p, argv, p->log, true);
 	if (rc)
-		return step_failed(p, "starting the server (pg_ctl start)", rc, p->log, err, len);
+		return step_failed("starting the server (pg_ctl start)", rc, p->log, err, len);
 	p->started = true;
 	return 0;
 }
@@ -416,7 +405,7 @@ static int cluster_make(struct pgb *p, char *err, size_t len)
 	snprintf(ilog, sizeof(ilog), "%s/initdb.log", p->dir);
 	rc = run_as(p, iargv, ilog, false);
 	if (rc)
-		return step_failed(p, "initdb", rc, ilog, err, len);
+		return step_failed("initdb", rc, ilog, err, len);
 	p->version = server_version(p);
 	rc = write_conf(p, err, len);
 	if (!rc)
@@ -429,7 +418,7 @@ static int cluster_make(struct pgb *p, char *err, size_t len)
 	snprintf(pgb_log, sizeof(pgb_log), "%s/pgbench-init.log", p->dir);
 	rc = run_as(p, bargv, pgb_log, false);
 	if (rc)
-		return step_failed(p, "pgbench -i", rc, pgb_log, err, len);
+		return step_failed("pgbench -i", rc, pgb_log, err, len);
 	rc = sql(p, PG_DB_BASE, "VACUUM ANALYZE", err, len);
 	return rc ? rc : sql(p, "postgres", "CHECKPOINT", err, len);
 }
@@ -465,7 +454,6 @@ static int resolve(const struct ct_env *env, const struct ct_workload_opts *o, c
 			      o->pg_script, strerror(errno));
 	p->scale = o->pg_scale ? o->pg_scale : env->quick ? PG_SCALE_Q : PG_SCALE;
 	p->clients = o->pg_clients ? o->pg_clients : 4 * ncpus;
-	p->threads = p->clients;
 	p->duration_s = o->duration_ns ? (unsigned)((o->duration_ns + 999999999) / 1000000000)
 			: env->quick   ? PG_DURATION_Q
 				       : PG_DURATION;
@@ -666,7 +654,7 @@ __attribute__((noreturn)) static void pgb_exec(struct ct_workload *w)
 	int n = 0;
 
 	snprintf(c, sizeof(c), "%u", p->clients);
-	snprintf(j, sizeof(j), "%u", p->threads);
+	snprintf(j, sizeof(j), "%u", p->clients); /* a thread a client */
 	snprintf(t, sizeof(t), "%u", p->duration_s);
 	snprintf(prefix, sizeof(prefix), "--log-prefix=%s", p->txlog);
 	argv[n++] = p->pgbench;
