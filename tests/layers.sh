@@ -30,7 +30,7 @@ allowed() {
 # the layer of a public header
 header_layer() {
 	case $1 in
-	common.h | env.h | option.h | util.h | proc.h | signals.h | sysinfo.h | monitor.h | run.h | figure.h | knob.h | srctree.h | tartree.h | hist.h | reference.h | git.h | counters.h | perfcount.h | taskacct.h) echo core ;;
+	common.h | env.h | option.h | util.h | proc.h | signals.h | sysinfo.h | monitor.h | run.h | figure.h | knob.h | srctree.h | tartree.h | hist.h | reference.h | git.h | counters.h | perfcount.h | taskacct.h | journal.h) echo core ;;
 	oltp.h) echo oltp ;;
 	latency.h) echo latency ;;
 	load.h) echo loads ;;
@@ -38,7 +38,7 @@ header_layer() {
 	store.h) echo store ;;
 	stats.h) echo stats ;;
 	report.h | history.h | fleet.h) echo report ;;
-	session.h | journal.h | import.h) echo session ;;
+	session.h | import.h) echo session ;;
 	bisection.h) echo bisect ;;
 	*) echo "?" ;;
 	esac

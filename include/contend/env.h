@@ -11,6 +11,7 @@
 #include <limits.h>
 
 struct ct_oltp_opts;
+struct ct_journal;
 
 struct ct_env {
 	unsigned ncpus;
@@ -34,6 +35,9 @@ struct ct_env {
 	int64_t null_tick_ns;  /* null load tick (tests) */
 	/* oltp workload and load options; NULL = all derived */
 	const struct ct_oltp_opts *oltp;
+	/* the machine's journal, where a workload records the cgroup of the
+	 * processes it leaves running between runs (a server); NULL: none */
+	struct ct_journal *journal;
 };
 
 #endif

@@ -31,6 +31,11 @@
  * (each wants 1); each restores what it found when it ends. */
 #define CT_JOURNAL_DELAYACCT "/proc/sys/kernel/task_delayacct"
 
+/* An entry whose knob starts so is no knob but a cgroup of processes a
+ * session started (a database server): path is the cgroup's directory,
+ * original the signal number that stops them in order ("3": SIGQUIT). */
+#define CT_JOURNAL_CGROUP "cgroup:"
+
 struct ct_journal_entry {
 	char path[CT_KNOB_PATH_MAX];	  /* the file written, the key: one entry per path */
 	char knob[CT_KNOB_NAME_MAX];	  /* the knob as the user named it: "iosched" */
@@ -64,6 +69,16 @@ int ct_journal_put(struct ct_journal *j, const struct ct_journal_entry *e, size_
 /* Deletes the entry of path; -ENOENT when there is none. */
 int ct_journal_delete(struct ct_journal *j, const char *path, char *err, size_t len) CT_WUR;
 
+/* A cgroup whose processes this session is about to start (what names
+ * them for the user: "pgbench server"), journalled before the first starts;
+ * ct_journal_delete(path) once the last is gone and the cgroup removed. If
+ * the session dies first, the next session's ct_journal_check and
+ * `contend restore` stop them: sig to each, up to 10 s for them to go,
+ * SIGKILL to the rest, the cgroup removed. */
+int ct_journal_hold_cgroup(struct ct_journal *j, const char *cgroup, const char *what, int sig,
+			   char *err, size_t len) CT_WUR;
+bool ct_journal_is_cgroup(const struct ct_journal_entry *e);
+
 /* The text of one entry as a journal line, and back (for tests and
  * fuzzing: what a damaged file may hold). decode modifies line. */
 int ct_journal_encode(const struct ct_journal_entry *e, char *buf, size_t len) CT_WUR;
@@ -94,7 +109,8 @@ enum ct_restore_how {
 struct ct_knob_restored {
 	struct ct_journal_entry entry;
 	enum ct_restore_how how;
-	char before[CT_KNOB_VALUE_MAX]; /* the value found ("" if unreadable) */
+	char before[CT_KNOB_VALUE_MAX]; /* the value found ("" if unreadable); a
+					 * cgroup's: how many processes it held */
 	int rc;				/* HELD, FAILED */
 	char err[CT_ERRLEN];
 };
@@ -114,7 +130,9 @@ int ct_journal_restore_all(struct ct_journal *j, bool force, struct ct_knob_rest
 
 /* For `contend run` before it starts: 0 when the journal is empty, else
  * -EBUSY with one line naming the knobs left changed and saying "run
- * 'contend restore'" (or naming the running contend that holds them). */
-int ct_journal_check(struct ct_journal *j, char *err, size_t len) CT_WUR;
+ * 'contend restore'" (or naming the running contend that holds them).
+ * Processes a dead contend left in a cgroup are stopped here and then, one
+ * line a cgroup in note (nlen bytes, "" when none) for the caller to print. */
+int ct_journal_check(struct ct_journal *j, char *note, size_t nlen, char *err, size_t len) CT_WUR;
 
 #endif

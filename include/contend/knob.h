@@ -5,7 +5,7 @@
  * or /proc/sys. A knob is parsed from "--set NAME=VALUE" or "--vary
  * NAME=V1,V2", resolved to the files it writes and checked before anything
  * runs; the session layer journals the originals before the first change
- * and restores them (session/journal.c).
+ * and restores them (core/journal.c).
  *
  * Ownership: struct ct_knob is plain data the caller owns. A
  * struct ct_knob_config points into the knob array it was made from, which

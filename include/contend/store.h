@@ -95,7 +95,7 @@ struct ct_run_filter {
 };
 
 /* A row of the knob journal that stores of schema 4 to 6 kept (the
- * journal is the machine's now, session/journal.c): read once to move it
+ * journal is the machine's now, core/journal.c): read once to move it
  * there, then cleared. */
 struct ct_store_knob_row {
 	char path[512];

@@ -67,6 +67,17 @@ static void report(const struct ct_knob_restored *r, unsigned *bad)
 {
 	const struct ct_journal_entry *e = &r->entry;
 
+	if (ct_journal_is_cgroup(e) && r->how != CT_RESTORE_HELD && r->how != CT_RESTORE_FAILED) {
+		const char *what = e->knob + strlen(CT_JOURNAL_CGROUP);
+
+		if (r->how == CT_RESTORE_DONE)
+			printf("stopped %s (cgroup %s): %s left by contend pid %d\n", what, e->path,
+			       r->before, e->owner.pid);
+		else
+			printf("cleared %s (cgroup %s): gone %s\n", what, e->path,
+			       r->how == CT_RESTORE_GONE ? "already" : "with an earlier boot");
+		return;
+	}
 	switch (r->how) {
 	case CT_RESTORE_DONE:
 		printf("restored %s (%s): %s -> %s\n", e->knob, e->path,
@@ -96,8 +107,9 @@ int cmd_restore(int argc, char **argv)
 {
 	static const char intro[] =
 		"Writes back the original value of every knob in this machine's journal\n"
-		"and reads it back. Entries from an earlier boot are cleared without\n"
-		"writing: the reboot already reset them.";
+		"and reads it back, and stops the processes a killed contend left\n"
+		"running (a pgbench server). Entries from an earlier boot are cleared\n"
+		"without writing: the reboot already reset them.";
 	char synopsis[256];
 	struct restore_args a = { 0 };
 	struct ct_knob_restored *rs = NULL;

@@ -19,16 +19,19 @@
 
 int run_open_journal(struct run_args *a, struct ct_store *st, struct ct_journal *j)
 {
-	char err[CT_ERRLEN];
+	char err[CT_ERRLEN], note[CT_ERRLEN];
 	int rc = cli_open_journal(j, st, err, sizeof(err));
 
 	if (!rc)
-		rc = ct_journal_check(j, err, sizeof(err));
+		rc = ct_journal_check(j, note, sizeof(note), err, sizeof(err));
+	if (!rc && *note)
+		fprintf(stderr, "contend: %s\n", note);
 	if (rc) {
 		cli_error("%s", err);
 		return CT_EXIT_ENV;
 	}
 	a->s.opts.journal = j;
+	a->s.env.journal = j;
 	return 0;
 }
 

@@ -246,7 +246,7 @@ int run_dry(struct run_args *a)
 {
 	struct ct_store *st = NULL;
 	struct ct_journal j;
-	char err[CT_ERRLEN], db[4096] = "";
+	char err[CT_ERRLEN], note[CT_ERRLEN] = "", db[4096] = "";
 	int ex, rc;
 
 	if (a->db)
@@ -270,7 +270,9 @@ int run_dry(struct run_args *a)
 					  a->baseline, db);
 	rc = ex ? 0 : ct_journal_init(&j, NULL, err, sizeof(err));
 	if (!ex && !rc)
-		rc = ct_journal_check(&j, err, sizeof(err));
+		rc = ct_journal_check(&j, note, sizeof(note), err, sizeof(err));
+	if (!ex && !rc && *note)
+		fprintf(stderr, "contend: %s\n", note);
 	if (!ex && rc) {
 		cli_error("%s", err);
 		ex = CT_EXIT_ENV;

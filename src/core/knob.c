@@ -2,7 +2,7 @@
  * Live knobs: parse what the user asked to change, find the files that
  * really hold it, refuse anything outside /sys and /proc/sys before a byte
  * is written, then write, read back and compare. The journal of originals
- * that puts everything back is the session layer's (src/session/journal.c).
+ * that puts everything back is src/core/journal.c.
  */
 #include "contend/knob.h"
 #include "contend/sysinfo.h"

@@ -43,7 +43,7 @@
  * PG_FIRST_VERSION + i, in one transaction. Append only, in step with
  * SQLite's list: both backends are at the same version in one release.
  * The knob journal of SQLite's versions 4 to 6 is not here: it belongs to
- * the machine (session/journal.c).
+ * the machine (core/journal.c).
  */
 static const char *const pg_migrations[] = {
 	/* 9: SQLite's schema 9 */

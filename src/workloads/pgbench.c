@@ -14,6 +14,7 @@
  * cgroup removed when the session ends.
  */
 #include "contend/hist.h"
+#include "contend/journal.h"
 #include "contend/proc.h"
 #include "contend/run.h"
 #include "contend/util.h"
@@ -60,6 +61,7 @@ struct pgb {
 	unsigned scale, clients, duration_s, version;
 	uint64_t shared, mem_limit;
 	struct ct_memcg cg;
+	bool journalled; /* cg's processes are in the machine's journal */
 	bool started;
 	double before[3]; /* the run's copy as it started: bytes, history rows, balances */
 	struct ct_hist hist;
@@ -536,6 +538,16 @@ static int pgb_prepare(struct ct_workload *w, char *err, size_t len)
 			    "pgbench: the server needs a memory cgroup: %s", why);
 		goto fail;
 	}
+	/* before the server starts: a killed session's server is stopped by
+	 * the next contend or `contend restore` (SIGQUIT: PostgreSQL's
+	 * immediate shutdown, which removes its shared memory) */
+	if (w->env->journal) {
+		rc = ct_journal_hold_cgroup(w->env->journal, p->cg.path, "pgbench server", SIGQUIT,
+					    err, len);
+		if (rc)
+			goto fail;
+		p->journalled = true;
+	}
 	rc = cluster_make(p, err, len);
 	if (rc)
 		goto fail;
@@ -781,7 +793,13 @@ static void pgb_cleanup(struct ct_workload *w)
 		return;
 	server_stop(p);
 	if (p->cg.version)
-		ct_memcg_destroy(&p->cg); /* kills what is left in it */
+		ct_memcg_destroy(&p->cg);
+	if (p->journalled && !p->cg.version) {
+		char e2[CT_ERRLEN];
+
+		if (ct_journal_delete(w->env->journal, p->cg.path, e2, sizeof(e2)))
+			fprintf(stderr, "contend: pgbench: %s\n", e2);
+	}
 	if (!w->env->keep_files && p->dir[0])
 		ct_rm_rf(p->dir);
 	free(p->series);

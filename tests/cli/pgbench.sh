@@ -10,7 +10,7 @@
 # server refuses, a server killed mid-run (that run fails, the next gets a
 # fresh server).
 . "$CT_TESTLIB"
-plan 27
+plan 36
 need python3 sqlite3
 
 [ "$(id -u)" = 0 ] || skip_all "not root: the server runs as the postgres user, in a memory cgroup"
@@ -135,6 +135,32 @@ reason=$(sql "select reason from runs r join configs c on c.id = r.config_id whe
 check "the failed run says the server is gone, with its log ($reason)" \
 	sh -c 'case $1 in "pgbench: the server is gone; the server'"'"'s log: "?*) exit 0 ;; esac; exit 1' _ "$reason"
 check "no postgres process and no cgroup left" nothing_left
+
+# SIGKILL mid-run: the server outlives contend; the next contend stops it
+# (the journal names its cgroup), and so does `contend restore`
+killed() {
+	"$CONTEND" run $small --duration 30s -n 3 -L "$1" >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait_until 120 sh -c 'ls "$1"/contend.*/wl-pgbench/pg/txlog.* >/dev/null 2>&1' _ "$T"
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	left=$(cgroups)
+}
+killed k1
+check "SIGKILL: the server's cgroup outlives contend ($left)" test "$left" = 1
+run run -w cmd -l none -n 1 --dir "$T" -- true
+expect_rc "the next contend runs: exit 0" 0
+expect_err "the next contend stops the server a killed one left" \
+	"^contend: stopped pgbench server \(cgroup [^)]*/contend-pgbench-$pid\): [1-9][0-9]* processes a killed contend \(pid $pid\) left"
+check "after the next contend: no postgres process, cgroup or shared memory" nothing_left
+killed k2
+check "SIGKILL again: the server's cgroup outlives contend ($left)" test "$left" = 1
+run restore
+expect_rc "contend restore: exit 0" 0
+expect_out "contend restore stops it" \
+	"^stopped pgbench server \(cgroup [^)]*/contend-pgbench-$pid\): [1-9][0-9]* processes left by contend pid $pid"
+check "after restore: no postgres process, cgroup or shared memory" nothing_left
+check "the journal is empty" test "$(journal_rows)" = 0
 
 # failures
 run run $small --pg-bin "$T/nothing" -n 1

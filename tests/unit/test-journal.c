@@ -6,7 +6,8 @@
  * one by pid and start time, and - as root, on the disk under the test
  * directory - a real I/O scheduler journalled, changed and put back by the
  * session's restore and by restore_all, restored in the teardown whatever
- * happens.
+ * happens; processes a killed contend left in a cgroup stopped by the next
+ * session's check and by restore_all.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -389,7 +390,7 @@ static void test_disk_session(void **state)
 	assert_int_equal(ct_knob_configs(&k, 1, &cs, &nc, err, sizeof(err)), 0);
 	assert_int_equal(nc, 2);
 
-	assert_int_equal(ct_journal_check(&j, err, sizeof(err)), 0);
+	assert_int_equal(ct_journal_check(&j, NULL, 0, err, sizeof(err)), 0);
 	assert_int_equal(ct_journal_record(&j, &k, 1, err, sizeof(err)), 0);
 	es = list_ok(&j, 1);
 	assert_string_equal(es[0].path, sched_path);
@@ -410,7 +411,7 @@ static void test_disk_session(void **state)
 	assert_string_equal(es[0].original, saved_sched);
 	free(es);
 	/* a run would now be refused */
-	assert_int_equal(ct_journal_check(&j, err, sizeof(err)), -EBUSY);
+	assert_int_equal(ct_journal_check(&j, NULL, 0, err, sizeof(err)), -EBUSY);
 	assert_non_null(strstr(err, "; run 'contend restore'"));
 
 	assert_int_equal(ct_journal_restore_session(&j, &k, 1, err, sizeof(err)), 0);
@@ -493,7 +494,7 @@ static void test_restore_cases(void **state)
 	put_entry(&j, sched_path, "iosched", saved_sched, child, ct_proc_start_time(child),
 		  me.boot);
 	sched_set(other_sched());
-	assert_int_equal(ct_journal_check(&j, err, sizeof(err)), -EBUSY);
+	assert_int_equal(ct_journal_check(&j, NULL, 0, err, sizeof(err)), -EBUSY);
 	assert_non_null(strstr(err, "is in use by a running contend (pid"));
 	assert_int_equal(ct_journal_restore_all(&j, false, &rs, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 1);
@@ -514,7 +515,7 @@ static void test_restore_cases(void **state)
 
 	/* the same pid with another start time is not its owner */
 	put_entry(&j, sched_path, "iosched", saved_sched, getppid(), 1, me.boot);
-	assert_int_equal(ct_journal_check(&j, err, sizeof(err)), -EBUSY);
+	assert_int_equal(ct_journal_check(&j, NULL, 0, err, sizeof(err)), -EBUSY);
 	assert_non_null(strstr(err, "knobs left changed by an earlier contend"));
 
 	/* not root: nothing touched, one line naming the knob */
@@ -541,6 +542,129 @@ static void test_restore_cases(void **state)
 	assert_string_equal(now, saved_sched);
 }
 
+/* A "server" in a cgroup: exits 7 on SIGQUIT, as PostgreSQL's immediate
+ * shutdown ends it; anything else (a SIGKILL) is not the signal asked for. */
+static pid_t server_in(const struct ct_memcg *cg)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		signal(SIGQUIT, SIG_DFL);
+		if (ct_memcg_attach(cg, getpid()))
+			_exit(99);
+		for (;;) {
+			sigset_t set;
+			int sig = 0;
+
+			sigemptyset(&set);
+			sigaddset(&set, SIGQUIT);
+			sigprocmask(SIG_BLOCK, &set, NULL);
+			if (!sigwait(&set, &sig) && sig == SIGQUIT)
+				_exit(7);
+		}
+	}
+	for (int i = 0; i < 500; i++) { /* until it is in the cgroup */
+		char file[4200], buf[64];
+
+		snprintf(file, sizeof(file), "%s/cgroup.procs", cg->path);
+		if (ct_read_file(file, buf, sizeof(buf)) > 0 && atoi(buf) == pid)
+			return pid;
+		usleep(10000);
+	}
+	fail_msg("the server never joined %s", cg->path);
+	return -1;
+}
+
+/* The cgroup journalled by a contend that is gone (a child, reaped). */
+static void hold_dead(struct ct_journal *j, const char *cg)
+{
+	char err[CT_ERRLEN] = "";
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(ct_journal_hold_cgroup(j, cg, "test server", SIGQUIT, err, sizeof(err)) ? 1
+											      : 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void exited_7(pid_t pid)
+{
+	int status;
+
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 7);
+}
+
+/* Processes a killed contend left in a cgroup: a running owner's entry is
+ * left alone (and refuses nothing); a dead owner's processes get the
+ * journalled signal from the next session's check and from restore_all,
+ * and the cgroup goes. Real cgroups and processes, as root. */
+static void test_cgroup_left(void **state)
+{
+	char err[CT_ERRLEN] = "", note[CT_ERRLEN], name[64];
+	struct ct_knob_restored *rs = NULL;
+	struct ct_memcg cg;
+	struct ct_journal j;
+	struct stat sb;
+	size_t n = 0;
+	pid_t srv;
+
+	if (geteuid() != 0)
+		skip();
+	snprintf(name, sizeof(name), "contend-test-journal-%d", (int)getpid());
+	if (ct_memcg_create(&cg, name, 1ull << 30, err, sizeof(err)) == -ENOTSUP) {
+		print_message("skipped: %s\n", err);
+		skip();
+	}
+	assert_int_not_equal(cg.version, 0);
+	journal_in(&j, "cgroup");
+
+	/* a live owner (this process): kept, nothing stopped, no refusal */
+	assert_int_equal(
+		ct_journal_hold_cgroup(&j, cg.path, "test server", SIGQUIT, err, sizeof(err)), 0);
+	srv = server_in(&cg);
+	assert_int_equal(ct_journal_check(&j, note, sizeof(note), err, sizeof(err)), 0);
+	assert_string_equal(note, "");
+	assert_int_equal(journal_len(&j), 1);
+	assert_int_equal(kill(srv, 0), 0);
+	assert_int_equal(ct_journal_delete(&j, cg.path, err, sizeof(err)), 0);
+
+	/* its owner gone: the next session's check stops it */
+	hold_dead(&j, cg.path);
+	assert_int_equal(ct_journal_check(&j, note, sizeof(note), err, sizeof(err)), 0);
+	exited_7(srv);
+	assert_non_null(strstr(note, "stopped test server (cgroup "));
+	assert_non_null(strstr(note, "): 1 process a killed contend (pid "));
+	assert_int_equal(stat(cg.path, &sb), -1);
+	assert_int_equal(journal_len(&j), 0);
+
+	/* and restore_all, counting what it stopped */
+	assert_int_equal(ct_memcg_create(&cg, name, 1ull << 30, err, sizeof(err)), 0);
+	hold_dead(&j, cg.path);
+	srv = server_in(&cg);
+	assert_int_equal(ct_journal_restore_all(&j, false, &rs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(rs[0].how, CT_RESTORE_DONE);
+	assert_string_equal(rs[0].before, "1 process");
+	assert_true(ct_journal_is_cgroup(&rs[0].entry));
+	free(rs);
+	exited_7(srv);
+	assert_int_equal(stat(cg.path, &sb), -1);
+	assert_int_equal(journal_len(&j), 0);
+
+	/* gone already: cleared, nothing to stop */
+	hold_dead(&j, cg.path);
+	assert_int_equal(ct_journal_restore_all(&j, false, &rs, &n, err, sizeof(err)), 0);
+	assert_int_equal(rs[0].how, CT_RESTORE_GONE);
+	free(rs);
+	assert_int_equal(journal_len(&j), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -550,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_owner),
 		cmocka_unit_test_setup_teardown(test_disk_session, disk_setup, disk_teardown),
 		cmocka_unit_test_setup_teardown(test_restore_cases, disk_setup, disk_teardown),
+		cmocka_unit_test(test_cgroup_left),
 	};
 
 	return cmocka_run_group_tests_name("journal", tests, group_setup, group_teardown);

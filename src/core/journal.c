@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,6 +418,63 @@ int ct_journal_delete(struct ct_journal *j, const char *path, char *err, size_t 
 	return rc;
 }
 
+int ct_journal_hold_cgroup(struct ct_journal *j, const char *cgroup, const char *what, int sig,
+			   char *err, size_t len)
+{
+	struct ct_journal_entry e = { 0 };
+
+	if ((size_t)snprintf(e.path, sizeof(e.path), "%s", cgroup) >= sizeof(e.path))
+		return ct_err(err, len, -ENAMETOOLONG, "cgroup path '%s' is too long", cgroup);
+	snprintf(e.knob, sizeof(e.knob), "%s%s", CT_JOURNAL_CGROUP, what);
+	snprintf(e.original, sizeof(e.original), "%d", sig);
+	ct_owner_self(&e.owner);
+	return ct_journal_put(j, &e, 1, err, len);
+}
+
+bool ct_journal_is_cgroup(const struct ct_journal_entry *e)
+{
+	return !strncmp(e->knob, CT_JOURNAL_CGROUP, strlen(CT_JOURNAL_CGROUP));
+}
+
+/* The processes in cgroup dir, each sent sig (0: counted only). */
+static unsigned signal_cgroup(const char *dir, int sig)
+{
+	char path[CT_KNOB_PATH_MAX + 16];
+	unsigned n = 0;
+	FILE *f;
+	int pid;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "re");
+	while (f && fscanf(f, "%d", &pid) == 1) {
+		if (sig > 0)
+			kill(pid, sig);
+		n++;
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* What a dead contend left in a cgroup: sig to each process (a server's
+ * fast shutdown, which removes its shared memory), up to 10 s for them to
+ * go, SIGKILL to the rest, the cgroup removed. "N processes" in what. */
+static int stop_cgroup(const struct ct_journal_entry *e, char *what, size_t wlen, char *err,
+		       size_t len)
+{
+	int sig = atoi(e->original), rc;
+	unsigned n = signal_cgroup(e->path, sig > 0 && sig < NSIG ? sig : SIGTERM);
+
+	snprintf(what, wlen, "%u process%s", n, n == 1 ? "" : "es");
+	for (int i = 0; i < 500 && signal_cgroup(e->path, 0); i++)
+		usleep(20000);
+	rc = ct_cgroup_destroy(e->path);
+	if (rc)
+		return ct_err(err, len, rc, "%s (cgroup %s): cannot stop or remove: %s",
+			      e->knob + strlen(CT_JOURNAL_CGROUP), e->path, strerror(-rc));
+	return 0;
+}
+
 /* A contend other than this process that still runs: its entries are its
  * own to restore. */
 static bool held_by_running(const struct ct_journal_entry *e)
@@ -485,7 +543,8 @@ int ct_journal_record(struct ct_journal *j, const struct ct_knob *k, size_t n, c
 		return fd;
 	rc = read_all(j, &es, &ne, err, len);
 	for (size_t i = 0; !rc && i < ne; i++)
-		if (held_by_running(&es[i]) && strcmp(es[i].path, CT_JOURNAL_DELAYACCT))
+		if (held_by_running(&es[i]) && strcmp(es[i].path, CT_JOURNAL_DELAYACCT) &&
+		    !ct_journal_is_cgroup(&es[i]))
 			rc = ct_err(err, len, -EBUSY,
 				    "knob '%s' (%s) is in use by a running contend (pid %d)",
 				    es[i].knob, es[i].path, es[i].owner.pid);
@@ -548,7 +607,7 @@ static void restore_one(struct ct_journal *j, struct ct_knob_restored *r, bool f
 	struct stat sb;
 	int rc;
 
-	if (ct_knob_read(e->path, r->before, sizeof(r->before), NULL, 0))
+	if (ct_journal_is_cgroup(e) || ct_knob_read(e->path, r->before, sizeof(r->before), NULL, 0))
 		r->before[0] = '\0';
 	if (earlier_boot(e, boot)) {
 		r->how = CT_RESTORE_EARLIER_BOOT;
@@ -559,6 +618,14 @@ static void restore_one(struct ct_journal *j, struct ct_knob_restored *r, bool f
 		r->rc = ct_err(r->err, sizeof(r->err), -EBUSY,
 			       "in use by a running contend (pid %d)", e->owner.pid);
 		return;
+	} else if (ct_journal_is_cgroup(e)) {
+		r->how = CT_RESTORE_DONE;
+		rc = stop_cgroup(e, r->before, sizeof(r->before), r->err, sizeof(r->err));
+		if (rc) {
+			r->how = CT_RESTORE_FAILED;
+			r->rc = rc;
+			return;
+		}
 	} else {
 		r->how = CT_RESTORE_DONE;
 		rc = ct_knob_write(e->knob, e->path, e->original, r->err, sizeof(r->err));
@@ -622,7 +689,35 @@ out:
 	return rc;
 }
 
-int ct_journal_check(struct ct_journal *j, char *err, size_t len)
+/* A cgroup entry at a session's start: a running contend's is its own; a
+ * dead one's processes are stopped now (a line in note). True when the
+ * entry is dealt with. */
+static bool check_cgroup(struct ct_journal *j, const struct ct_journal_entry *e, char *note,
+			 size_t nlen)
+{
+	char what[64] = "", e2[CT_ERRLEN];
+	struct ct_owner me;
+	size_t off = note ? strlen(note) : 0;
+	int rc;
+
+	if (ct_owner_state(&e->owner) == CT_OWNER_ALIVE) /* this process's too */
+		return true;
+	ct_owner_self(&me);
+	if (!earlier_boot(e, me.boot) && stop_cgroup(e, what, sizeof(what), e2, sizeof(e2)))
+		return false;
+	rc = ct_journal_delete(j, e->path, e2, sizeof(e2));
+	if (rc && rc != -ENOENT)
+		return false;
+	if (*what && note && off < nlen)
+		snprintf(note + off, nlen - off,
+			 "%sstopped %s (cgroup %s): %s a killed contend "
+			 "(pid %d) left",
+			 off ? "\n" : "", e->knob + strlen(CT_JOURNAL_CGROUP), e->path, what,
+			 e->owner.pid);
+	return true;
+}
+
+int ct_journal_check(struct ct_journal *j, char *note, size_t nlen, char *err, size_t len)
 {
 	struct ct_journal_entry *es = NULL;
 	char list[CT_ERRLEN] = "";
@@ -630,19 +725,27 @@ int ct_journal_check(struct ct_journal *j, char *err, size_t len)
 	size_t ne = 0, off = 0, budget;
 	int rc;
 
+	if (note && nlen)
+		*note = '\0';
 	rc = ct_journal_list(j, &es, &ne, err, len);
 	if (rc || !ne)
 		goto out;
 	/* delay accounting, which sessions share: a running contend's entry
-	 * is its own, a gone one's is put back now (nothing waits on it) */
+	 * is its own, a gone one's is put back now (nothing waits on it);
+	 * processes in a cgroup likewise, stopped */
 	for (size_t i = 0; i < ne; i++) {
 		char e2[CT_ERRLEN];
 
-		if (strcmp(es[i].path, CT_JOURNAL_DELAYACCT) ||
-		    (!held_by_running(&es[i]) &&
-		     (ct_knob_write(es[i].knob, es[i].path, es[i].original, e2, sizeof(e2)) ||
-		      ct_journal_delete(j, es[i].path, e2, sizeof(e2)))))
+		if (ct_journal_is_cgroup(&es[i])) {
+			if (!check_cgroup(j, &es[i], note, nlen))
+				continue;
+		} else if (strcmp(es[i].path, CT_JOURNAL_DELAYACCT) ||
+			   (!held_by_running(&es[i]) &&
+			    (ct_knob_write(es[i].knob, es[i].path, es[i].original, e2,
+					   sizeof(e2)) ||
+			     ct_journal_delete(j, es[i].path, e2, sizeof(e2))))) {
 			continue;
+		}
 		es[i--] = es[--ne];
 	}
 	if (!ne)
