@@ -25,6 +25,9 @@ struct ct_env {
 	const char *tree_dir;  /* --tar-tree: the tree ctar/xtar use, NULL: generate */
 	bool quick;	       /* quick profile: scaled-down sizes */
 	bool keep_files;       /* leave load files behind */
+	/* the report's file (-o FILE), NULL: none; a workload keeps its own
+	 * log beside it, as FILE.NAME.log (pgbench: the server's) */
+	const char *report_file;
 
 	/* user-set sizes; 0 = derive */
 	uint64_t file_size;    /* io, io_other, read */

@@ -62,7 +62,9 @@ struct ct_window {
 	int64_t children_us; /* RUSAGE_CHILDREN at the start */
 };
 int ct_window_begin(struct ct_window *w, const char *root) CT_WUR;
-int ct_window_end(const struct ct_window *w, const char *root, double *cpus,
+/* helper_us: the CPU used over the window by what contend started and has
+ * not reaped (a workload's server), not foreign either. */
+int ct_window_end(const struct ct_window *w, const char *root, int64_t helper_us, double *cpus,
 		  int64_t *elapsed_ns) CT_WUR;
 /* The same over interval_ns of sleep. */
 int ct_monitor_foreign(const char *root, int64_t interval_ns, double *cpus) CT_WUR;

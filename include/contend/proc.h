@@ -80,6 +80,10 @@ int ct_cgroup_attach(const char *cg, pid_t pid) CT_WUR;
 int ct_cgroup_kill(const char *cg, int64_t timeout_ns);
 /* usage_usec from cpu.stat, or -errno. */
 int64_t ct_cgroup_cpu_us(const char *cg);
+/* The CPU its processes have used and the children they reaped (utime,
+ * stime, cutime and cstime of /proc/PID/stat): what a server contend
+ * started but has not reaped has used so far, in us; -errno. */
+int64_t ct_cgroup_procs_cpu_us(const char *cg);
 /* Kills and removes the cgroup (retrying while it drains). */
 int ct_cgroup_destroy(const char *cg);
 

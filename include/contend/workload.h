@@ -82,6 +82,12 @@ struct ct_workload_ops {
 	 * figures to the run (r->metrics, r->series; its output is in
 	 * w->out_log and w->err_log). May be NULL. */
 	void (*collect)(struct ct_workload *w, struct ct_run *r);
+	/* The CPU (us) used so far by what the workload keeps running beside
+	 * the foreground, outside its process tree (a database server): not
+	 * foreign CPU, in the run's monitors and the quietness check. Its
+	 * processes are contend's children (a subreaper) once their starter
+	 * exits; what contend reaps counts as its children's. May be NULL. */
+	int64_t (*helper_cpu_us)(struct ct_workload *w);
 	/* At the end. May be NULL. */
 	void (*cleanup)(struct ct_workload *w);
 };

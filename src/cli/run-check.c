@@ -463,6 +463,7 @@ int run_check(struct run_args *a, const struct cli_parsed *p, int argc, char **a
 	o->counters = !a->no_counters;
 	o->sequential = a->order == RUN_ORDER_SEQUENTIAL;
 	a->s.env.keep_files = a->keep;
+	a->s.env.report_file = a->output && strcmp(a->output, "-") ? a->output : NULL;
 	join_argv(o->argv, sizeof(o->argv), argc, argv);
 	return 0;
 }

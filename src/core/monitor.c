@@ -283,7 +283,8 @@ int ct_window_begin(struct ct_window *w, const char *root)
 	return ct_monitor_snap(&w->a, root, "");
 }
 
-int ct_window_end(const struct ct_window *w, const char *root, double *cpus, int64_t *elapsed_ns)
+int ct_window_end(const struct ct_window *w, const char *root, int64_t helper_us, double *cpus,
+		  int64_t *elapsed_ns)
 {
 	struct ct_snapshot b;
 	struct ct_monitors d;
@@ -294,7 +295,7 @@ int ct_window_end(const struct ct_window *w, const char *root, double *cpus, int
 	if (rc)
 		return rc;
 	t1 = ct_now_ns();
-	ct_monitor_delta(&w->a, &b, children_cpu_us(root) - w->children_us, &d);
+	ct_monitor_delta(&w->a, &b, children_cpu_us(root) - w->children_us + helper_us, &d);
 	/* Divide by the time that passed. */
 	*elapsed_ns = t1 - w->t0;
 	*cpus = t1 > w->t0 ? (double)d.foreign_cpu_us * 1000.0 / (double)(t1 - w->t0) : 0.0;
@@ -319,5 +320,5 @@ int ct_monitor_foreign(const char *root, int64_t interval_ns, double *cpus)
 	rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL);
 	if (rc)
 		return -rc;
-	return ct_window_end(&w, root, cpus, &elapsed);
+	return ct_window_end(&w, root, 0, cpus, &elapsed);
 }

@@ -103,6 +103,34 @@ uint64_t ct_proc_start_time(int pid)
 	return t;
 }
 
+int64_t ct_cgroup_procs_cpu_us(const char *cg)
+{
+	char path[4200], buf[1024], *p;
+	long hz = sysconf(_SC_CLK_TCK);
+	unsigned long long ut, st;
+	long long cut, cst;
+	int64_t ticks = 0;
+	FILE *f;
+	int pid;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%d", &pid) == 1) {
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		if (ct_read_file(path, buf, sizeof(buf)) <= 0)
+			continue; /* gone meanwhile */
+		p = strrchr(buf, ')');
+		if (p &&
+		    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld",
+			   &ut, &st, &cut, &cst) == 4)
+			ticks += (int64_t)(ut + st) + cut + cst;
+	}
+	fclose(f);
+	return hz > 0 ? ticks * 1000000 / hz : -EINVAL;
+}
+
 static void read_id(const char *path, char *buf, size_t len)
 {
 	if (ct_read_file(path, buf, len) < 0)

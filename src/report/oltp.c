@@ -15,7 +15,7 @@
 
 /* tps, the latency percentiles the workload keeps (oltp: p90, p99.9 and
  * its group commit; pgbench: p95), its I/O classes where it has them, and
- * its cgroup's memory. */
+ * its cgroup's memory (pgbench: and its server's CPU). */
 static void print_figures(FILE *f, const struct ct_report_cell *r)
 {
 	static const char *const lat[][2] = {
@@ -24,6 +24,7 @@ static void print_figures(FILE *f, const struct ct_report_cell *r)
 	};
 	double hit = metric(r, "hit_ratio"), peak = metric(r, "mem_peak");
 	double lim = metric(r, "mem_limit"), group = metric(r, "group_mean");
+	double server = metric(r, "server_cpu_s");
 	bool io = !isnan(metric(r, "read_iops"));
 
 	fprintf(f, "  tps %.1f  latency ms", metric(r, CT_METRIC_TPS));
@@ -44,6 +45,8 @@ static void print_figures(FILE *f, const struct ct_report_cell *r)
 	if (!isnan(peak) && !isnan(lim))
 		fprintf(f, "%scgroup memory peak %.1f MiB of %.1f MiB", io ? ", " : "\n  ",
 			peak / 1048576, lim / 1048576);
+	if (!isnan(server))
+		fprintf(f, ", server CPU %.1f s a run", server);
 	fprintf(f, "\n");
 }
 

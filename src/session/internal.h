@@ -45,6 +45,7 @@ struct session_rt {
 	/* the quietness check's window, open from the session's start */
 	struct ct_window quiet;
 	bool quiet_open;
+	struct ct_workload *wl; /* once prepared: its server's CPU is not foreign */
 	/* each run's counters (opts.counters): the foreground's delay
 	 * accounting (NULL when it cannot be read), kernel.task_delayacct as
 	 * the session turned it on (in the journal), the run's counters */
@@ -74,6 +75,9 @@ int sess_reference(struct session_rt *rt, enum ct_ref_phase phase, char *err, si
  * first second: at the end of a run once that second has passed (every
  * child of the session reaped), or at the end (last). */
 void sess_quiet_check(struct session_rt *rt, bool last);
+/* What w keeps running beside the foreground has used so far (us, 0 when
+ * nothing or unknown). */
+int64_t sess_helper_cpu_us(struct ct_workload *w);
 
 /* runner.c */
 /* One run. Returns 0 when the run produced a result (ok or failed, in *r),

@@ -647,7 +647,7 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	struct ct_perf perf;
 	bool acct = false;
 	struct rusage ru;
-	int64_t t0, t1 = 0, probe_cpu_us = 0;
+	int64_t t0, t1 = 0, probe_cpu_us = 0, helper_us;
 	pid_t pid, self = getpid();
 	int status = 0, rc, go;
 	bool have_snap;
@@ -670,6 +670,7 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 		return rc > 0 ? 0 : rc;
 
 	have_snap = ct_monitor_snap(&a, "", s->si.block_dev) == 0;
+	helper_us = sess_helper_cpu_us(w);
 	rc = probe_start(rt, self);
 	if (rc) {
 		ct_load_kill(l);
@@ -727,6 +728,7 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	probe_finish(rt, r, &probe_cpu_us);
 	if (have_snap && ct_monitor_snap(&b, "", s->si.block_dev))
 		have_snap = false;
+	helper_us = sess_helper_cpu_us(w) - helper_us;
 	ct_load_stop(l, &lres);
 	sess_reap_orphans();
 	settle(&s->env);
@@ -744,7 +746,7 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	if (have_snap)
 		ct_monitor_delta(&a, &b,
 				 r->user_us + r->sys_us + r->load_user_us + r->load_sys_us +
-					 probe_cpu_us,
+					 probe_cpu_us + (helper_us > 0 ? helper_us : 0),
 				 &r->mon);
 	r->mon.start_cpu_speed = speed;
 	return 0;

@@ -245,6 +245,13 @@ static int check_loads(const struct ct_session *s, const char *dir, char *err, s
 #define QUIET_NS   1000000000LL
 #define QUIET_CPUS 0.10
 
+int64_t sess_helper_cpu_us(struct ct_workload *w)
+{
+	int64_t us = w && w->ops->helper_cpu_us ? w->ops->helper_cpu_us(w) : 0;
+
+	return us > 0 ? us : 0;
+}
+
 void sess_quiet_check(struct session_rt *rt, bool last)
 {
 	int64_t elapsed;
@@ -253,7 +260,8 @@ void sess_quiet_check(struct session_rt *rt, bool last)
 	if (!rt->quiet_open || (!last && ct_now_ns() - rt->quiet.t0 < QUIET_NS))
 		return;
 	rt->quiet_open = false;
-	if (ct_window_end(&rt->quiet, "", &cpus, &elapsed) || elapsed < QUIET_NS)
+	if (ct_window_end(&rt->quiet, "", sess_helper_cpu_us(rt->wl), &cpus, &elapsed) ||
+	    elapsed < QUIET_NS)
 		return;
 	if (cpus > QUIET_CPUS)
 		sess_warn(rt,
@@ -483,6 +491,7 @@ static int run_all(struct session_rt *rt, struct ct_workload *w, bool *have_wl, 
 	if (rc)
 		return rc;
 	*have_wl = true;
+	rt->wl = w; /* prepared after the quiet window opened: all its server did is in it */
 	snprintf(s->workload_params, sizeof(s->workload_params), "%s", w->params);
 	if (s->opts.plan) {
 		rc = s->opts.plan(s->opts.plan_ctx, s, err, len);

@@ -64,6 +64,7 @@ struct pgb {
 	bool journalled; /* cg's processes are in the machine's journal */
 	bool started;
 	double before[3]; /* the run's copy as it started: bytes, history rows, balances */
+	int64_t cpu0;	  /* the server's CPU when the run started (us) */
 	struct ct_hist hist;
 	double *series;
 	unsigned nseries;
@@ -506,6 +507,7 @@ static int pgb_describe(const struct ct_env *env, const struct ct_workload_opts 
 }
 
 static void pgb_cleanup(struct ct_workload *w);
+static int64_t pgb_helper_cpu_us(struct ct_workload *w);
 
 static int pgb_prepare(struct ct_workload *w, char *err, size_t len)
 {
@@ -655,6 +657,7 @@ static int pgb_reset(struct ct_workload *w, char *err, size_t len)
 		rc = copy_state(p, err, len);
 	if (!rc)
 		uncache(p->data);
+	p->cpu0 = pgb_helper_cpu_us(w);
 	return rc;
 }
 
@@ -745,6 +748,7 @@ static void pgb_collect(struct ct_workload *w, struct ct_run *r)
 	metric(r, "db_bytes", p->before[0]);
 	metric(r, "history_rows", p->before[1]);
 	metric(r, "balance_sum", p->before[2]);
+	metric(r, "server_cpu_s", (double)(pgb_helper_cpu_us(w) - p->cpu0) / 1e6);
 	if (r->status != CT_RUN_OK || r->exit_code) {
 		char what[CT_ERRLEN / 2];
 
@@ -785,6 +789,38 @@ static void pgb_collect(struct ct_workload *w, struct ct_run *r)
 	r->nseries = p->nseries;
 }
 
+static int64_t pgb_helper_cpu_us(struct ct_workload *w)
+{
+	struct pgb *p = w->priv;
+
+	return p && p->cg.version ? ct_cgroup_procs_cpu_us(p->cg.path) : 0;
+}
+
+/* The server's log beside the session's report (-o FILE): FILE.server.log,
+ * written whole (a temporary renamed) or not at all. */
+static void keep_log(const struct pgb *p, const char *report)
+{
+	char dst[PATH_MAX + 16], tmp[PATH_MAX + 32], buf[65536];
+	int in, out = -1;
+	ssize_t n = 0;
+
+	if ((size_t)snprintf(dst, sizeof(dst), "%s.server.log", report) >= sizeof(dst) - 16)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
+	in = open(p->log, O_RDONLY | O_CLOEXEC);
+	if (in >= 0)
+		out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			n = -1;
+	if (out >= 0 && (close(out) || n < 0 || rename(tmp, dst))) {
+		fprintf(stderr, "contend: pgbench: cannot keep the server's log as %s\n", dst);
+		unlink(tmp);
+	}
+	if (in >= 0)
+		close(in);
+}
+
 static void pgb_cleanup(struct ct_workload *w)
 {
 	struct pgb *p = w->priv;
@@ -792,6 +828,8 @@ static void pgb_cleanup(struct ct_workload *w)
 	if (!p)
 		return;
 	server_stop(p);
+	if (w->env->report_file && p->log[0])
+		keep_log(p, w->env->report_file);
 	if (p->cg.version)
 		ct_memcg_destroy(&p->cg);
 	if (p->journalled && !p->cg.version) {
@@ -846,5 +884,6 @@ const struct ct_workload_ops ct_workload_pgbench = {
 	.reset = pgb_reset,
 	.exec = pgb_exec,
 	.collect = pgb_collect,
+	.helper_cpu_us = pgb_helper_cpu_us,
 	.cleanup = pgb_cleanup,
 };

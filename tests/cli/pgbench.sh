@@ -8,9 +8,11 @@
 # from its per-transaction log; each run from the same state; and the
 # failures: a server that is not there, initdb failing, a script the
 # server refuses, a server killed mid-run (that run fails, the next gets a
-# fresh server).
+# fresh server). The server's CPU stored per run and not counted foreign;
+# its log kept beside the report; a server that outlives a SIGKILLed
+# contend stopped by the next contend and by `contend restore`.
 . "$CT_TESTLIB"
-plan 36
+plan 38
 need python3 sqlite3
 
 [ "$(id -u)" = 0 ] || skip_all "not root: the server runs as the postgres user, in a memory cgroup"
@@ -99,13 +101,20 @@ same=$(sql "select count(distinct json_extract(metrics, '\$.db_bytes')) || ' ' |
 check "each run started from the same copy: one size, no history, every balance 0 ($same)" test "$same" = "1 0 0"
 series=$(sql "select group_concat(json_array_length(series), ',') from runs")
 check "each run's per-second series stored, 12 seconds a run ($series)" test "$series" = "12,12"
+# the server's CPU is the run's, not foreign: the server works (over a
+# second a run) and the foreign CPU left is under half of it
+cpu=$(sql "select group_concat(round(json_extract(metrics, '\$.server_cpu_s'), 1) || '/' || round(foreign_cpu_us / 1e6, 1), ' ') from runs")
+bad=$(sql "select count(*) from runs where not (json_extract(metrics, '\$.server_cpu_s') > 1 and foreign_cpu_us < json_extract(metrics, '\$.server_cpu_s') * 1e6 / 2)")
+check "the server's CPU stored and not counted foreign (server/foreign s: $cpu)" test "$bad" = 0
 hist=$(sql "select count(*) from runs where hists like '%\"pgbench\"%'")
 check "each run's latency histogram stored ($hist)" test "$hist" = 2
 
 # nothing left without --keep-files
 rm -rf "${T:?}"/contend.*
-run run $small --duration 3s -n 1 -L b
+run run $small --duration 3s -n 1 -L b -o "$T/b.txt"
 expect_rc "a session without --keep-files: exit 0" 0
+check "the server's log kept beside the report (-o FILE: FILE.server.log), whole" \
+	grep -q "database system is shut down" "$T/b.txt.server.log"
 check "its work directory is gone" sh -c '! ls -d "$1"/contend.* >/dev/null 2>&1' _ "$T"
 check "no postgres process and no cgroup left" nothing_left
 
