@@ -46,7 +46,7 @@ static const struct ct_cmd commands[] = {
 	  WRITES },
 	{ "fleet", cmd_fleet,
 	  "sum up a fleet's store: each machine's newest sessions with verdicts", 0 },
-	{ "restore", cmd_restore, "put back knobs a crashed contend left changed", 0 },
+	{ "restore", cmd_restore, "put back knobs, stop servers, a killed contend left", 0 },
 	{ "help", cmd_help, "show this help", 0 },
 };
 

@@ -7,13 +7,14 @@
 # (hackbench, perf bench, fio, sysbench, stress-ng), run once a job at a
 # small size, stores the figure the tool printed (read again here from
 # the run's own output by awk or python, not by contend); contend's own
-# oltp workload runs as a profile too.
+# oltp workload runs as a profile too, and wimmark's pgbench jobs are
+# checked and planned.
 . "$CT_TESTLIB"
 # the sanitized build (CT_TEST_QUICK) runs the C paths once: a profile
 # read by a regex (hackbench) and one by a JSON path (fio); the normal
 # build runs every profile of a real benchmark
 quick=${CT_TEST_QUICK:-}
-if [ "$quick" = 1 ]; then plan 33; else plan 46; fi
+if [ "$quick" = 1 ]; then plan 33; else plan 48; fi
 
 # three mistakes, three lines, nothing run
 cat >"$T/bad.ini" <<'EOF'
@@ -179,4 +180,15 @@ if [ "$quick" != 1 ]; then
 	expect_rc "profile oltp, small, under no load: exit 0" 0
 	check "its runs are oltp's, of a 64 MiB data file, with their tps" test \
 		"$(sql "select count(*) from runs where workload = 'oltp' and status = 'ok' and workload_params like 'data=64.0 MiB %suite=oltp.ini/oltp#%' and json_extract(metrics, '\$.tps') > 0")" = 2
+	# WimMark on PostgreSQL (cli-pgbench runs the workload itself): both
+	# jobs checked and planned, two schedulers of the disk interleaved
+	if [ "$(id -u)" != 0 ] || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+		skip "profile wimmark, dry run" "not root, or no PostgreSQL server"
+		skip "its two jobs are pgbench's" "not root, or no PostgreSQL server"
+	else
+		chmod 711 "$T" # the server's user passes through to its cluster
+		IOSCHEDS=none,mq-deadline run run -f wimmark --dry-run --dir "$T"
+		expect_rc "profile wimmark, dry run: exit 0" 0
+		check "its two jobs are pgbench's, two schedulers interleaved" test "$(grep -c '^configs: *2 (iosched=none, iosched=mq-deadline; interleaved)' "$T/out") $(grep -c '^workload: *pgbench' "$T/out")" = "2 2"
+	fi
 fi
