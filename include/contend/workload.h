@@ -46,7 +46,10 @@ struct ct_workload_opts {
 	const char *figure_from;   /* cmd: "stdout" (default), "stderr" or a file */
 	const char *judge;	   /* cmd: the figure judged (default the first) */
 	const char *suite;	   /* run -f's job, "FILE/JOB#HASH": in the parameters */
-	const char *pg_bin;	   /* pgbench: the server's programs (NULL: the newest) */
+	const char *first_cwd;	   /* the first config's directory when configs are
+				    * directories (a bisection's trees), else NULL */
+	const char *pg_bin;	   /* pgbench: the server's programs (NULL: the newest;
+				    * relative: in each config's directory) */
 	unsigned pg_scale;	   /* pgbench: -i's scale (0: the default) */
 	uint64_t pg_shared;	   /* pgbench: shared_buffers in bytes (0: the default) */
 	uint64_t pg_mem_limit;	   /* pgbench: the server's memory.max (0: the default) */

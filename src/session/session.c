@@ -486,6 +486,7 @@ static int run_all(struct session_rt *rt, struct ct_workload *w, bool *have_wl, 
 
 	snprintf(msg, sizeof(msg), "preparing workload '%s' in %s", s->opts.workload, s->env.dir);
 	sess_emit(rt, CT_EV_INFO, NULL, 0, NULL, msg);
+	s->opts.wopts.first_cwd = s->opts.ndirs ? s->cfg[0].cwd : NULL;
 	rc = ct_workload_init(w, ct_workload_find(s->opts.workload), &s->env, &s->opts.wopts, err,
 			      len);
 	if (rc)

@@ -83,12 +83,19 @@ static bool exe(const char *dir, const char *name)
 }
 
 /* The newest /usr/lib/postgresql/N/bin with a server, or --pg-bin. */
-static int find_bin(const char *given, char *out, size_t len, char *err, size_t elen)
+static int find_bin(const char *given, const char *cwd, char *out, size_t len, char *err,
+		    size_t elen)
 {
+	char rel[PATH_MAX];
 	DIR *d;
 	struct dirent *de;
 	long best = -1;
 
+	if (given && *given != '/' && cwd) { /* in the config's directory */
+		if ((size_t)snprintf(rel, sizeof(rel), "%s/%s", cwd, given) >= sizeof(rel))
+			return ct_err(err, elen, -ENAMETOOLONG, "pgbench: --pg-bin is too long");
+		given = rel;
+	}
 	if (given) {
 		if (!exe(given, "initdb") || !exe(given, "pg_ctl") || !exe(given, "postgres"))
 			return ct_err(err, elen, -ENOENT,
@@ -116,6 +123,23 @@ static int find_bin(const char *given, char *out, size_t len, char *err, size_t 
 		return ct_err(
 			err, elen, -ENOENT,
 			"pgbench: no PostgreSQL server installed (apt-get install postgresql)");
+	return 0;
+}
+
+/* The server's programs and pgbench (the server's own, else the client
+ * package's). */
+static int use_bin(struct pgb *p, const char *given, const char *cwd, char *err, size_t len)
+{
+	int rc = find_bin(given, cwd, p->bin, sizeof(p->bin), err, len);
+
+	if (rc)
+		return rc;
+	snprintf(p->pgbench, sizeof(p->pgbench), "%s/pgbench", p->bin);
+	if (access(p->pgbench, X_OK) && access("/usr/bin/pgbench", X_OK) == 0)
+		snprintf(p->pgbench, sizeof(p->pgbench), "/usr/bin/pgbench");
+	if (access(p->pgbench, X_OK))
+		return ct_err(err, len, -ENOENT,
+			      "pgbench: no pgbench program (apt-get install postgresql-client)");
 	return 0;
 }
 
@@ -430,22 +454,21 @@ static int cluster_make(struct pgb *p, char *err, size_t len)
 /* The workload                                                       */
 /* ------------------------------------------------------------------ */
 
+/* What the options make of the machine. A relative --pg-bin is found when
+ * the workload is prepared (in the first config's directory, else here):
+ * before, a bisection's candidate is not built yet. */
 static int resolve(const struct ct_env *env, const struct ct_workload_opts *o, const char *dir,
-		   struct pgb *p, char *err, size_t len)
+		   bool prepare, struct pgb *p, char *err, size_t len)
 {
 	unsigned ncpus = env->ncpus ? env->ncpus : 1;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	rc = find_bin(o->pg_bin, p->bin, sizeof(p->bin), err, len);
-	if (rc)
-		return rc;
-	snprintf(p->pgbench, sizeof(p->pgbench), "%s/pgbench", p->bin);
-	if (access(p->pgbench, X_OK) && access("/usr/bin/pgbench", X_OK) == 0)
-		snprintf(p->pgbench, sizeof(p->pgbench), "/usr/bin/pgbench");
-	if (access(p->pgbench, X_OK))
-		return ct_err(err, len, -ENOENT,
-			      "pgbench: no pgbench program (apt-get install postgresql-client)");
+	if (!o->pg_bin || *o->pg_bin == '/' || prepare) {
+		rc = use_bin(p, o->pg_bin, o->first_cwd, err, len);
+		if (rc)
+			return rc;
+	}
 	rc = find_user(p, err, len);
 	if (rc)
 		return rc;
@@ -490,7 +513,7 @@ static int pgb_check(const struct ct_env *env, const struct ct_workload_opts *o,
 		     char *err, size_t len)
 {
 	struct pgb p;
-	int rc = resolve(env, o, dir, &p, err, len);
+	int rc = resolve(env, o, dir, false, &p, err, len);
 
 	return rc ? rc : reachable(&p, dir, err, len);
 }
@@ -499,7 +522,7 @@ static int pgb_describe(const struct ct_env *env, const struct ct_workload_opts 
 			char *params, size_t plen, char *err, size_t len)
 {
 	struct pgb p;
-	int rc = resolve(env, o, dir, &p, err, len);
+	int rc = resolve(env, o, dir, false, &p, err, len);
 
 	if (!rc)
 		describe(&p, o, params, plen);
@@ -518,7 +541,7 @@ static int pgb_prepare(struct ct_workload *w, char *err, size_t len)
 	if (!p)
 		return ct_err(err, len, -ENOMEM, "out of memory");
 	w->priv = p;
-	rc = resolve(w->env, &w->opts, w->dir, p, err, len);
+	rc = resolve(w->env, &w->opts, w->dir, true, p, err, len);
 	if (rc)
 		goto fail;
 	/* the session's directories are contend's: the server's user may
@@ -625,6 +648,24 @@ static int copy_state(struct pgb *p, char *err, size_t len)
 	return 0;
 }
 
+/* A relative --pg-bin is each config's own build (a bisection's candidate
+ * tree): the server of the config about to run, restarted on the same
+ * cluster when the last run was another's. */
+static int config_server(struct ct_workload *w, struct pgb *p, char *err, size_t len)
+{
+	char bin[sizeof(p->bin)];
+	int rc;
+
+	if (!w->opts.pg_bin || *w->opts.pg_bin == '/' || !w->cwd)
+		return 0;
+	rc = find_bin(w->opts.pg_bin, w->cwd, bin, sizeof(bin), err, len);
+	if (rc || !strcmp(bin, p->bin))
+		return rc;
+	server_stop(p);
+	rc = use_bin(p, w->opts.pg_bin, w->cwd, err, len);
+	return rc ? rc : server_start(p, err, len);
+}
+
 static int pgb_reset(struct ct_workload *w, char *err, size_t len)
 {
 	struct pgb *p = w->priv;
@@ -635,6 +676,9 @@ static int pgb_reset(struct ct_workload *w, char *err, size_t len)
 	free(p->series);
 	p->series = NULL;
 	p->nseries = 0;
+	rc = config_server(w, p, err, len);
+	if (rc)
+		return rc;
 	if (!server_up(p)) {
 		/* it crashed in the last run: that run failed; this one gets
 		 * a fresh server (crash recovery, then the fresh copy) */
@@ -848,7 +892,8 @@ static void pgb_cleanup(struct ct_workload *w)
 static const struct ct_option pgb_options[] = {
 	CT_WORKLOAD_OPTION(CT_OPTION_STRING, "pg-bin", pg_bin, "DIR",
 			   "the PostgreSQL server's programs (default the newest\n"
-			   "/usr/lib/postgresql/N/bin)",
+			   "/usr/lib/postgresql/N/bin; relative: in each bisect\n"
+			   "candidate's tree, its own build)",
 			   0, 0, 0),
 	CT_WORKLOAD_OPTION(CT_OPTION_UINT, "pg-scale", pg_scale, "N",
 			   "pgbench -i's scale, 16MiB of data each (default 50,\nquick 10; %R)", 1,

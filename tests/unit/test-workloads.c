@@ -1,7 +1,8 @@
 /*
  * Workloads with real processes and real files: the generated kbuild tree is
  * deterministic and builds, reset really forces a rebuild, and every exec
- * path exits with the status the session will read.
+ * path exits with the status the session will read; pgbench's server and
+ * client come from each config's build of them.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -492,13 +493,113 @@ static void test_selftest(void **state)
 	assert_string_equal(err, "selftest: unknown mode 'dance'");
 }
 
+/* A tree of the server's programs linked from bin, as a build of it would
+ * leave them; in B, pgbench a wrapper that says it ran. */
+static void server_tree(const char *bin, const char *tree, bool marked)
+{
+	char dir[PATH_MAX], link[PATH_MAX * 2], real[PATH_MAX * 2], text[PATH_MAX * 3];
+	static const char *const progs[] = { "initdb", "pg_ctl", "postgres", "psql", "pgbench" };
+
+	path_in(dir, sizeof(dir), tree, "bin");
+	assert_int_equal(ct_mkdir_p(dir, 0755), 0);
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		snprintf(link, sizeof(link), "%s/%s", dir, progs[i]);
+		snprintf(real, sizeof(real), "%s/%s", bin, progs[i]);
+		if (marked && !strcmp(progs[i], "pgbench")) {
+			snprintf(text, sizeof(text),
+				 "#!/bin/sh\ntouch '%s/used'\nexec '%s' \"$@\"\n", tree, real);
+			write_text(link, text);
+			assert_int_equal(chmod(link, 0755), 0);
+		} else {
+			assert_int_equal(symlink(real, link), 0);
+		}
+	}
+}
+
+/* Running, not a zombie waiting for whoever it was reparented to. */
+static bool running(long pid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (ct_read_file(path, buf, sizeof(buf)) <= 0)
+		return false;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+static long postmaster_pid(const struct ct_workload *w)
+{
+	char path[PATH_MAX + 32], buf[32] = "";
+
+	snprintf(path, sizeof(path), "%s/pg/data/postmaster.pid", w->dir);
+	return ct_read_file(path, buf, sizeof(buf)) > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
+/* A relative --pg-bin is each config's build (a bisection's trees): the
+ * cluster made by the first config's, each run's server and pgbench its
+ * config's, the server restarted only when the config changes. Root and
+ * Debian's PostgreSQL. */
+static void test_pgbench_config_bins(void **state)
+{
+	const struct ct_workload_ops *pg = ct_workload_find("pgbench");
+	struct ct_workload_opts opts = { 0 };
+	char err[CT_ERRLEN] = "", bin[PATH_MAX] = "", a[PATH_MAX], b[PATH_MAX];
+	struct ct_workload w;
+	FILE *f;
+	long pid_a, pid_b;
+
+	f = popen("ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1", "r");
+	if (f) {
+		if (!fgets(bin, sizeof(bin), f))
+			bin[0] = '\0';
+		pclose(f);
+	}
+	bin[strcspn(bin, "\n")] = '\0';
+	if (geteuid() != 0 || !*bin) {
+		print_message("skipped: needs root and a PostgreSQL server\n");
+		skip();
+	}
+	path_in(a, sizeof(a), tmp, "A");
+	path_in(b, sizeof(b), tmp, "B");
+	server_tree(bin, a, false);
+	server_tree(bin, b, true);
+	opts.pg_bin = "bin";
+	opts.pg_scale = 1;
+	opts.pg_clients = 1;
+	opts.duration_ns = 1000000000;
+	opts.first_cwd = a;
+	assert_int_equal(ct_workload_init(&w, pg, &env, &opts, err, sizeof(err)), 0);
+
+	w.cwd = a;
+	assert_int_equal(w.ops->reset(&w, err, sizeof(err)), 0);
+	pid_a = postmaster_pid(&w);
+	assert_true(pid_a > 0);
+	assert_int_equal(run_workload(&w, NULL, NULL), 0);
+	assert_false(exists(b, "used"));
+
+	w.cwd = b; /* another config: its own server and pgbench */
+	assert_int_equal(w.ops->reset(&w, err, sizeof(err)), 0);
+	pid_b = postmaster_pid(&w);
+	assert_true(pid_b > 0 && pid_b != pid_a);
+	assert_false(running(pid_a));
+	assert_int_equal(run_workload(&w, NULL, NULL), 0);
+	assert_true(exists(b, "used"));
+
+	w.cwd = b; /* the same config again: the same server */
+	assert_int_equal(w.ops->reset(&w, err, sizeof(err)), 0);
+	assert_int_equal(postmaster_pid(&w), pid_b);
+	ct_workload_release(&w);
+	assert_false(running(pid_b));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry),	 cmocka_unit_test(test_generate),
 		cmocka_unit_test(test_kbuild_generated), cmocka_unit_test(test_kbuild_tree),
 		cmocka_unit_test(test_kbuild_bad_tree),	 cmocka_unit_test(test_cmd),
-		cmocka_unit_test(test_selftest),
+		cmocka_unit_test(test_selftest),	 cmocka_unit_test(test_pgbench_config_bins),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
