@@ -48,6 +48,10 @@ void ct_taskacct_close(struct ct_taskacct *t);
 /* The tree to account from now on: root was just forked (its fork event
  * is queued) and has not run yet. Forgets every earlier sum. */
 void ct_taskacct_start(struct ct_taskacct *t, pid_t root);
+/* After start: the children pid forks from now on are the tree's too (a
+ * server's backends, which serve the tree); pid itself is not counted
+ * unless it exits. */
+void ct_taskacct_also(struct ct_taskacct *t, pid_t pid);
 /* Takes what the sockets hold, without waiting: call it while the tree
  * runs (a busy tree's records would overrun the sockets otherwise). */
 void ct_taskacct_drain(struct ct_taskacct *t);

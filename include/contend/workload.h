@@ -12,6 +12,7 @@
 #include "contend/env.h"
 #include "contend/option.h"
 #include <limits.h>
+#include <sys/types.h>
 
 struct ct_workload;
 struct ct_run;
@@ -91,6 +92,14 @@ struct ct_workload_ops {
 	 * processes are contend's children (a subreaper) once their starter
 	 * exits; what contend reaps counts as its children's. May be NULL. */
 	int64_t (*helper_cpu_us)(struct ct_workload *w);
+	/* The process whose children forked while a run is measured serve
+	 * the foreground (a server's backends): their delay accounting is the
+	 * run's too. 0: none. May be NULL. */
+	pid_t (*helper_root)(struct ct_workload *w);
+	/* After the foreground ends, before the run's counters are read:
+	 * waits (bounded) until what it set off there is done - the server's
+	 * backends gone, their records sent. May be NULL. */
+	void (*settle)(struct ct_workload *w);
 	/* At the end. May be NULL. */
 	void (*cleanup)(struct ct_workload *w);
 };

@@ -517,6 +517,20 @@ void ct_taskacct_start(struct ct_taskacct *t, pid_t root)
 		born(t, root, root, 0);
 }
 
+void ct_taskacct_also(struct ct_taskacct *t, pid_t pid)
+{
+	struct gen *g;
+
+	ct_taskacct_drain(t);
+	g = latest(t, pid);
+	if (!g) { /* born before contend listened */
+		born(t, pid, pid, 0);
+		g = latest(t, pid);
+	}
+	if (g)
+		g->in_tree = true;
+}
+
 void ct_taskacct_end(struct ct_taskacct *t, struct ct_task_budget *b)
 {
 	ct_taskacct_drain(t);

@@ -689,8 +689,12 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	if (s->opts.counters)
 		(void)ct_perf_open(&perf, pid, rt->cg_fg);
 	if (rt->taskacct) {
+		pid_t server = w->ops->helper_root ? w->ops->helper_root(w) : 0;
+
 		acct = delayacct_ensure(rt);
 		ct_taskacct_start(rt->taskacct, pid);
+		if (server > 0)
+			ct_taskacct_also(rt->taskacct, server);
 	}
 	if (s->opts.counters)
 		ct_counters_snap(&ca, "", s->si.block_dev, rt->cg_fg);
@@ -722,6 +726,8 @@ static int run_one(struct session_rt *rt, struct ct_workload *w, struct ct_load 
 	ct_perf_read(&perf, &pf); /* the tree is gone: each task's counts are in */
 	/* every task of the tree is gone: its last records are sent */
 	if (rt->taskacct) {
+		if (w->ops->settle)
+			w->ops->settle(w);
 		ct_taskacct_end(rt->taskacct, &budget);
 		acct = acct && delayacct_on();
 	}

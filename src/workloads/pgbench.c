@@ -865,6 +865,52 @@ static void keep_log(const struct pgb *p, const char *report)
 		close(in);
 }
 
+/* The postmaster: the backends it forks for pgbench's clients are the
+ * run's (their delay accounting joins pgbench's). */
+static pid_t pgb_helper_root(struct ct_workload *w)
+{
+	struct pgb *p = w->priv;
+	char path[PATH_MAX + 32], buf[32];
+
+	snprintf(path, sizeof(path), "%s/postmaster.pid", p->data);
+	return ct_read_file(path, buf, sizeof(buf)) > 0 ? (pid_t)strtol(buf, NULL, 10) : 0;
+}
+
+/* Whether a process of the server serves the run's database: a backend
+ * titles itself "postgres: USER DB ...". */
+static bool serves_run(pid_t pid)
+{
+	char path[64], buf[256];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	n = ct_read_file(path, buf, sizeof(buf));
+	return n > 0 && !strncmp(buf, "postgres: ", 10) && strstr(buf, " " PG_DB_RUN " ");
+}
+
+/* Until pgbench's backends are gone (they exit once their client has,
+ * a moment after), at most 3 s. */
+static void pgb_settle(struct ct_workload *w)
+{
+	struct pgb *p = w->priv;
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", p->cg.path);
+	for (int i = 0; p->cg.version && i < 300; i++) {
+		FILE *f = fopen(path, "re");
+		bool busy = false;
+		int pid;
+
+		while (f && !busy && fscanf(f, "%d", &pid) == 1)
+			busy = serves_run((pid_t)pid);
+		if (f)
+			fclose(f);
+		if (!busy)
+			return;
+		usleep(10000);
+	}
+}
+
 static void pgb_cleanup(struct ct_workload *w)
 {
 	struct pgb *p = w->priv;
@@ -930,5 +976,7 @@ const struct ct_workload_ops ct_workload_pgbench = {
 	.exec = pgb_exec,
 	.collect = pgb_collect,
 	.helper_cpu_us = pgb_helper_cpu_us,
+	.helper_root = pgb_helper_root,
+	.settle = pgb_settle,
 	.cleanup = pgb_cleanup,
 };

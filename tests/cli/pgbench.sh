@@ -12,7 +12,7 @@
 # its log kept beside the report; a server that outlives a SIGKILLed
 # contend stopped by the next contend and by `contend restore`.
 . "$CT_TESTLIB"
-plan 38
+plan 39
 need python3 sqlite3
 
 [ "$(id -u)" = 0 ] || skip_all "not root: the server runs as the postgres user, in a memory cgroup"
@@ -116,6 +116,10 @@ check "the server's log kept beside the report (-o FILE: FILE.server.log), whole
 cpu=$(sql "select group_concat(round(json_extract(metrics, '\$.server_cpu_s'), 1) || '/' || round(foreign_cpu_us / 1e6, 1), ' ') from runs r join configs c on c.id = r.config_id where c.label = 'b'")
 bad=$(sql "select count(*) from runs r join configs c on c.id = r.config_id where c.label = 'b' and not (json_extract(metrics, '\$.server_cpu_s') > 1 and foreign_cpu_us < json_extract(metrics, '\$.server_cpu_s') * 1e6 / 2)")
 check "the server's CPU stored and not counted foreign (server/foreign s: $cpu)" test "$bad" = 0
+# the run's delay accounting holds pgbench's four threads and main and the
+# four backends serving them, whose CPU is most of it
+acct=$(sql "select json_extract(counters, '\$.t_tasks') || ' ' || (json_extract(counters, '\$.t_oncpu') > 1.5 * (user_us + sys_us) / 1e6) from runs r join configs c on c.id = r.config_id where c.label = 'b'")
+check "the backends' delay accounting is the run's (tasks, on-CPU over 1.5 x pgbench's: $acct)" test "$acct" = "9 1"
 check "its work directory is gone" sh -c '! ls -d "$1"/contend.* >/dev/null 2>&1' _ "$T"
 check "no postgres process and no cgroup left" nothing_left
 
