@@ -84,6 +84,12 @@ int64_t ct_cgroup_cpu_us(const char *cg);
  * stime, cutime and cstime of /proc/PID/stat): what a server contend
  * started but has not reaped has used so far, in us; -errno. */
 int64_t ct_cgroup_procs_cpu_us(const char *cg);
+/* Stops what runs in cgroup cg, which must be a cgroup contend made (on a
+ * cgroup filesystem, its name starting "contend-"; else -EINVAL, nothing
+ * signalled): sig to each process (its own orderly way out; 0: none), up
+ * to grace_ns for them to go, SIGKILL to the rest, the cgroup removed.
+ * *nprocs (may be NULL): how many there were. 0, or -errno. */
+int ct_cgroup_stop(const char *cg, int sig, int64_t grace_ns, unsigned *nprocs);
 /* Kills and removes the cgroup (retrying while it drains). */
 int ct_cgroup_destroy(const char *cg);
 

@@ -67,10 +67,13 @@ static void report(const struct ct_knob_restored *r, unsigned *bad)
 {
 	const struct ct_journal_entry *e = &r->entry;
 
-	if (ct_journal_is_cgroup(e) && r->how != CT_RESTORE_HELD && r->how != CT_RESTORE_FAILED) {
+	if (ct_journal_is_cgroup(e) && r->how != CT_RESTORE_FAILED) {
 		const char *what = e->knob + strlen(CT_JOURNAL_CGROUP);
 
-		if (r->how == CT_RESTORE_DONE)
+		if (r->how == CT_RESTORE_HELD) /* its session's, even with --force */
+			printf("left %s (cgroup %s): its contend (pid %d) is running\n", what,
+			       e->path, e->owner.pid);
+		else if (r->how == CT_RESTORE_DONE)
 			printf("stopped %s (cgroup %s): %s left by contend pid %d\n", what, e->path,
 			       r->before, e->owner.pid);
 		else

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,39 +435,22 @@ bool ct_journal_is_cgroup(const struct ct_journal_entry *e)
 	return !strncmp(e->knob, CT_JOURNAL_CGROUP, strlen(CT_JOURNAL_CGROUP));
 }
 
-/* The processes in cgroup dir, each sent sig (0: counted only). */
-static unsigned signal_cgroup(const char *dir, int sig)
-{
-	char path[CT_KNOB_PATH_MAX + 16];
-	unsigned n = 0;
-	FILE *f;
-	int pid;
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	f = fopen(path, "re");
-	while (f && fscanf(f, "%d", &pid) == 1) {
-		if (sig > 0)
-			kill(pid, sig);
-		n++;
-	}
-	if (f)
-		fclose(f);
-	return n;
-}
-
-/* What a dead contend left in a cgroup: sig to each process (a server's
- * fast shutdown, which removes its shared memory), up to 10 s for them to
- * go, SIGKILL to the rest, the cgroup removed. "N processes" in what. */
+/* What a dead contend left in a cgroup: its journalled signal (a server's
+ * immediate shutdown, which removes its shared memory), up to 10 s for
+ * them to go, SIGKILL to the rest, the cgroup removed. "N processes" in
+ * what. */
 static int stop_cgroup(const struct ct_journal_entry *e, char *what, size_t wlen, char *err,
 		       size_t len)
 {
-	int sig = atoi(e->original), rc;
-	unsigned n = signal_cgroup(e->path, sig > 0 && sig < NSIG ? sig : SIGTERM);
+	unsigned n = 0;
+	int rc = ct_cgroup_stop(e->path, atoi(e->original), 10000000000LL, &n);
 
 	snprintf(what, wlen, "%u process%s", n, n == 1 ? "" : "es");
-	for (int i = 0; i < 500 && signal_cgroup(e->path, 0); i++)
-		usleep(20000);
-	rc = ct_cgroup_destroy(e->path);
+	if (rc == -EINVAL)
+		return ct_err(err, len, rc,
+			      "%s: '%s' is no cgroup contend made; left alone (remove its line "
+			      "from the journal)",
+			      e->knob + strlen(CT_JOURNAL_CGROUP), e->path);
 	if (rc)
 		return ct_err(err, len, rc, "%s (cgroup %s): cannot stop or remove: %s",
 			      e->knob + strlen(CT_JOURNAL_CGROUP), e->path, strerror(-rc));
@@ -613,7 +595,7 @@ static void restore_one(struct ct_journal *j, struct ct_knob_restored *r, bool f
 		r->how = CT_RESTORE_EARLIER_BOOT;
 	} else if (stat(e->path, &sb) && errno == ENOENT) {
 		r->how = CT_RESTORE_GONE;
-	} else if (!force && held_by_running(e)) {
+	} else if ((!force || ct_journal_is_cgroup(e)) && held_by_running(e)) {
 		r->how = CT_RESTORE_HELD;
 		r->rc = ct_err(r->err, sizeof(r->err), -EBUSY,
 			       "in use by a running contend (pid %d)", e->owner.pid);

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -274,6 +276,48 @@ int64_t ct_cgroup_cpu_us(const char *cg)
 	if (!p)
 		return -ENOENT;
 	return strtoll(p + strlen("usage_usec "), NULL, 10);
+}
+
+/* The processes in cg, each sent sig (0: counted only). */
+static unsigned signal_procs(const char *cg, int sig)
+{
+	char path[4200];
+	unsigned n = 0;
+	FILE *f;
+	int pid;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	f = fopen(path, "re");
+	while (f && fscanf(f, "%d", &pid) == 1) {
+		if (sig > 0)
+			kill(pid, sig);
+		n++;
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+int ct_cgroup_stop(const char *cg, int sig, int64_t grace_ns, unsigned *nprocs)
+{
+	const char *base = strrchr(cg, '/');
+	int64_t deadline = ct_now_ns() + grace_ns;
+	struct statfs sf;
+	unsigned n;
+
+	if (nprocs)
+		*nprocs = 0;
+	if (statfs(cg, &sf))
+		return errno == ENOENT ? 0 : -errno;
+	if ((sf.f_type != CGROUP_SUPER_MAGIC && sf.f_type != CGROUP2_SUPER_MAGIC) || !base ||
+	    strncmp(base + 1, "contend-", 8))
+		return -EINVAL;
+	n = signal_procs(cg, sig > 0 && sig < NSIG ? sig : 0);
+	if (nprocs)
+		*nprocs = n;
+	while (n && signal_procs(cg, 0) && ct_now_ns() < deadline)
+		usleep(20000);
+	return ct_cgroup_destroy(cg);
 }
 
 int ct_cgroup_destroy(const char *cg)

@@ -6,11 +6,15 @@
 #include "contend/util.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PG_MAX_LAT (1u << 24) /* transactions a run's reading keeps */
 
@@ -210,4 +214,32 @@ void pgb_first_error(const char *file, char *buf, size_t len)
 	}
 	if (f)
 		fclose(f);
+}
+
+/* The server's log beside the session's report (-o FILE): FILE.server.log,
+ * written whole (a temporary renamed) or not at all. */
+void pgb_keep_log(const char *log, const char *report)
+{
+	char dst[PATH_MAX + 16], tmp[PATH_MAX + 32], buf[65536];
+	int in, out = -1;
+	ssize_t n = 0;
+
+	if ((size_t)snprintf(dst, sizeof(dst), "%s.server.log", report) >= sizeof(dst) - 16)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
+	in = open(log, O_RDONLY | O_CLOEXEC);
+	if (in >= 0)
+		out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (in >= 0 && out < 0)
+		fprintf(stderr, "contend: pgbench: cannot keep the server's log as %s: %s\n", dst,
+			strerror(errno));
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			n = -1;
+	if (out >= 0 && (close(out) || n < 0 || rename(tmp, dst))) {
+		fprintf(stderr, "contend: pgbench: cannot keep the server's log as %s\n", dst);
+		unlink(tmp);
+	}
+	if (in >= 0)
+		close(in);
 }

@@ -86,7 +86,7 @@ static bool exe(const char *dir, const char *name)
 static int find_bin(const char *given, const char *cwd, char *out, size_t len, char *err,
 		    size_t elen)
 {
-	char rel[PATH_MAX];
+	char rel[PATH_MAX], real[PATH_MAX];
 	DIR *d;
 	struct dirent *de;
 	long best = -1;
@@ -95,6 +95,12 @@ static int find_bin(const char *given, const char *cwd, char *out, size_t len, c
 		if ((size_t)snprintf(rel, sizeof(rel), "%s/%s", cwd, given) >= sizeof(rel))
 			return ct_err(err, elen, -ENAMETOOLONG, "pgbench: --pg-bin is too long");
 		given = rel;
+	}
+	if (given && *given != '/') { /* its commands run elsewhere */
+		if (!realpath(given, real))
+			return ct_err(err, elen, -ENOENT, "pgbench: --pg-bin '%s': %s", given,
+				      strerror(errno));
+		given = real;
 	}
 	if (given) {
 		if (!exe(given, "initdb") || !exe(given, "pg_ctl") || !exe(given, "postgres"))
@@ -355,7 +361,8 @@ static bool server_up(const struct pgb *p)
 	return run_as(p, argv, log, false) == 0;
 }
 
-/* Fast shutdown, else immediate; then whatever is left in its cgroup. */
+/* Fast shutdown, else immediate (what is left in its cgroup goes with it
+ * at the cleanup). */
 static void server_stop(struct pgb *p)
 {
 	char ctl[PATH_MAX + 8];
@@ -656,8 +663,8 @@ static int config_server(struct ct_workload *w, struct pgb *p, char *err, size_t
 	char bin[sizeof(p->bin)];
 	int rc;
 
-	if (!w->opts.pg_bin || *w->opts.pg_bin == '/' || !w->cwd)
-		return 0;
+	if (!w->opts.pg_bin || *w->opts.pg_bin == '/')
+		return 0; /* a NULL cwd: here, as at a plain run's prepare */
 	rc = find_bin(w->opts.pg_bin, w->cwd, bin, sizeof(bin), err, len);
 	if (rc || !strcmp(bin, p->bin))
 		return rc;
@@ -792,7 +799,8 @@ static void pgb_collect(struct ct_workload *w, struct ct_run *r)
 	metric(r, "db_bytes", p->before[0]);
 	metric(r, "history_rows", p->before[1]);
 	metric(r, "balance_sum", p->before[2]);
-	metric(r, "server_cpu_s", (double)(pgb_helper_cpu_us(w) - p->cpu0) / 1e6);
+	if (pgb_helper_cpu_us(w) >= p->cpu0) /* not when the server died */
+		metric(r, "server_cpu_s", (double)(pgb_helper_cpu_us(w) - p->cpu0) / 1e6);
 	if (r->status != CT_RUN_OK || r->exit_code) {
 		char what[CT_ERRLEN / 2];
 
@@ -838,31 +846,6 @@ static int64_t pgb_helper_cpu_us(struct ct_workload *w)
 	struct pgb *p = w->priv;
 
 	return p && p->cg.version ? ct_cgroup_procs_cpu_us(p->cg.path) : 0;
-}
-
-/* The server's log beside the session's report (-o FILE): FILE.server.log,
- * written whole (a temporary renamed) or not at all. */
-static void keep_log(const struct pgb *p, const char *report)
-{
-	char dst[PATH_MAX + 16], tmp[PATH_MAX + 32], buf[65536];
-	int in, out = -1;
-	ssize_t n = 0;
-
-	if ((size_t)snprintf(dst, sizeof(dst), "%s.server.log", report) >= sizeof(dst) - 16)
-		return;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
-	in = open(p->log, O_RDONLY | O_CLOEXEC);
-	if (in >= 0)
-		out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			n = -1;
-	if (out >= 0 && (close(out) || n < 0 || rename(tmp, dst))) {
-		fprintf(stderr, "contend: pgbench: cannot keep the server's log as %s\n", dst);
-		unlink(tmp);
-	}
-	if (in >= 0)
-		close(in);
 }
 
 /* The postmaster: the backends it forks for pgbench's clients are the
@@ -919,9 +902,13 @@ static void pgb_cleanup(struct ct_workload *w)
 		return;
 	server_stop(p);
 	if (w->env->report_file && p->log[0])
-		keep_log(p, w->env->report_file);
-	if (p->cg.version)
-		ct_memcg_destroy(&p->cg);
+		pgb_keep_log(p->log, w->env->report_file);
+	/* what pg_ctl did not stop: immediate shutdown, then SIGKILL */
+	if (p->cg.version && !ct_cgroup_stop(p->cg.path, SIGQUIT, 10000000000LL, NULL))
+		p->cg.version = 0;
+	if (p->cg.version) /* kept in the journal for the next contend */
+		fprintf(stderr, "contend: pgbench: cannot remove the server's cgroup %s\n",
+			p->cg.path);
 	if (p->journalled && !p->cg.version) {
 		char e2[CT_ERRLEN];
 

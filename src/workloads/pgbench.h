@@ -2,7 +2,7 @@
  * The pgbench workload's reading of a run (src/workloads/pgbench-log.c):
  * pgbench's printed summary, and from its per-transaction log the
  * per-second completions, the ramp-up, tps over the steady part and the
- * latency percentiles of the same transactions.
+ * latency percentiles of the same transactions; and the server's log kept.
  */
 #ifndef CONTEND_WORKLOADS_PGBENCH_H
 #define CONTEND_WORKLOADS_PGBENCH_H
@@ -33,5 +33,8 @@ const char *pgb_figures(const char *dir, unsigned duration_s, struct ct_hist *hi
 			struct pgb_figures *f);
 /* pgbench's first error line in file (what the server said) in buf. */
 void pgb_first_error(const char *file, char *buf, size_t len);
+/* The server's log beside the session's report (-o FILE): FILE.server.log,
+ * written whole (a temporary renamed) or not at all. */
+void pgb_keep_log(const char *log, const char *report);
 
 #endif

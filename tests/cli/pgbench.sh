@@ -118,8 +118,9 @@ bad=$(sql "select count(*) from runs r join configs c on c.id = r.config_id wher
 check "the server's CPU stored and not counted foreign (server/foreign s: $cpu)" test "$bad" = 0
 # the run's delay accounting holds pgbench's four threads and main and the
 # four backends serving them, whose CPU is most of it
-acct=$(sql "select json_extract(counters, '\$.t_tasks') || ' ' || (json_extract(counters, '\$.t_oncpu') > 1.5 * (user_us + sys_us) / 1e6) from runs r join configs c on c.id = r.config_id where c.label = 'b'")
-check "the backends' delay accounting is the run's (tasks, on-CPU over 1.5 x pgbench's: $acct)" test "$acct" = "9 1"
+# (an autovacuum worker forked meanwhile is the run's too: at least 9)
+acct=$(sql "select (json_extract(counters, '\$.t_tasks') >= 9) || ' ' || (json_extract(counters, '\$.t_oncpu') > 1.5 * (user_us + sys_us) / 1e6) || ' (' || json_extract(counters, '\$.t_tasks') || ' tasks)' from runs r join configs c on c.id = r.config_id where c.label = 'b'")
+check "the backends' delay accounting is the run's (at least 9 tasks, on-CPU over 1.5 x pgbench's: $acct)" test "${acct%% (*}" = "1 1"
 check "its work directory is gone" sh -c '! ls -d "$1"/contend.* >/dev/null 2>&1' _ "$T"
 check "no postgres process and no cgroup left" nothing_left
 

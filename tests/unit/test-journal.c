@@ -550,19 +550,19 @@ static pid_t server_in(const struct ct_memcg *cg)
 
 	assert_true(pid >= 0);
 	if (!pid) {
-		signal(SIGQUIT, SIG_DFL);
+		sigset_t set;
+		int sig = 0;
+
+		/* blocked before it is seen in the cgroup: a SIGQUIT sent
+		 * then waits for sigwait */
+		sigemptyset(&set);
+		sigaddset(&set, SIGQUIT);
+		sigprocmask(SIG_BLOCK, &set, NULL);
 		if (ct_memcg_attach(cg, getpid()))
 			_exit(99);
-		for (;;) {
-			sigset_t set;
-			int sig = 0;
-
-			sigemptyset(&set);
-			sigaddset(&set, SIGQUIT);
-			sigprocmask(SIG_BLOCK, &set, NULL);
+		for (;;)
 			if (!sigwait(&set, &sig) && sig == SIGQUIT)
 				_exit(7);
-		}
 	}
 	for (int i = 0; i < 500; i++) { /* until it is in the cgroup */
 		char file[4200], buf[64];
@@ -656,6 +656,24 @@ static void test_cgroup_left(void **state)
 	exited_7(srv);
 	assert_int_equal(stat(cg.path, &sb), -1);
 	assert_int_equal(journal_len(&j), 0);
+
+	/* a path that is no cgroup contend made (its parent, which holds this
+	 * process): refused, nothing signalled, the entry kept */
+	{
+		char parent[sizeof(cg.path)];
+
+		snprintf(parent, sizeof(parent), "%s", cg.path);
+		*strrchr(parent, '/') = '\0';
+		hold_dead(&j, parent);
+		assert_int_equal(ct_journal_restore_all(&j, false, &rs, &n, err, sizeof(err)), 0);
+		assert_int_equal(rs[0].how, CT_RESTORE_FAILED);
+		assert_int_equal(rs[0].rc, -EINVAL);
+		assert_non_null(strstr(rs[0].err, "is no cgroup contend made; left alone"));
+		free(rs);
+		assert_int_equal(ct_journal_check(&j, note, sizeof(note), err, sizeof(err)),
+				 -EBUSY);
+		assert_int_equal(ct_journal_delete(&j, parent, err, sizeof(err)), 0);
+	}
 
 	/* gone already: cleared, nothing to stop */
 	hold_dead(&j, cg.path);

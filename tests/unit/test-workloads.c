@@ -494,7 +494,7 @@ static void test_selftest(void **state)
 }
 
 /* A tree of the server's programs linked from bin, as a build of it would
- * leave them; in B, pgbench a wrapper that says it ran. */
+ * leave them; in B, pgbench and pg_ctl wrappers that say they ran. */
 static void server_tree(const char *bin, const char *tree, bool marked)
 {
 	char dir[PATH_MAX], link[PATH_MAX * 2], real[PATH_MAX * 2], text[PATH_MAX * 3];
@@ -508,6 +508,16 @@ static void server_tree(const char *bin, const char *tree, bool marked)
 		if (marked && !strcmp(progs[i], "pgbench")) {
 			snprintf(text, sizeof(text),
 				 "#!/bin/sh\ntouch '%s/used'\nexec '%s' \"$@\"\n", tree, real);
+			write_text(link, text);
+			assert_int_equal(chmod(link, 0755), 0);
+		} else if (marked && !strcmp(progs[i], "pg_ctl")) {
+			/* run as the server's user: appends to a file open to it */
+			snprintf(text, sizeof(text), "%s/pg_ctl.used", tree);
+			write_text(text, "");
+			assert_int_equal(chmod(text, 0666), 0);
+			snprintf(text, sizeof(text),
+				 "#!/bin/sh\necho \"$@\" >>'%s/pg_ctl.used'\nexec '%s' \"$@\"\n",
+				 tree, real);
 			write_text(link, text);
 			assert_int_equal(chmod(link, 0755), 0);
 		} else {
@@ -585,6 +595,13 @@ static void test_pgbench_config_bins(void **state)
 	assert_false(running(pid_a));
 	assert_int_equal(run_workload(&w, NULL, NULL), 0);
 	assert_true(exists(b, "used"));
+	{ /* B's pg_ctl started B's server */
+		size_t n;
+		char *log = slurp(b, "pg_ctl.used", &n);
+
+		assert_non_null(strstr(log, " start"));
+		free(log);
+	}
 
 	w.cwd = b; /* the same config again: the same server */
 	assert_int_equal(w.ops->reset(&w, err, sizeof(err)), 0);
