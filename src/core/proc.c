@@ -235,49 +235,6 @@ static bool cgroup_empty(const char *cg)
 	return ct_read_file(path, buf, sizeof(buf)) <= 0;
 }
 
-int ct_cgroup_kill(const char *cg, int64_t timeout_ns)
-{
-	char path[4200];
-	int64_t deadline = ct_now_ns() + timeout_ns;
-
-	snprintf(path, sizeof(path), "%s/cgroup.kill", cg);
-	bool have_kill = ct_write_file(path, "1") == 0;
-
-	while (!cgroup_empty(cg)) {
-		if (!have_kill) {
-			/* no cgroup.kill (before 5.14): signal each member, again and
-			 * again, as a member may fork between the read and the kill */
-			FILE *f;
-			int pid;
-
-			snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
-			f = fopen(path, "re");
-			if (!f)
-				return -errno;
-			while (fscanf(f, "%d", &pid) == 1)
-				kill(pid, SIGKILL);
-			fclose(f);
-		}
-		if (ct_now_ns() > deadline)
-			return -ETIMEDOUT;
-		usleep(2000);
-	}
-	return 0;
-}
-
-int64_t ct_cgroup_cpu_us(const char *cg)
-{
-	char path[4200], buf[1024], *p;
-
-	snprintf(path, sizeof(path), "%s/cpu.stat", cg);
-	if (ct_read_file(path, buf, sizeof(buf)) < 0)
-		return -errno;
-	p = strstr(buf, "usage_usec ");
-	if (!p)
-		return -ENOENT;
-	return strtoll(p + strlen("usage_usec "), NULL, 10);
-}
-
 /* The processes in cg, each sent sig (0: counted only). */
 static unsigned signal_procs(const char *cg, int sig)
 {
@@ -296,6 +253,39 @@ static unsigned signal_procs(const char *cg, int sig)
 	if (f)
 		fclose(f);
 	return n;
+}
+
+int ct_cgroup_kill(const char *cg, int64_t timeout_ns)
+{
+	char path[4200];
+	int64_t deadline = ct_now_ns() + timeout_ns;
+
+	snprintf(path, sizeof(path), "%s/cgroup.kill", cg);
+	bool have_kill = ct_write_file(path, "1") == 0;
+
+	while (!cgroup_empty(cg)) {
+		/* no cgroup.kill (before 5.14): signal each member, again and
+		 * again, as a member may fork between the read and the kill */
+		if (!have_kill)
+			(void)signal_procs(cg, SIGKILL);
+		if (ct_now_ns() > deadline)
+			return -ETIMEDOUT;
+		usleep(2000);
+	}
+	return 0;
+}
+
+int64_t ct_cgroup_cpu_us(const char *cg)
+{
+	char path[4200], buf[1024], *p;
+
+	snprintf(path, sizeof(path), "%s/cpu.stat", cg);
+	if (ct_read_file(path, buf, sizeof(buf)) < 0)
+		return -errno;
+	p = strstr(buf, "usage_usec ");
+	if (!p)
+		return -ENOENT;
+	return strtoll(p + strlen("usage_usec "), NULL, 10);
 }
 
 int ct_cgroup_stop(const char *cg, int sig, int64_t grace_ns, unsigned *nprocs)
